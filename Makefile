@@ -1,0 +1,82 @@
+# IoTSecBench — the two commands are `make up` and `make test` (see README.md).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
+
+.PHONY: help up test check lint types test-backend test-agent test-frontend test-e2e bench \
+        schema frontend deps chromium clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+# --- dependencies -----------------------------------------------------------------------
+
+$(VENV)/.installed: requirements/base.txt requirements/dev.txt device-agent/pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements/dev.txt -e './device-agent[dev]'
+	@touch $@
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+frontend/dist/index.html: frontend/node_modules/.installed $(shell find frontend/src -type f 2>/dev/null) frontend/index.html
+	cd frontend && npm run build
+
+deps: $(VENV)/.installed frontend/node_modules/.installed ## install Python and npm dependencies
+
+frontend: frontend/dist/index.html ## build the web UI into frontend/dist
+
+chromium: ## install Debian's Chromium for the browser tests, if missing
+	@command -v chromium >/dev/null || { echo "installing chromium (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# --- the two commands ---------------------------------------------------------------------
+
+up: deps frontend ## install, build, migrate and start the whole product (Ctrl-C stops it)
+	$(PY) scripts/up.py
+
+test: check test-backend test-agent test-frontend test-e2e ## every suite, exactly what CI runs
+
+# --- parts ----------------------------------------------------------------------------------
+
+check: lint types ## the fast lint-and-types subset
+
+lint: deps
+	$(VENV)/bin/ruff check backend worker e2e bench scripts
+	$(VENV)/bin/ruff format --check backend worker e2e bench scripts
+	cd device-agent && ../$(VENV)/bin/ruff check . && ../$(VENV)/bin/ruff format --check .
+	cd frontend && npm run lint
+
+types: deps
+	$(VENV)/bin/mypy backend worker e2e bench scripts
+	cd device-agent && ../$(VENV)/bin/mypy --strict src tests
+	cd frontend && npm run typecheck
+
+test-backend: deps ## backend tests against the machine's PostgreSQL, Redis and Mosquitto
+	$(VENV)/bin/pytest backend
+
+test-agent: deps ## device-agent tests (unit + against a Mosquitto they start)
+	cd device-agent && ../$(VENV)/bin/pytest
+
+test-frontend: deps ## vitest
+	cd frontend && npm test
+
+test-e2e: deps frontend chromium ## the whole path: real worker, agents, broker and Chromium
+	$(VENV)/bin/pytest e2e -p no:cacheprovider
+
+bench: deps ## benchmarks; figures go to docs/benchmarks.md
+	$(PY) bench/ingest.py
+
+schema: deps ## regenerate frontend/openapi.yaml and src/types/api.gen.ts from the backend
+	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \
+	  $(PY) backend/manage.py spectacular --validate --file frontend/openapi.yaml
+	cd frontend && npm run gen:api
+
+clean: ## remove build output and local state (keeps .venv)
+	rm -rf frontend/dist .local

@@ -1,0 +1,17 @@
+"""Settings for pytest: the real PostgreSQL, Redis and Mosquitto of the machine."""
+
+import os
+
+from Crypto.PublicKey import ECC
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-production")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/iotsecbench")
+if not os.environ.get("JOB_SIGNING_KEY") and not os.environ.get("JOB_SIGNING_KEY_FILE"):
+    # A fresh key per test process: nothing outside this process can sign jobs.
+    os.environ["JOB_SIGNING_KEY"] = ECC.generate(curve="ed25519").export_key(format="PEM")
+
+from config.django.base import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True

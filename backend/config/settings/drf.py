@@ -1,0 +1,27 @@
+"""Django REST framework and the OpenAPI schema (drf-spectacular)."""
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "core.exception_handlers.api_exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "IoTSecBench API",
+    "DESCRIPTION": (
+        "Design IoT security benchmark experiments, run them on device agents and read the "
+        "results. Users authenticate with a session cookie (the web UI) or "
+        "`Authorization: Token <key>`; device agents with `Authorization: Device <token>`."
+    ),
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}

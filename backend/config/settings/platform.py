@@ -1,0 +1,23 @@
+"""IoTSecBench's own settings: control plane, job signing, limits."""
+
+from config.env import envint, envsecret, envstr
+
+# The MQTT broker of the control plane (jobs, status, heartbeats). Runs use it as their data
+# plane broker too unless an experiment names another.
+MQTT_URL = envstr("MQTT_URL", default="mqtt://127.0.0.1:1883")
+
+# Base URL at which device agents reach this platform's HTTP API (uploads, facts).
+PLATFORM_PUBLIC_URL = envstr("PLATFORM_PUBLIC_URL", default="http://127.0.0.1:8000")
+
+# Ed25519 private key (PKCS#8 PEM) that signs every job sent to an agent. No default: a
+# platform with a well-known signing key would let anyone command its agents.
+JOB_SIGNING_KEY = envsecret("JOB_SIGNING_KEY")
+
+# How long a published job stays valid; an agent refuses it afterwards.
+JOB_TTL_SECONDS = envint("JOB_TTL_SECONDS", default=120)
+
+# A run whose device sent no heartbeat for this long is failed by the beat task.
+RUN_HEARTBEAT_STALE_SECONDS = envint("RUN_HEARTBEAT_STALE_SECONDS", default=60)
+
+# One-time enrollment tokens expire after this many hours.
+ENROLLMENT_TOKEN_TTL_HOURS = envint("ENROLLMENT_TOKEN_TTL_HOURS", default=24)

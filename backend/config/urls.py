@@ -1,0 +1,30 @@
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from core.apis import HealthApi
+from core.views import spa_index
+from devices.urls import agent_urlpatterns as device_agent_urls
+from experiments.urls import run_urlpatterns
+from measurements.urls import agent_urlpatterns as measurement_agent_urls
+
+agent_urlpatterns: list[URLPattern | URLResolver] = [*device_agent_urls, *measurement_agent_urls]
+
+api_urlpatterns: list[URLPattern | URLResolver] = [
+    path("health/", HealthApi.as_view(), name="health"),
+    path("auth/", include(("accounts.urls", "auth"))),
+    path("devices/", include(("devices.urls", "devices"))),
+    path("experiments/", include(("experiments.urls", "experiments"))),
+    path("runs/", include((run_urlpatterns, "runs"))),
+    path("agent/", include((agent_urlpatterns, "agent"))),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api_urlpatterns)),
+    # Everything else is a route of the single-page app.
+    re_path(r"^(?!api/|admin/|static/).*$", spa_index, name="spa"),
+]

@@ -1,0 +1,60 @@
+"""One envelope for every API error: {"message", "code", "extra"}.
+
+Combines HackSoft's proposed handler (Django errors mapped onto DRF's) with a stable machine
+`code` per failure. HTTP mapping lives here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler
+
+from core.exceptions import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+VALIDATION_MESSAGE = "Some fields are invalid: correct them and send again."
+INTERNAL_MESSAGE = "The server failed to handle this request; it has been logged."
+
+
+def envelope(message: str, code: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"message": message, "code": code, "extra": extra or {}}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    if isinstance(exc, ApplicationError):
+        return Response(envelope(exc.message, exc.code, exc.extra), status=exc.status_code)
+
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        logger.exception("api.unhandled_error", exc_info=exc)
+        return Response(
+            envelope(INTERNAL_MESSAGE, "internal_error"),
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+
+    assert isinstance(exc, exceptions.APIException)
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        response.data = envelope(VALIDATION_MESSAGE, "validation_error", {"fields": detail})
+        return response
+
+    codes = exc.get_codes()
+    code = codes if isinstance(codes, str) else exc.default_code
+    response.data = envelope(str(exc.detail), str(code))
+    return response

@@ -1,0 +1,99 @@
+"""The platform's MQTT publisher: the one place the backend talks to the broker to send.
+
+Kept small on purpose: it is the seam that tests of the dispatch logic may patch, while the
+end-to-end tests let it reach the real Mosquitto.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import uuid
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+from django.conf import settings
+from paho.mqtt.enums import CallbackAPIVersion
+
+from core.exceptions import ApplicationError
+
+CONNECT_TIMEOUT_S = 5.0
+PUBLISH_TIMEOUT_S = 5.0
+
+
+class BrokerUnavailable(ApplicationError):
+    """The platform could not reach its MQTT broker; check MQTT_URL and that it is running."""
+
+    code = "broker_unavailable"
+    status_code = 503
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    tls: bool
+    username: str | None
+    password: str | None
+
+
+def broker_address(url: str) -> BrokerAddress:
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ValueError(f"MQTT URL {url!r} must start with mqtt:// or mqtts://")
+    tls = parts.scheme == "mqtts"
+    return BrokerAddress(
+        host=parts.hostname or "127.0.0.1",
+        port=parts.port or (8883 if tls else 1883),
+        tls=tls,
+        username=parts.username,
+        password=parts.password,
+    )
+
+
+def mqtt_client(url: str, *, client_id_prefix: str) -> tuple[mqtt.Client, BrokerAddress]:
+    address = broker_address(url)
+    client = mqtt.Client(
+        callback_api_version=CallbackAPIVersion.VERSION2,
+        client_id=f"{client_id_prefix}-{uuid.uuid4().hex[:12]}",
+    )
+    if address.username:
+        client.username_pw_set(address.username, address.password)
+    if address.tls:
+        client.tls_set()
+    return client, address
+
+
+def _nodelay(client: mqtt.Client, userdata: object, sock: object) -> None:
+    # Nagle plus delayed ACKs add ~40 ms steps to small control messages (DESIGN.md).
+    if isinstance(sock, socket.socket):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def mqtt_publish_many(messages: list[tuple[str, bytes, int, bool]]) -> None:
+    """Publish (topic, payload, qos, retain) messages and wait until the broker has them."""
+    client, address = mqtt_client(settings.MQTT_URL, client_id_prefix="iotsecbench-platform")
+    client.on_socket_open = _nodelay
+    connected = threading.Event()
+    client.on_connect = lambda c, u, flags, reason, props: connected.set()
+    where = f"{address.host}:{address.port}"
+    try:
+        client.connect(address.host, address.port, keepalive=30)
+    except OSError as exc:
+        raise BrokerUnavailable(f"Cannot reach the MQTT broker at {where}: {exc}") from exc
+    client.loop_start()
+    try:
+        if not connected.wait(CONNECT_TIMEOUT_S):
+            raise BrokerUnavailable(f"The MQTT broker at {where} did not accept the connection.")
+        infos = [client.publish(t, p, qos=q, retain=r) for t, p, q, r in messages]
+        for info in infos:
+            info.wait_for_publish(timeout=PUBLISH_TIMEOUT_S)
+            if not info.is_published():
+                raise BrokerUnavailable(
+                    f"The MQTT broker at {where} did not acknowledge a publish within "
+                    f"{PUBLISH_TIMEOUT_S} s."
+                )
+    finally:
+        client.disconnect()
+        client.loop_stop()

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Workspace
+from devices.authentication import token_hash
+from devices.errors import EnrollmentTokenInvalid
+from devices.models import Device, EnrollmentToken
+
+ENROLLMENT_REFUSED_MESSAGE = (
+    "This enrollment token is unknown, already used or expired. Create a new one on the "
+    "Devices page and run `iotsecbench-agent enroll` again."
+)
+# Facts are free-form but bounded: an agent cannot fill the database through them.
+FACTS_MAX_KEYS = 64
+
+
+@transaction.atomic
+def enrollment_token_create(
+    *, workspace: Workspace, user: User | AnonymousUser | None
+) -> tuple[EnrollmentToken, str]:
+    """Create a one-time enrollment token. Returns the row and the secret (shown once)."""
+    secret = secrets.token_urlsafe(24)
+    token = EnrollmentToken(
+        workspace=workspace,
+        created_by=user if isinstance(user, User) else None,
+        token_hash=token_hash(secret),
+        expires_at=timezone.now() + timedelta(hours=settings.ENROLLMENT_TOKEN_TTL_HOURS),
+    )
+    token.full_clean()
+    token.save()
+    return token, secret
+
+
+def _clean_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    return dict(list(facts.items())[:FACTS_MAX_KEYS])
+
+
+@transaction.atomic
+def device_enroll(*, token: str, name: str, facts: dict[str, Any]) -> tuple[Device, str]:
+    """Exchange a one-time enrollment token for a device identity and its API token.
+
+    The token is claimed with a conditional UPDATE, so two agents racing with the same token
+    cannot both enroll: exactly one sees the row count 1.
+    """
+    now = timezone.now()
+    hashed = token_hash(token)
+    claimed = EnrollmentToken.objects.filter(
+        token_hash=hashed, used_at__isnull=True, expires_at__gt=now
+    ).update(used_at=now)
+    if claimed != 1:
+        raise EnrollmentTokenInvalid(ENROLLMENT_REFUSED_MESSAGE)
+    enrollment = EnrollmentToken.objects.get(token_hash=hashed)
+    api_token = secrets.token_urlsafe(32)
+    device = Device(
+        workspace=enrollment.workspace,
+        name=name,
+        token_hash=token_hash(api_token),
+        facts=_clean_facts(facts),
+        last_seen_at=now,
+    )
+    device.full_clean()
+    device.save()
+    enrollment.device = device
+    enrollment.save(update_fields=["device"])
+    return device, api_token
+
+
+def device_facts_update(*, device: Device, facts: dict[str, Any]) -> Device:
+    device.facts = _clean_facts(facts)
+    device.last_seen_at = timezone.now()
+    device.save(update_fields=["facts", "last_seen_at"])
+    return device
+
+
+def device_status_apply(*, device_id: str, online: bool, at: datetime) -> bool:
+    """Apply an online/offline status message unless a newer one was applied already."""
+    updated = (
+        Device.objects.filter(pk=device_id)
+        .filter(Q(status_at__isnull=True) | Q(status_at__lte=at))
+        .update(online=online, status_at=at, last_seen_at=timezone.now())
+    )
+    return updated == 1
+
+
+def device_seen(*, device_id: str) -> None:
+    Device.objects.filter(pk=device_id).update(last_seen_at=timezone.now())
+
+
+def device_next_job_seq(*, device_id: str) -> int:
+    """Issue the device's next job sequence number; atomic, never reused."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE devices_device SET job_seq = job_seq + 1 WHERE id = %s RETURNING job_seq",
+            [device_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Device.DoesNotExist(device_id)
+    return int(row[0])

@@ -1,0 +1,102 @@
+"""What the platform does with each control-plane message from an agent (docs/control-plane.md §3).
+
+`handle_message` is called by the `controlplane` management command for every message on
+`iotsecbench/agents/+/{status,heartbeat,events}`. Malformed or unknown messages are logged
+and dropped: one misbehaving agent must not stop the listener.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from devices.models import Device
+from devices.services import device_seen, device_status_apply
+from experiments.models import RunDevice
+from experiments.services import run_device_fail, run_device_job_accepted, run_device_progress
+
+logger = logging.getLogger(__name__)
+
+TOPIC_PREFIX = "iotsecbench/agents/"
+SUBSCRIPTIONS = [f"{TOPIC_PREFIX}+/status", f"{TOPIC_PREFIX}+/heartbeat", f"{TOPIC_PREFIX}+/events"]
+
+
+def _parse(topic: str, payload: bytes) -> tuple[str, str, dict[str, Any]] | None:
+    parts = topic.split("/")
+    if len(parts) != 4 or not topic.startswith(TOPIC_PREFIX):
+        return None
+    try:
+        device_id = str(uuid.UUID(parts[2]))
+        body = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(body, dict):
+        return None
+    return device_id, parts[3], body
+
+
+def _timestamp(body: dict[str, Any]) -> datetime:
+    ts = body.get("ts")
+    if isinstance(ts, (int, float)):
+        return datetime.fromtimestamp(ts, tz=UTC)
+    return datetime.now(tz=UTC)
+
+
+def handle_message(topic: str, payload: bytes) -> bool:
+    """Apply one agent message. Returns False when it was dropped."""
+    parsed = _parse(topic, payload)
+    if parsed is None:
+        logger.warning("controlplane.malformed topic=%s", topic)
+        return False
+    device_id, kind, body = parsed
+    if not Device.objects.filter(pk=device_id).exists():
+        logger.warning("controlplane.unknown_device device=%s", device_id)
+        return False
+    if kind == "status" and body.get("state") in ("online", "offline"):
+        return device_status_apply(
+            device_id=device_id, online=body["state"] == "online", at=_timestamp(body)
+        )
+    if kind == "heartbeat":
+        device_seen(device_id=device_id)
+        run_id = body.get("run_id")
+        if not run_id:
+            return True
+        return run_device_progress(
+            device_id=device_id,
+            run_id=run_id,
+            sent=int(body.get("sent", 0)),
+            received=int(body.get("received", 0)),
+            total=int(body.get("total", 0)),
+        )
+    if kind == "events":
+        return _handle_event(device_id, body)
+    logger.warning("controlplane.unhandled topic=%s", topic)
+    return False
+
+
+def _handle_event(device_id: str, body: dict[str, Any]) -> bool:
+    event = body.get("event")
+    if event == "job_accepted" and body.get("job_id"):
+        run_device_job_accepted(device_id=device_id, job_id=body["job_id"])
+        return True
+    if event == "job_failed" and body.get("job_id"):
+        rd = (
+            RunDevice.objects.select_related("device")
+            .filter(job_id=body["job_id"], device_id=device_id)
+            .first()
+        )
+        if rd is not None:
+            run_device_fail(run_device=rd, message=str(body.get("message", "job failed")))
+        return rd is not None
+    if event == "job_rejected":
+        logger.warning(
+            "controlplane.job_rejected device=%s reason=%s seq=%s",
+            device_id,
+            body.get("reason"),
+            body.get("seq"),
+        )
+        return True
+    return False

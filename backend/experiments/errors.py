@@ -1,0 +1,22 @@
+from core.exceptions import ApplicationError
+
+
+class DeviceNotInWorkspace(ApplicationError):
+    """An experiment named a device that is not in the user's workspace."""
+
+    code = "device_not_in_workspace"
+    status_code = 400
+
+
+class DevicesOffline(ApplicationError):
+    """A run cannot start because some of its devices are offline: start their agents."""
+
+    code = "devices_offline"
+    status_code = 409
+
+
+class RunAlreadyActive(ApplicationError):
+    """The experiment already has a run in progress; wait for it to finish."""
+
+    code = "run_already_active"
+    status_code = 409

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from accounts.models import Workspace
+from devices.models import Device
+
+PAYLOAD_SIZE_MAX = 65536  # bytes; larger payloads are not IoT messaging any more
+MESSAGE_COUNT_MAX = 100_000  # per device and run; keeps one run's upload within minutes
+INTERVAL_MS_MAX = 3_600_000
+
+
+class Protocol(models.TextChoices):
+    MQTT = "mqtt", "MQTT"
+
+
+class Security(models.TextChoices):
+    NONE = "none", "None"
+
+
+class Measurement(models.TextChoices):
+    ROUND_TRIP = "round_trip", "Round trip"
+
+
+class Experiment(models.Model):
+    """A design: the parameters every run of it uses, and the devices it runs on."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="experiments")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    name = models.CharField(max_length=200)
+    protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.MQTT)
+    qos = models.PositiveSmallIntegerField(default=1)
+    security = models.CharField(max_length=32, choices=Security.choices, default=Security.NONE)
+    payload_size = models.PositiveIntegerField(default=66)
+    message_count = models.PositiveIntegerField(default=100)
+    interval_ms = models.PositiveIntegerField(default=0)
+    measurement = models.CharField(
+        max_length=16, choices=Measurement.choices, default=Measurement.ROUND_TRIP
+    )
+    devices = models.ManyToManyField(Device, related_name="experiments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(qos__lte=2), name="experiment_qos_0_2"),
+            models.CheckConstraint(
+                condition=models.Q(payload_size__gte=1, payload_size__lte=PAYLOAD_SIZE_MAX),
+                name="experiment_payload_size_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(message_count__gte=1, message_count__lte=MESSAGE_COUNT_MAX),
+                name="experiment_message_count_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(interval_ms__lte=INTERVAL_MS_MAX),
+                name="experiment_interval_ms_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RunStatus(models.TextChoices):
+    PENDING = "pending"
+    DISPATCHED = "dispatched"
+    RUNNING = "running"
+    INGESTING = "ingesting"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+FINISHED_STATUSES = (RunStatus.COMPLETED, RunStatus.FAILED)
+
+
+class Run(models.Model):
+    """One execution of an experiment. `spec` is the frozen copy of the parameters it ran with,
+    so editing the experiment later never changes what a finished run means."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    experiment = models.ForeignKey(Experiment, on_delete=models.CASCADE, related_name="runs")
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.PENDING)
+    error = models.TextField(blank=True, default="")
+    spec = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class RunDevice(models.Model):
+    """One device's part in a run: its job, live progress and upload state."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="run_devices")
+    device = models.ForeignKey(Device, on_delete=models.PROTECT, related_name="run_devices")
+    job_id = models.UUIDField(default=uuid.uuid4, unique=True)
+    job_seq = models.BigIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.PENDING)
+    error = models.TextField(blank=True, default="")
+    sent = models.PositiveIntegerField(default=0)
+    received = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # Declared by the agent on its final upload chunk; ingestion completes when this many
+    # records are stored.
+    record_total = models.PositiveIntegerField(null=True, blank=True)
+    records_ingested = models.PositiveIntegerField(default=0)
+    last_heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The device's facts at dispatch time (hardware, OS, library versions): reproducibility.
+    facts = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["device__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "device"], name="uniq_run_device"),
+        ]

@@ -1,0 +1,244 @@
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Workspace
+from core.mqtt import mqtt_publish_many
+from devices.models import Device
+from devices.services import device_next_job_seq
+from devices.signing import job_envelope
+from experiments.errors import DeviceNotInWorkspace, DevicesOffline, RunAlreadyActive
+from experiments.models import FINISHED_STATUSES, Experiment, Run, RunDevice, RunStatus
+
+logger = logging.getLogger(__name__)
+
+DEVICE_NOT_IN_WORKSPACE_MESSAGE = "These devices are not in your workspace: {ids}."
+DEVICES_OFFLINE_MESSAGE = (
+    "These devices are offline: {names}. Start their agents (`iotsecbench-agent run`) and try "
+    "again."
+)
+RUN_ALREADY_ACTIVE_MESSAGE = "This experiment already has a run in progress ({run_id})."
+DEVICE_STALE_MESSAGE = "Device {name} sent no heartbeat for {seconds} s; its agent may have died."
+DEVICE_NEVER_STARTED_MESSAGE = (
+    "Device {name} never accepted its job before the job expired; is its agent running and "
+    "connected to the same broker?"
+)
+# Records per upload request (~1.1 MB of CSV): large enough that per-chunk costs (request,
+# transaction, bookkeeping) stay small next to the COPY itself (docs/benchmarks.md).
+UPLOAD_CHUNK_RECORDS = 20_000
+
+
+@transaction.atomic
+def experiment_create(
+    *,
+    workspace: Workspace,
+    user: User | AnonymousUser | None,
+    name: str,
+    device_ids: Sequence[UUID],
+    protocol: str,
+    qos: int,
+    security: str,
+    payload_size: int,
+    message_count: int,
+    interval_ms: int,
+    measurement: str,
+) -> Experiment:
+    devices = list(Device.objects.filter(workspace=workspace, pk__in=device_ids))
+    missing = sorted({str(i) for i in device_ids} - {str(d.pk) for d in devices})
+    if missing:
+        raise DeviceNotInWorkspace(
+            DEVICE_NOT_IN_WORKSPACE_MESSAGE.format(ids=", ".join(missing)),
+            extra={"fields": {"device_ids": [f"Unknown device {i}." for i in missing]}},
+        )
+    experiment = Experiment(
+        workspace=workspace,
+        created_by=user if isinstance(user, User) else None,
+        name=name,
+        protocol=protocol,
+        qos=qos,
+        security=security,
+        payload_size=payload_size,
+        message_count=message_count,
+        interval_ms=interval_ms,
+        measurement=measurement,
+    )
+    experiment.full_clean()
+    experiment.save()
+    experiment.devices.set(devices)
+    return experiment
+
+
+def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
+    return {
+        "protocol": experiment.protocol,
+        "mqtt_version": "3.1.1",
+        "qos": experiment.qos,
+        "security": experiment.security,
+        "payload_size": experiment.payload_size,
+        "message_count": experiment.message_count,
+        "interval_ms": experiment.interval_ms,
+        "measurement": experiment.measurement,
+        "timeout_ms": 5000,
+        "broker_url": settings.MQTT_URL,
+    }
+
+
+@transaction.atomic
+def run_start(*, experiment: Experiment) -> Run:
+    """Create a run of the experiment and queue its dispatch to the devices."""
+    from experiments.tasks import run_dispatch_task
+
+    # Lock the experiment so two clicks cannot start two runs at once.
+    Experiment.objects.select_for_update().get(pk=experiment.pk)
+    active = experiment.runs.exclude(status__in=FINISHED_STATUSES).first()
+    if active is not None:
+        raise RunAlreadyActive(RUN_ALREADY_ACTIVE_MESSAGE.format(run_id=active.pk))
+    devices = list(experiment.devices.order_by("name"))
+    offline = [d.name for d in devices if not d.online]
+    if offline:
+        raise DevicesOffline(
+            DEVICES_OFFLINE_MESSAGE.format(names=", ".join(offline)), extra={"devices": offline}
+        )
+    run = Run(experiment=experiment, spec=_experiment_spec(experiment))
+    run.full_clean()
+    run.save()
+    RunDevice.objects.bulk_create(
+        RunDevice(run=run, device=d, total=experiment.message_count, facts=d.facts) for d in devices
+    )
+    transaction.on_commit(lambda: run_dispatch_task.delay(str(run.pk)))
+    return run
+
+
+def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
+    run = run_device.run
+    device_id = str(run_device.device_id)
+    spec = dict(run.spec, topic=f"iotsecbench/data/{run.pk}/{device_id}")
+    return {
+        "v": 1,
+        "device_id": device_id,
+        "seq": seq,
+        "issued_at": now,
+        "expires_at": now + settings.JOB_TTL_SECONDS,
+        "job_id": str(run_device.job_id),
+        "run_id": str(run.pk),
+        "kind": "messaging",
+        "spec": spec,
+        "upload": {
+            "url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}/records/",
+            "chunk_records": UPLOAD_CHUNK_RECORDS,
+        },
+    }
+
+
+def run_dispatch(*, run_id: UUID | str) -> int:
+    """Sign and publish the job of every device of the run not dispatched yet.
+
+    Idempotent: a retry after a broker failure publishes only the devices still pending, and
+    each publish gets a fresh sequence number (an agent never sees a seq twice).
+    Returns the number of jobs published.
+    """
+    run = Run.objects.get(pk=run_id)
+    if run.status in FINISHED_STATUSES:
+        return 0
+    pending = list(
+        RunDevice.objects.filter(run=run, status=RunStatus.PENDING).select_related("run")
+    )
+    for run_device in pending:
+        seq = device_next_job_seq(device_id=str(run_device.device_id))
+        job = _job_for(run_device, seq=seq, now=time.time())
+        topic = f"iotsecbench/agents/{run_device.device_id}/jobs"
+        mqtt_publish_many([(topic, job_envelope(job), 1, False)])
+        RunDevice.objects.filter(pk=run_device.pk, status=RunStatus.PENDING).update(
+            status=RunStatus.DISPATCHED, job_seq=seq
+        )
+        logger.info(
+            "experiments.job_dispatched run=%s device=%s seq=%s", run.pk, run_device.device_id, seq
+        )
+    Run.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(
+        status=RunStatus.DISPATCHED, started_at=timezone.now()
+    )
+    return len(pending)
+
+
+def run_fail(*, run_id: UUID | str, message: str) -> bool:
+    """Mark a run failed (unless it already finished). Returns whether it changed."""
+    changed = (
+        Run.objects.filter(pk=run_id)
+        .exclude(status__in=FINISHED_STATUSES)
+        .update(status=RunStatus.FAILED, error=message, finished_at=timezone.now())
+    )
+    if changed:
+        logger.warning("experiments.run_failed run=%s error=%s", run_id, message)
+    return changed == 1
+
+
+def run_device_fail(*, run_device: RunDevice, message: str) -> None:
+    """A device's part failed: the run fails with it, naming the device."""
+    RunDevice.objects.filter(pk=run_device.pk).exclude(status__in=FINISHED_STATUSES).update(
+        status=RunStatus.FAILED, error=message
+    )
+    run_fail(run_id=run_device.run_id, message=f"{run_device.device.name}: {message}")
+
+
+def run_device_progress(
+    *, device_id: UUID | str, run_id: UUID | str, sent: int, received: int, total: int
+) -> bool:
+    """Apply a heartbeat's progress. Returns False when no active run part matches."""
+    now = timezone.now()
+    active = RunDevice.objects.filter(run_id=run_id, device_id=device_id).exclude(
+        status__in=FINISHED_STATUSES
+    )
+    updated = active.update(sent=sent, received=received, total=total, last_heartbeat_at=now)
+    if updated:
+        active.filter(status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
+        Run.objects.filter(pk=run_id, status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
+    return updated == 1
+
+
+def run_device_job_accepted(*, device_id: UUID | str, job_id: UUID | str) -> None:
+    now = timezone.now()
+    rd = RunDevice.objects.filter(job_id=job_id, device_id=device_id)
+    rd.filter(status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING, last_heartbeat_at=now)
+    run_ids = rd.values("run_id")
+    Run.objects.filter(pk__in=run_ids, status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
+
+
+def runs_fail_stale(*, now: datetime | None = None) -> int:
+    """Fail runs whose devices went silent or never took their job (beat task)."""
+    now = now or timezone.now()
+    stale_after = timedelta(seconds=settings.RUN_HEARTBEAT_STALE_SECONDS)
+    never_started = RunDevice.objects.filter(
+        status=RunStatus.DISPATCHED,
+        run__started_at__lt=now - timedelta(seconds=settings.JOB_TTL_SECONDS) - stale_after,
+    ).select_related("device")
+    silent = (
+        RunDevice.objects.filter(
+            status=RunStatus.RUNNING,
+        )
+        .filter(Q(last_heartbeat_at__lt=now - stale_after) | Q(last_heartbeat_at__isnull=True))
+        .select_related("device")
+    )
+    failed = 0
+    for rd in never_started:
+        run_device_fail(
+            run_device=rd, message=DEVICE_NEVER_STARTED_MESSAGE.format(name=rd.device.name)
+        )
+        failed += 1
+    for rd in silent:
+        message = DEVICE_STALE_MESSAGE.format(
+            name=rd.device.name, seconds=settings.RUN_HEARTBEAT_STALE_SECONDS
+        )
+        run_device_fail(run_device=rd, message=message)
+        failed += 1
+    return failed

@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import pytest
+
+from core.exception_handlers import VALIDATION_MESSAGE
+from core.testing.factories import DeviceFactory, ExperimentFactory
+from experiments.models import Experiment, Run, RunDevice, RunStatus
+
+PAPER_BASELINE = {
+    "name": "MQTT QoS 1 baseline",
+    "protocol": "mqtt",
+    "qos": 1,
+    "security": "none",
+    "payload_size": 66,
+    "message_count": 100,
+    "measurement": "round_trip",
+}
+
+
+@pytest.mark.django_db
+def test_create_experiment_stores_the_design_when_input_is_valid(personas, owner_client):
+    devices = [DeviceFactory.create(workspace=personas.workspace) for _ in range(2)]
+    payload = {**PAPER_BASELINE, "device_ids": [str(d.pk) for d in devices]}
+    response = owner_client.post("/api/experiments/", payload, format="json")
+    assert response.status_code == 201
+    experiment = Experiment.objects.get(pk=response.json()["id"])
+    assert (experiment.protocol, experiment.qos, experiment.payload_size) == ("mqtt", 1, 66)
+    assert experiment.message_count == 100
+    assert experiment.workspace == personas.workspace
+    assert set(experiment.devices.all()) == set(devices)
+    assert sorted(response.json()["device_ids"]) == sorted(str(d.pk) for d in devices)
+
+
+@pytest.mark.django_db
+def test_create_experiment_answers_field_errors_when_values_are_out_of_range(
+    personas, owner_client
+):
+    payload = {**PAPER_BASELINE, "qos": 3, "payload_size": 0, "device_ids": []}
+    response = owner_client.post("/api/experiments/", payload, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "validation_error"
+    assert body["message"] == VALIDATION_MESSAGE
+    assert set(body["extra"]["fields"]) == {"qos", "payload_size", "device_ids"}
+    assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_create_experiment_answers_400_when_a_device_is_in_another_workspace(
+    personas, owner_client
+):
+    foreign = DeviceFactory.create(workspace=personas.outsider_workspace)
+    payload = {**PAPER_BASELINE, "device_ids": [str(foreign.pk)]}
+    response = owner_client.post("/api/experiments/", payload, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "device_not_in_workspace"
+    assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_create_experiment_answers_400_not_500_when_body_is_garbage(personas, owner_client):
+    response = owner_client.post("/api/experiments/", "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+
+
+@pytest.mark.django_db
+def test_outsider_gets_404_for_another_workspaces_experiment(personas, outsider_client):
+    experiment = ExperimentFactory.create(workspace=personas.workspace)
+    assert outsider_client.get(f"/api/experiments/{experiment.pk}/").status_code == 404
+    assert outsider_client.post(f"/api/experiments/{experiment.pk}/runs/").status_code == 404
+    assert outsider_client.get("/api/experiments/").json() == []
+
+
+@pytest.mark.django_db
+def test_teammate_sees_the_workspaces_experiment(personas):
+    from conftest import client_for
+
+    experiment = ExperimentFactory.create(workspace=personas.workspace)
+    response = client_for(personas.teammate).get(f"/api/experiments/{experiment.pk}/")
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_experiment_endpoints_require_login(anonymous_client):
+    assert anonymous_client.get("/api/experiments/").status_code == 403
+    assert anonymous_client.post("/api/experiments/", {}, format="json").status_code == 403
+
+
+@pytest.mark.django_db
+def test_start_run_answers_409_when_a_device_is_offline(personas, owner_client):
+    online = DeviceFactory.create(workspace=personas.workspace, name="a", online=True)
+    offline = DeviceFactory.create(workspace=personas.workspace, name="b", online=False)
+    experiment = ExperimentFactory.create(workspace=personas.workspace, devices=[online, offline])
+    response = owner_client.post(f"/api/experiments/{experiment.pk}/runs/")
+    assert response.status_code == 409
+    assert response.json()["code"] == "devices_offline"
+    assert response.json()["extra"] == {"devices": ["b"]}
+    assert Run.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_start_run_creates_one_part_per_device_and_refuses_a_second_active_run(
+    personas, owner_client, monkeypatch
+):
+    published: list[str] = []
+    monkeypatch.setattr(
+        "experiments.services.mqtt_publish_many", lambda msgs: published.extend(m[0] for m in msgs)
+    )
+    devices = [DeviceFactory.create(workspace=personas.workspace) for _ in range(2)]
+    experiment = ExperimentFactory.create(workspace=personas.workspace, devices=devices)
+    response = owner_client.post(f"/api/experiments/{experiment.pk}/runs/")
+    assert response.status_code == 201
+    run = Run.objects.get(pk=response.json()["id"])
+    assert run.spec["qos"] == 1
+    assert run.spec["message_count"] == 100
+    parts = RunDevice.objects.filter(run=run)
+    assert {p.device_id for p in parts} == {d.pk for d in devices}
+    assert all(p.total == 100 and p.facts == {"hostname": "pi", "cpu_cores": 4} for p in parts)
+    again = owner_client.post(f"/api/experiments/{experiment.pk}/runs/")
+    assert again.status_code == 409
+    assert again.json()["code"] == "run_already_active"
+    assert run.status == RunStatus.PENDING

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from experiments import apis
+
+urlpatterns = [
+    path("", apis.ExperimentsApi.as_view(), name="list"),
+    path("<uuid:experiment_id>/", apis.ExperimentDetailApi.as_view(), name="detail"),
+    path("<uuid:experiment_id>/runs/", apis.ExperimentRunStartApi.as_view(), name="run-start"),
+]
+
+run_urlpatterns = [
+    path("<uuid:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
+    path("<uuid:run_id>/rtt/", apis.RunRttApi.as_view(), name="run-rtt"),
+]

@@ -1,0 +1,116 @@
+"""Agent-facing endpoints of the measurements app (docs/control-plane.md §6)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import BaseParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from devices.authentication import DeviceTokenAuthentication, IsDevice
+from devices.models import Device
+from experiments.models import RunDevice
+from experiments.services import run_device_fail
+from measurements.errors import ChunkFormatError
+from measurements.services import chunk_receive
+
+# A chunk above this is refused before it is read: 5,000 records are ~250 kB.
+CHUNK_MAX_BYTES = 16 * 1024 * 1024
+HEADERS_MESSAGE = (
+    "Send the headers Idempotency-Key, X-Chunk-Index (0-based integer) and X-Final-Chunk "
+    "(true/false), plus X-Record-Total on the final chunk."
+)
+TOO_LARGE_MESSAGE = f"A chunk may hold at most {CHUNK_MAX_BYTES} bytes; send smaller chunks."
+
+
+class CsvParser(BaseParser):
+    media_type = "text/csv"
+
+    def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[no-untyped-def]
+        return stream.read(CHUNK_MAX_BYTES + 1)
+
+
+def _agent_run_device(request: Request, run_id: UUID) -> RunDevice:
+    device = request.auth
+    assert isinstance(device, Device)
+    # Only the device's own part of a run: another device's run id answers 404.
+    return get_object_or_404(
+        RunDevice.objects.select_related("run", "device"), run_id=run_id, device=device
+    )
+
+
+class _ChunkHeaders(serializers.Serializer[object]):
+    idempotency_key = serializers.CharField(max_length=200)
+    index = serializers.IntegerField(min_value=0)
+    is_final = serializers.BooleanField()
+    record_total = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if attrs["is_final"] and attrs.get("record_total") is None:
+            raise serializers.ValidationError({"record_total": "Required on the final chunk."})
+        return attrs
+
+
+class AgentRecordsUploadApi(APIView):
+    authentication_classes = [DeviceTokenAuthentication]
+    permission_classes = [IsDevice]
+    parser_classes = [CsvParser]
+
+    class OutputSerializer(serializers.Serializer[object]):
+        chunk = serializers.IntegerField()
+        records = serializers.IntegerField()
+        duplicate = serializers.BooleanField()
+
+    @extend_schema(
+        operation_id="agent_records_upload",
+        request={"text/csv": {"type": "string"}},
+        parameters=[
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=True),
+            OpenApiParameter("X-Chunk-Index", int, OpenApiParameter.HEADER, required=True),
+            OpenApiParameter("X-Final-Chunk", bool, OpenApiParameter.HEADER, required=True),
+            OpenApiParameter("X-Record-Total", int, OpenApiParameter.HEADER),
+        ],
+        responses={201: OutputSerializer, 200: OutputSerializer},
+    )
+    def post(self, request: Request, run_id: UUID) -> Response:
+        run_device = _agent_run_device(request, run_id)
+        headers = _ChunkHeaders(
+            data={
+                "idempotency_key": request.headers.get("Idempotency-Key"),
+                "index": request.headers.get("X-Chunk-Index"),
+                "is_final": request.headers.get("X-Final-Chunk"),
+                "record_total": request.headers.get("X-Record-Total") or None,
+            }
+        )
+        if not headers.is_valid():
+            raise serializers.ValidationError(headers.errors)
+        body = request.data
+        if not isinstance(body, bytes):
+            raise ChunkFormatError("Send the records as `Content-Type: text/csv`.")
+        if len(body) > CHUNK_MAX_BYTES:
+            raise ChunkFormatError(TOO_LARGE_MESSAGE)
+        chunk, created = chunk_receive(run_device=run_device, body=body, **headers.validated_data)
+        lines = body.rstrip(b"\r\n").count(b"\n") if created else chunk.records
+        data = {"chunk": chunk.index, "records": lines, "duplicate": not created}
+        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class AgentRunFailApi(APIView):
+    authentication_classes = [DeviceTokenAuthentication]
+    permission_classes = [IsDevice]
+
+    class InputSerializer(serializers.Serializer[object]):
+        message = serializers.CharField(max_length=2000)
+
+    @extend_schema(operation_id="agent_run_fail", request=InputSerializer, responses={204: None})
+    def post(self, request: Request, run_id: UUID) -> Response:
+        run_device = _agent_run_device(request, run_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        run_device_fail(run_device=run_device, message=serializer.validated_data["message"])
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,22 @@
+from core.exceptions import ApplicationError
+
+
+class ChunkFormatError(ApplicationError):
+    """An uploaded chunk is not in the record CSV format (docs/control-plane.md §6)."""
+
+    code = "chunk_format_invalid"
+    status_code = 400
+
+
+class ChunkConflict(ApplicationError):
+    """A chunk index was uploaded before under another idempotency key."""
+
+    code = "chunk_conflict"
+    status_code = 409
+
+
+class RunNotAcceptingUploads(ApplicationError):
+    """The run already finished (completed or failed); its records can no longer change."""
+
+    code = "run_not_accepting_uploads"
+    status_code = 409

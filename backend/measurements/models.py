@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import F, Q
+
+from experiments.models import Run, RunDevice
+
+
+class Outcome(models.TextChoices):
+    OK = "ok"
+    LOST = "lost"
+    REJECTED_SIGNATURE = "rejected_signature"
+    REJECTED_REPLAY = "rejected_replay"
+    DECRYPT_ERROR = "decrypt_error"
+
+
+class MessageRecord(models.Model):
+    """One measured message.
+
+    Its round-trip time is t_recv_ns - t_send_ns, computed in queries: a stored generated
+    column cost a third of the COPY throughput. Written only by COPY
+    (measurements.services.records_copy), never by row-by-row saves: a run can hold millions.
+
+    The primary key (run_device, seq) is what makes a re-uploaded record land once.
+    """
+
+    pk = models.CompositePrimaryKey("run_device_id", "seq")
+    # No database-level foreign key: its per-row trigger halved COPY throughput (measured in
+    # docs/benchmarks.md). Rows are only ever written by records_copy with the run_device of
+    # a stored UploadChunk, and deleting a RunDevice cascades here through the ORM.
+    run_device = models.ForeignKey(
+        RunDevice, on_delete=models.CASCADE, related_name="records", db_constraint=False
+    )
+    seq = models.IntegerField()
+    # Device monotonic clock, wall-anchored once per run (docs/control-plane.md §5), in ns.
+    t_send_ns = models.BigIntegerField()
+    t_recv_ns = models.BigIntegerField(null=True, blank=True)
+    app_bytes = models.IntegerField()
+    wire_bytes = models.IntegerField()
+    outcome = models.CharField(max_length=24, choices=Outcome.choices)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(seq__gte=0), name="record_seq_non_negative"),
+            models.CheckConstraint(
+                condition=Q(app_bytes__gte=0, wire_bytes__gte=0), name="record_bytes_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome__in=Outcome.values), name="record_outcome_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome="ok", t_recv_ns__gte=F("t_send_ns")) | ~Q(outcome="ok"),
+                name="record_ok_has_receive_time",
+            ),
+        ]
+
+
+class ChunkStatus(models.TextChoices):
+    RECEIVED = "received"
+    INGESTING = "ingesting"
+    INGESTED = "ingested"
+    FAILED = "failed"
+
+
+class UploadChunk(models.Model):
+    """A chunk of records uploaded by an agent, kept as received until ingested.
+
+    `idempotency_key` is unique: the same chunk sent twice is stored once.
+    """
+
+    run_device = models.ForeignKey(RunDevice, on_delete=models.CASCADE, related_name="chunks")
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    index = models.PositiveIntegerField()
+    is_final = models.BooleanField(default=False)
+    record_total = models.PositiveIntegerField(null=True, blank=True)
+    body = models.BinaryField()
+    status = models.CharField(
+        max_length=16, choices=ChunkStatus.choices, default=ChunkStatus.RECEIVED
+    )
+    records = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    received_at = models.DateTimeField(auto_now_add=True)
+    ingested_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run_device", "index"], name="uniq_chunk_index"),
+        ]
+
+
+class RunStatistic(models.Model):
+    """Round-trip summary of one device in a run, or of all its devices (run_device NULL).
+
+    Times in ns. Percentiles use linear interpolation (PostgreSQL percentile_cont); std is
+    the sample standard deviation (n-1), NULL below two samples.
+    """
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="statistics")
+    run_device = models.ForeignKey(
+        RunDevice, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    n = models.PositiveIntegerField()
+    lost = models.PositiveIntegerField()
+    mean_ns = models.FloatField(null=True)
+    median_ns = models.FloatField(null=True)
+    p95_ns = models.FloatField(null=True)
+    p99_ns = models.FloatField(null=True)
+    min_ns = models.FloatField(null=True)
+    max_ns = models.FloatField(null=True)
+    std_ns = models.FloatField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "run_device"], name="uniq_run_statistic", nulls_distinct=False
+            ),
+        ]

@@ -1,0 +1,152 @@
+"""Upload → COPY ingestion → summary, through the API with Celery in eager mode."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from experiments.models import RunDevice, RunStatus
+from measurements.models import ChunkStatus, MessageRecord, RunStatistic, UploadChunk
+from measurements.services import HEADER_MESSAGE, RECORD_HEADER
+from measurements.tests.conftest import T0, csv_chunk, upload
+
+RTTS_A = [41_000 + 37 * i for i in range(100)]
+
+
+def _rows(
+    rtts: list[int], lost: frozenset[int] = frozenset()
+) -> list[tuple[int, int, int | None, str]]:
+    return [
+        (i, T0 + i * 1_000_000, None if i in lost else rtt, "lost" if i in lost else "ok")
+        for i, rtt in enumerate(rtts)
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_upload_in_chunks_ingests_every_record_once_and_completes_the_run(
+    running_run, django_capture_on_commit_callbacks
+):
+    run, (part_a, part_b), (agent_a, agent_b) = (
+        running_run.run,
+        running_run.parts,
+        running_run.agents,
+    )
+    rows_a = _rows(RTTS_A, lost=frozenset({7, 8}))
+    rtts_b = [90_000 + (i * 7919) % 5000 for i in range(100)]
+    with django_capture_on_commit_callbacks(execute=True):
+        first = upload(
+            agent_a, run, csv_chunk(rows_a[:60]), index=0, final=False, total=None, key="a0"
+        )
+        again = upload(
+            agent_a, run, csv_chunk(rows_a[:60]), index=0, final=False, total=None, key="a0"
+        )
+        upload(agent_a, run, csv_chunk(rows_a[60:]), index=1, final=True, total=100, key="a1")
+        upload(agent_b, run, csv_chunk(_rows(rtts_b)), index=0, final=True, total=100, key="b0")
+
+    assert first.status_code == 201
+    assert first.json() == {"chunk": 0, "records": 60, "duplicate": False}
+    assert again.status_code == 200
+    assert again.json()["duplicate"] is True
+    assert UploadChunk.objects.filter(run_device=part_a).count() == 2
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 100
+    assert MessageRecord.objects.filter(run_device=part_b).count() == 100
+    stored = MessageRecord.objects.get(run_device=part_a, seq=3)
+    assert (stored.t_send_ns, stored.t_recv_ns) == (T0 + 3_000_000, T0 + 3_000_000 + RTTS_A[3])
+    assert (stored.app_bytes, stored.wire_bytes, stored.outcome) == (66, 70, "ok")
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.COMPLETED
+    assert set(RunDevice.objects.filter(run=run).values_list("status", flat=True)) == {
+        RunStatus.COMPLETED
+    }
+    delivered_a = [r for i, r in enumerate(RTTS_A) if i not in {7, 8}]
+    stat_a = RunStatistic.objects.get(run=run, run_device=part_a)
+    assert (stat_a.n, stat_a.lost) == (98, 2)
+    assert stat_a.mean_ns == pytest.approx(statistics.fmean(delivered_a))
+    assert stat_a.median_ns == pytest.approx(statistics.median(delivered_a))
+    assert stat_a.std_ns == pytest.approx(statistics.stdev(delivered_a))
+    assert (stat_a.min_ns, stat_a.max_ns) == (min(delivered_a), max(delivered_a))
+    # percentile_cont is the "inclusive" linear interpolation.
+    expected_p95 = statistics.quantiles(delivered_a, n=100, method="inclusive")[94]
+    assert stat_a.p95_ns == pytest.approx(expected_p95)
+    overall = RunStatistic.objects.get(run=run, run_device=None)
+    assert (overall.n, overall.lost) == (198, 2)
+    assert overall.mean_ns == pytest.approx(statistics.fmean(delivered_a + rtts_b))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_overlapping_chunk_under_a_new_key_adds_only_the_new_records(
+    running_run, django_capture_on_commit_callbacks
+):
+    run, part_a, agent_a = running_run.run, running_run.parts[0], running_run.agents[0]
+    rows = _rows(RTTS_A)
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(agent_a, run, csv_chunk(rows[:50]), index=0, final=False, total=None, key="k0")
+        upload(agent_a, run, csv_chunk(rows[40:100]), index=1, final=True, total=100, key="k1")
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 100
+    assert list(UploadChunk.objects.order_by("index").values_list("records", flat=True)) == [50, 50]
+    part_a.refresh_from_db()
+    assert part_a.records_ingested == 100
+    assert part_a.status == RunStatus.COMPLETED
+
+
+@pytest.mark.django_db
+def test_upload_answers_400_with_the_expected_header_when_the_header_is_wrong(running_run):
+    response = upload(
+        running_run.agents[0], running_run.run, b"a,b,c\n1,2,3\n", index=0, final=True, total=1
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": HEADER_MESSAGE.format(expected=RECORD_HEADER.decode(), got="a,b,c"),
+        "code": "chunk_format_invalid",
+        "extra": {},
+    }
+    assert UploadChunk.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bad_record_fails_the_chunk_and_the_run_naming_the_line_and_keeps_earlier_chunks(
+    running_run, django_capture_on_commit_callbacks
+):
+    run, part_a, agent_a = running_run.run, running_run.parts[0], running_run.agents[0]
+    good = csv_chunk(_rows(RTTS_A[:10]))
+    bad = csv_chunk(_rows(RTTS_A[:3])).replace(b"\n2,", b"\n2x,")
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(agent_a, run, good, index=0, final=False, total=None, key="g")
+        response = upload(agent_a, run, bad, index=1, final=True, total=13, key="b")
+    assert response.status_code == 201  # accepted for ingestion; ingestion then rejects it
+    chunk = UploadChunk.objects.get(idempotency_key="b")
+    assert chunk.status == ChunkStatus.FAILED
+    assert "line 4" in chunk.error
+    assert "2x" in chunk.error
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 10
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.error.startswith("pi-a: Uploaded records were rejected: chunk 1:")
+
+
+@pytest.mark.django_db
+def test_upload_answers_404_for_a_run_the_device_is_not_part_of(running_run, personas):
+    from core.testing.factories import ExperimentFactory
+    from experiments.models import Run
+
+    other = Run.objects.create(experiment=ExperimentFactory.create(workspace=personas.workspace))
+    response = upload(running_run.agents[0], other, csv_chunk([]), index=0, final=True, total=0)
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_upload_answers_400_when_chunk_headers_are_missing(running_run):
+    client, run = running_run.agents[0], running_run.run
+    response = client.post(
+        f"/api/agent/runs/{run.pk}/records/", csv_chunk([]), content_type="text/csv"
+    )
+    assert response.status_code == 400
+    assert set(response.json()["extra"]["fields"]) >= {"idempotency_key", "index", "is_final"}
+
+
+@pytest.mark.django_db
+def test_user_session_cannot_upload_records(running_run, owner_client):
+    response = upload(owner_client, running_run.run, csv_chunk([]), index=0, final=True, total=0)
+    assert response.status_code == 403

