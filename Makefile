@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
-.PHONY: help up test check lint types test-backend test-agent test-frontend test-e2e bench \
+.PHONY: help up test check compose lint types test-backend test-agent test-frontend test-e2e bench \
         schema frontend deps chromium clean
 
 help: ## list the targets
@@ -45,7 +45,10 @@ test: check test-backend test-agent test-frontend test-e2e ## every suite, exact
 
 # --- parts ----------------------------------------------------------------------------------
 
-check: lint types ## the fast lint-and-types subset
+check: lint types compose ## the fast lint-and-types subset
+
+compose: ## validate docker-compose.yml (no Docker engine needed)
+	scripts/check_compose.sh
 
 lint: deps
 	$(VENV)/bin/ruff check backend worker e2e bench scripts

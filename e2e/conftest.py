@@ -97,7 +97,7 @@ def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
     try:
         stack.env["MQTT_URL"] = stack.start_mosquitto(free_port())
         stack.manage("migrate", "--noinput")
-        stack.manage("bootstrap_demo", "--username", USERNAME, "--password", password)
+        stack.manage("bootstrap_demo", "--username", USERNAME, f"--password={password}")
         token = stack.manage("drf_create_token", USERNAME).split()[2]
         stack.start_web(web_port)
         stack.start_worker()

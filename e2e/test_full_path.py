@@ -16,8 +16,14 @@ DESIGN = {
     "measurement": "round_trip",
 }
 RUN_TIMEOUT_S = 90
-# MQTT 3.1.1 PUBLISH QoS 1 = fixed header (2) + topic length (2) + topic + packet id (2) + payload.
 TOPIC_LEN = len("iotsecbench/data/") + 36 + 1 + 36
+
+
+def mqtt_publish_size(topic_len: int, payload: int, qos: int) -> int:
+    """MQTT 3.1.1 PUBLISH: 1 type byte + remaining-length varint + topic (2+n) + id + payload."""
+    remaining = 2 + topic_len + (2 if qos else 0) + payload
+    varint = 1 if remaining < 128 else 2 if remaining < 16_384 else 3
+    return 1 + varint + remaining
 
 
 def wait_run_finished(product: Product, run_id: str) -> dict[str, Any]:
@@ -74,7 +80,7 @@ def test_experiment_created_through_the_api_runs_on_two_agents_and_lands_in_post
     assert (count, ok, distinct) == (200, 200, 200)
     assert min_rtt > 0
     assert (min_app, max_app) == (66, 66)
-    expected_wire = 2 + 2 + TOPIC_LEN + 2 + 66
+    expected_wire = mqtt_publish_size(TOPIC_LEN, 66, qos=1)  # 163 bytes
     assert (min_wire, max_wire) == (expected_wire, expected_wire)
 
     # The summary: one row per device and one over both.

@@ -1,0 +1,190 @@
+"""HTTP calls to the platform (§1, §2, §6 of docs/control-plane.md), with urllib only.
+
+Every call maps urllib's errors onto ours: a 4xx answer becomes PlatformRejected (never
+retried: the request itself is wrong), a 5xx answer or a connection error becomes a
+retryable failure that ``with_retries`` backs off on and finally turns into
+PlatformUnavailable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+from iotsecbench_agent import __version__
+from iotsecbench_agent.errors import PlatformRejected, PlatformUnavailable
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# An upload chunk of 5000 records is ~300 kB; on a Pi over Wi-Fi that is well under this.
+HTTP_TIMEOUT_S = 30.0
+USER_AGENT = f"iotsecbench-agent/{__version__}"
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff: ``base_delay_s * 2**n`` capped at ``max_delay_s``, ``attempts``
+    tries in all. The defaults ride out a platform restart (~1 min) without hammering it."""
+
+    attempts: int = 8
+    base_delay_s: float = 0.5
+    max_delay_s: float = 15.0
+
+    def delay(self, attempt: int) -> float:
+        return float(min(self.max_delay_s, self.base_delay_s * (2**attempt)))
+
+
+class RetryableHttpError(Exception):
+    """A 5xx answer or a connection failure: worth another try."""
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    body: dict[str, Any]
+
+
+def request_json(
+    method: str,
+    url: str,
+    *,
+    body: bytes,
+    headers: Mapping[str, str],
+    timeout: float = HTTP_TIMEOUT_S,
+) -> HttpResponse:
+    """One HTTP request. Returns 2xx answers; raises PlatformRejected on 4xx and
+    RetryableHttpError on 5xx or when the server cannot be reached."""
+    all_headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **headers}
+    req = urllib.request.Request(url, data=body, headers=all_headers, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return HttpResponse(status=resp.status, body=_decode(resp.read()))
+    except urllib.error.HTTPError as exc:
+        payload = _decode(exc.read())
+        exc.close()
+        if 400 <= exc.code < 500:
+            message = payload.get("message") if isinstance(payload.get("message"), str) else None
+            code = payload.get("code") if isinstance(payload.get("code"), str) else None
+            raise PlatformRejected(exc.code, message or exc.reason or "rejected", code) from None
+        raise RetryableHttpError(f"HTTP {exc.code} from {url}") from None
+    except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise RetryableHttpError(f"cannot reach {url}: {reason}") from None
+
+
+def with_retries(
+    call: Callable[[], T],
+    *,
+    policy: RetryPolicy,
+    what: str,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """Run ``call`` until it succeeds, retrying only RetryableHttpError with backoff."""
+    last = "no attempt made"
+    for attempt in range(policy.attempts):
+        try:
+            return call()
+        except RetryableHttpError as exc:
+            last = str(exc)
+            if attempt + 1 < policy.attempts:
+                delay = policy.delay(attempt)
+                logger.warning(
+                    "agent.http_retry what=%s attempt=%d delay_s=%.1f error=%s",
+                    what,
+                    attempt + 1,
+                    delay,
+                    last,
+                )
+                sleep(delay)
+    raise PlatformUnavailable(f"{what} failed after {policy.attempts} attempts: {last}")
+
+
+def post_json(
+    url: str, payload: Mapping[str, Any], *, token: str | None, timeout: float = HTTP_TIMEOUT_S
+) -> HttpResponse:
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Device {token}"
+    body = json.dumps(payload).encode("utf-8")
+    return request_json("POST", url, body=body, headers=headers, timeout=timeout)
+
+
+class PlatformApi:
+    """The agent's authenticated calls (everything but enrollment)."""
+
+    def __init__(
+        self,
+        *,
+        server_url: str,
+        api_token: str,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._server = server_url.rstrip("/")
+        self._token = api_token
+        self.retry = retry or RetryPolicy()
+        self.sleep = sleep
+
+    def post_facts(self, facts: Mapping[str, Any], *, policy: RetryPolicy | None = None) -> None:
+        url = f"{self._server}/api/agent/facts/"
+        self._retrying(
+            lambda: post_json(url, {"facts": facts}, token=self._token), "facts", policy=policy
+        )
+
+    def report_failure(
+        self, run_id: str, message: str, *, policy: RetryPolicy | None = None
+    ) -> None:
+        url = f"{self._server}/api/agent/runs/{run_id}/fail/"
+        self._retrying(
+            lambda: post_json(url, {"message": message}, token=self._token),
+            "run failure report",
+            policy=policy,
+        )
+
+    def post_chunk(self, url: str, body: bytes, headers: Mapping[str, str]) -> HttpResponse:
+        """One upload attempt of one chunk (the uploader owns the retry loop)."""
+        all_headers = {
+            "Content-Type": "text/csv",
+            "Authorization": f"Device {self._token}",
+            **headers,
+        }
+        return request_json("POST", url, body=body, headers=all_headers)
+
+    def _retrying(
+        self, call: Callable[[], HttpResponse], what: str, policy: RetryPolicy | None = None
+    ) -> HttpResponse:
+        return with_retries(call, policy=policy or self.retry, what=what, sleep=self.sleep)
+
+
+def enroll(server_url: str, *, token: str, name: str, facts: Mapping[str, Any]) -> dict[str, Any]:
+    """POST /api/agent/enroll/ and return the answer (PlatformRejected on a bad token).
+
+    Tried once: the token is single-use, so a retry after a lost answer would only earn
+    "token already used"; the user reruns `enroll` with a fresh token instead.
+    """
+    url = f"{server_url.rstrip('/')}/api/agent/enroll/"
+    response = with_retries(
+        lambda: post_json(url, {"token": token, "name": name, "facts": facts}, token=None),
+        policy=RetryPolicy(attempts=1),
+        what="enrollment",
+    )
+    return response.body
+
+
+def _decode(raw: bytes) -> dict[str, Any]:
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}

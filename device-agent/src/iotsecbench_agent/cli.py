@@ -1,0 +1,185 @@
+"""Command line: ``iotsecbench-agent enroll | run | facts | config-reference``.
+
+The entry point loads and validates configuration, then runs. Any AgentError ends the
+process with one readable ``error: …`` line on stderr and exit status 1; secrets never
+reach the log (a formatter redacts them from every line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import socket
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import FrameType
+
+from iotsecbench_agent import __version__, api
+from iotsecbench_agent.agent import Agent, AgentOptions
+from iotsecbench_agent.config import (
+    ENV_ENROLL_TOKEN,
+    ENV_MQTT_URL,
+    ENV_SERVER,
+    REDACTED,
+    STATE_FILE,
+    AgentState,
+    apply_overrides,
+    config_reference_markdown,
+    env_value,
+    environ,
+    load_state,
+    resolve_state_dir,
+    save_state,
+    validate_http_url,
+)
+from iotsecbench_agent.errors import (
+    AgentError,
+    ConfigError,
+    EnrollmentError,
+    PlatformRejected,
+    PlatformUnavailable,
+)
+from iotsecbench_agent.facts import collect_facts
+from iotsecbench_agent.jobs import SEQ_FILE
+
+logger = logging.getLogger("iotsecbench_agent")
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+
+
+class RedactingFormatter(logging.Formatter):
+    """Replaces every known secret in the final log line (message, args and traceback)."""
+
+    def __init__(self, fmt: str, secrets: Sequence[str] = ()) -> None:
+        super().__init__(fmt)
+        self.secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+
+def configure_logging(level: str, secrets: Sequence[str] = ()) -> RedactingFormatter:
+    formatter = RedactingFormatter(LOG_FORMAT, secrets)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    return formatter
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="iotsecbench-agent",
+        description="IoTSecBench device agent: runs signed measurement jobs from the platform.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="log verbosity (default INFO)",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    enroll = commands.add_parser("enroll", help="exchange a one-time token for credentials")
+    enroll.add_argument("--server", help=f"platform base URL (env {ENV_SERVER})")
+    enroll.add_argument("--token", help=f"one-time enrollment token (env {ENV_ENROLL_TOKEN})")
+    enroll.add_argument("--name", help="display name (default: the hostname)")
+    enroll.add_argument("--state-dir", help="where to store state.json")
+    enroll.add_argument(
+        "--force", action="store_true", help="replace an existing enrollment in --state-dir"
+    )
+
+    run = commands.add_parser("run", help="connect and run jobs until SIGTERM/SIGINT")
+    run.add_argument("--state-dir", help="state directory written by `enroll`")
+    run.add_argument("--mqtt-url", help=f"override the stored broker URL (env {ENV_MQTT_URL})")
+    run.add_argument("--server", help=f"override the stored platform URL (env {ENV_SERVER})")
+
+    commands.add_parser("facts", help="print this device's facts as JSON")
+    commands.add_parser("config-reference", help="print the configuration reference (Markdown)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    formatter = configure_logging(args.log_level)
+    env = environ()
+    try:
+        if args.command == "enroll":
+            return cmd_enroll(args, env)
+        if args.command == "run":
+            return cmd_run(args, env, formatter)
+        if args.command == "facts":
+            print(json.dumps(collect_facts(), indent=2))
+            return 0
+        if args.command == "config-reference":
+            sys.stdout.write(config_reference_markdown())
+            return 0
+    except AgentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    raise AssertionError(f"unhandled command {args.command!r}")
+
+
+def cmd_enroll(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    server = args.server or env_value(env, ENV_SERVER)
+    token = args.token or env_value(env, ENV_ENROLL_TOKEN)
+    if not server or not token:
+        raise ConfigError(
+            f"enroll needs --server URL and --token TOKEN (or {ENV_SERVER} and {ENV_ENROLL_TOKEN})"
+        )
+    server = validate_http_url(server, what="--server")
+    state_dir = resolve_state_dir(args.state_dir, env)
+    if (state_dir / STATE_FILE).exists() and not args.force:
+        raise ConfigError(f"{state_dir} already holds an enrollment; pass --force to replace it")
+    name = args.name or socket.gethostname()
+    try:
+        answer = api.enroll(server, token=token, name=name, facts=collect_facts())
+    except PlatformRejected as exc:
+        raise EnrollmentError(f"enrollment refused: {exc}") from None
+    except PlatformUnavailable as exc:
+        raise EnrollmentError(f"enrollment failed: {exc}") from None
+    state = AgentState.from_mapping(
+        {**answer, "server_url": server, "name": name}, source="the platform's enrollment answer"
+    )
+    path = save_state(state_dir, state)
+    # A new identity starts a new job sequence; the old device's seq must not block it.
+    (state_dir / SEQ_FILE).unlink(missing_ok=True)
+    logger.info("agent.enrolled device_id=%s state=%s", state.device_id, path)
+    print(f"enrolled as {state.device_id}; state saved to {path}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace, env: Mapping[str, str], formatter: RedactingFormatter) -> int:
+    state_dir = resolve_state_dir(args.state_dir, env)
+    state = apply_overrides(
+        load_state(state_dir),
+        server_url=args.server or env_value(env, ENV_SERVER),
+        mqtt_url=args.mqtt_url or env_value(env, ENV_MQTT_URL),
+    )
+    formatter.secrets.extend(state.secrets())
+    logger.info("agent.config %s", json.dumps(state.redacted(), sort_keys=True))
+    agent = Agent(AgentOptions(state_dir=Path(state_dir), state=state))
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        logger.info("agent.signal signal=%s", signal.Signals(signum).name)
+        agent.request_stop()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        agent.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0

@@ -1,0 +1,251 @@
+"""Runs accepted jobs, one at a time, on one worker thread; uploads their logs; and on
+start finishes what a previous agent process left behind (upload resume, crash reports).
+
+Per run, the files under ``<state-dir>/runs/`` move through the statuses of ``RunMeta``:
+``running`` (being measured) → ``measured`` (log complete, upload pending) → ``uploaded``,
+or ``failed``. A run found ``running`` at start-up was cut short by a crash: it is reported
+failed, and its log stays on disk. A run found ``measured`` resumes its upload after the
+last acknowledged chunk.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from pathlib import Path
+
+from iotsecbench_agent.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.errors import (
+    AgentError,
+    PlatformError,
+    PlatformRejected,
+    PlatformUnavailable,
+    RunAborted,
+)
+from iotsecbench_agent.events import EventPublisher
+from iotsecbench_agent.jobs import Job
+from iotsecbench_agent.progress import DONE, FAILED, UPLOADING, Progress
+from iotsecbench_agent.recordlog import (
+    OK,
+    RUN_FAILED,
+    RUN_MEASURED,
+    RUN_RUNNING,
+    RUN_UPLOADED,
+    RUNS_DIR,
+    Record,
+    RecordLog,
+    RunFiles,
+    RunMeta,
+    UploadCursor,
+    read_lines,
+)
+from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.uploader import Uploader
+
+logger = logging.getLogger(__name__)
+
+# While shutting down, one quick try to tell the platform; the systemd stop timeout is short.
+SHUTDOWN_REPORT_POLICY = RetryPolicy(attempts=1)
+
+
+class JobExecutor:
+    def __init__(
+        self,
+        *,
+        state_dir: Path,
+        device_id: str,
+        api: PlatformApi,
+        uploader: Uploader,
+        events: EventPublisher,
+        progress: Progress,
+        stop: threading.Event,
+    ) -> None:
+        self._state_dir = state_dir
+        self._device_id = device_id
+        self._api = api
+        self._uploader = uploader
+        self._events = events
+        self._progress = progress
+        self._stop = stop
+        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, job: Job) -> None:
+        self._queue.put(job)
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._work, name="agent-executor", daemon=True)
+        self._thread.start()
+
+    def shutdown(self, timeout: float) -> None:
+        """Stop after the current step (the caller has set ``stop``) and wait for it."""
+        self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                logger.warning("agent.executor_still_running timeout_s=%g", timeout)
+
+    def _work(self) -> None:
+        try:
+            self.resume_pending()
+        except Exception:
+            logger.exception("agent.resume_failed")
+        while not self._stop.is_set():
+            job = self._queue.get()
+            if job is None or self._stop.is_set():
+                break
+            try:
+                self.execute(job)
+            except Exception:
+                # Never let one job kill the worker: later jobs must still run.
+                logger.exception("agent.job_crashed job_id=%s", job.job_id)
+
+    # -- one job --------------------------------------------------------------------
+
+    def execute(self, job: Job) -> None:
+        files = RunFiles.of(self._state_dir, job.run_id)
+        if files.meta.exists():
+            self._report_failure(
+                job.job_id, job.run_id, f"run {job.run_id} was already run on this device"
+            )
+            return
+        if job.expires_at <= time.time():
+            # Accepted in time, but queued behind another run until after its expiry.
+            self._report_failure(job.job_id, job.run_id, "job expired while queued")
+            return
+        total = job.spec.get("message_count")
+        meta = RunMeta(
+            run_id=job.run_id,
+            job_id=job.job_id,
+            upload_url=job.upload.url,
+            chunk_records=job.upload.chunk_records,
+            total=total if isinstance(total, int) else 0,
+            status=RUN_RUNNING,
+        )
+        self._progress.start(job_id=job.job_id, run_id=job.run_id, total=meta.total)
+        logger.info("agent.run_started job_id=%s run_id=%s", job.job_id, job.run_id)
+        try:
+            runner_cls = runner_for(job.kind, job.spec)
+            with _LoggedRun(files, meta, self._progress) as sink:
+                context = RunContext(
+                    run_id=job.run_id,
+                    device_id=self._device_id,
+                    clock=RunClock(),
+                    emit=sink.emit,
+                    stop=self._stop,
+                )
+                runner_cls(job.spec, context).execute()
+        except RunAborted as exc:
+            self._fail(meta, f"agent stopped during the run: {exc}")
+            return
+        except AgentError as exc:
+            self._fail(meta, str(exc))
+            return
+        except Exception as exc:
+            logger.exception("agent.run_crashed run_id=%s", job.run_id)
+            self._fail(meta, f"internal agent error: {exc!r}")
+            return
+        meta = meta.with_status(RUN_MEASURED)
+        meta.save(files.meta)
+        logger.info("agent.run_measured run_id=%s records=%d", job.run_id, sink.count)
+        self.upload(meta)
+
+    def upload(self, meta: RunMeta) -> None:
+        files = RunFiles.of(self._state_dir, meta.run_id)
+        self._progress.set_phase(UPLOADING)
+        try:
+            result = self._uploader.upload(
+                run_id=meta.run_id,
+                url=meta.upload_url,
+                csv_path=files.csv,
+                chunk_records=meta.chunk_records,
+                cursor=UploadCursor(files.uploaded),
+                stop=self._stop,
+            )
+        except PlatformRejected as exc:
+            self._fail(meta, f"upload rejected by the platform: {exc}")
+            return
+        except (PlatformUnavailable, RunAborted) as exc:
+            # The log and the cursor stay on disk; the next agent start resumes the upload.
+            logger.error("agent.upload_incomplete run_id=%s error=%s", meta.run_id, exc)
+            self._progress.set_phase(FAILED)
+            return
+        meta.with_status(RUN_UPLOADED).save(files.meta)
+        logger.info(
+            "agent.run_uploaded run_id=%s records=%d chunks_sent=%d",
+            meta.run_id,
+            result.records,
+            result.chunks_sent,
+        )
+        self._progress.set_phase(DONE)
+
+    # -- restart ----------------------------------------------------------------------
+
+    def resume_pending(self) -> None:
+        """Finish runs left by an earlier process: report crashed ones, resume uploads."""
+        runs_dir = self._state_dir / RUNS_DIR
+        if not runs_dir.is_dir():
+            return
+        for meta_path in sorted(runs_dir.glob("*.json")):
+            if self._stop.is_set():
+                return
+            try:
+                meta = RunMeta.load(meta_path)
+            except (OSError, ValueError, KeyError) as exc:
+                logger.error("agent.run_meta_unreadable path=%s error=%s", meta_path, exc)
+                continue
+            if meta.status == RUN_RUNNING:
+                measured = len(read_lines(RunFiles.of(self._state_dir, meta.run_id).csv))
+                self._fail(
+                    meta,
+                    f"agent stopped during the run ({measured} of {meta.total} messages "
+                    "measured; the partial log is kept on the device)",
+                )
+            elif meta.status == RUN_MEASURED:
+                logger.info("agent.upload_resumed run_id=%s", meta.run_id)
+                self._progress.start(job_id=meta.job_id, run_id=meta.run_id, total=meta.total)
+                self.upload(meta)
+
+    # -- failures ---------------------------------------------------------------------
+
+    def _fail(self, meta: RunMeta, message: str) -> None:
+        meta.with_status(RUN_FAILED).save(RunFiles.of(self._state_dir, meta.run_id).meta)
+        self._progress.set_phase(FAILED)
+        self._report_failure(meta.job_id, meta.run_id, message)
+
+    def _report_failure(self, job_id: str, run_id: str, message: str) -> None:
+        logger.error("agent.job_failed job_id=%s run_id=%s message=%s", job_id, run_id, message)
+        self._events.job_failed(job_id=job_id, run_id=run_id, message=message)
+        policy = SHUTDOWN_REPORT_POLICY if self._stop.is_set() else None
+        try:
+            self._api.report_failure(run_id, message, policy=policy)
+        except PlatformError as exc:
+            logger.error("agent.failure_report_failed run_id=%s error=%s", run_id, exc)
+
+
+class _LoggedRun:
+    """Opens the run's record log and meta file; ``emit`` appends a record and counts it."""
+
+    def __init__(self, files: RunFiles, meta: RunMeta, progress: Progress) -> None:
+        self._files = files
+        self._meta = meta
+        self._progress = progress
+        self._log: RecordLog | None = None
+        self.count = 0
+
+    def __enter__(self) -> _LoggedRun:
+        self._meta.save(self._files.meta)
+        self._log = RecordLog(self._files.csv)
+        return self
+
+    def emit(self, record: Record) -> None:
+        assert self._log is not None
+        self._log.append(record)
+        self.count += 1
+        self._progress.count(sent=1, received=1 if record.outcome == OK else 0)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._log is not None:
+            self._log.close()

@@ -1,0 +1,215 @@
+"""The local, append-only record log of a run (§6 of docs/control-plane.md).
+
+``<state-dir>/runs/<run_id>.csv`` gets one line per measured message, flushed as soon as
+it is measured, so a crash of the agent loses nothing already measured. Beside it:
+
+- ``<run_id>.uploaded``: index of the last chunk the platform acknowledged (upload resume);
+- ``<run_id>.json``: the run's upload target and status, to resume after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from iotsecbench_agent.fsutil import atomic_write_text
+
+HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome"
+RUNS_DIR = "runs"
+
+OK = "ok"
+LOST = "lost"
+REJECTED_SIGNATURE = "rejected_signature"
+REJECTED_REPLAY = "rejected_replay"
+DECRYPT_ERROR = "decrypt_error"
+OUTCOMES = (OK, LOST, REJECTED_SIGNATURE, REJECTED_REPLAY, DECRYPT_ERROR)
+
+# Run status in <run_id>.json.
+RUN_RUNNING = "running"
+RUN_MEASURED = "measured"
+RUN_UPLOADED = "uploaded"
+RUN_FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One measured message. ``t_recv_ns`` is None when the message was lost."""
+
+    seq: int
+    t_send_ns: int
+    t_recv_ns: int | None
+    app_bytes: int
+    wire_bytes: int
+    outcome: str
+
+    def to_line(self) -> str:
+        t_recv = "" if self.t_recv_ns is None else str(self.t_recv_ns)
+        return (
+            f"{self.seq},{self.t_send_ns},{t_recv},{self.app_bytes},"
+            f"{self.wire_bytes},{self.outcome}\n"
+        )
+
+    @classmethod
+    def from_line(cls, line: str) -> Record:
+        seq, t_send, t_recv, app, wire, outcome = line.rstrip("\n").split(",")
+        if outcome not in OUTCOMES:
+            raise ValueError(f"unknown outcome {outcome!r}")
+        return cls(
+            seq=int(seq),
+            t_send_ns=int(t_send),
+            t_recv_ns=int(t_recv) if t_recv else None,
+            app_bytes=int(app),
+            wire_bytes=int(wire),
+            outcome=outcome,
+        )
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """Where one run's files live."""
+
+    runs_dir: Path
+    run_id: str
+
+    @classmethod
+    def of(cls, state_dir: Path, run_id: str) -> RunFiles:
+        return cls(runs_dir=state_dir / RUNS_DIR, run_id=run_id)
+
+    @property
+    def csv(self) -> Path:
+        return self.runs_dir / f"{self.run_id}.csv"
+
+    @property
+    def uploaded(self) -> Path:
+        return self.runs_dir / f"{self.run_id}.uploaded"
+
+    @property
+    def meta(self) -> Path:
+        return self.runs_dir / f"{self.run_id}.json"
+
+
+class RecordLog:
+    """Append-only CSV writer. Use as a context manager; ``append`` flushes every record to
+    the OS, so the record survives the agent crashing right after. (It does not fsync per
+    record: on an SD card that costs milliseconds between messages; ``close`` fsyncs.)"""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _drop_torn_tail(path)
+        new = not path.exists() or path.stat().st_size == 0
+        self._file: IO[str] = open(path, "a", encoding="ascii", newline="")  # noqa: SIM115 - closed in close()
+        if new:
+            self._file.write(HEADER + "\n")
+            self._file.flush()
+        self.count = sum(1 for _ in iter_lines(path))
+
+    def append(self, record: Record) -> None:
+        self._file.write(record.to_line())
+        self._file.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._file.closed:
+            return
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+
+    def __enter__(self) -> RecordLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iter_lines(path: Path) -> Iterator[str]:
+    """The record lines of a log (without header), each ending in a newline, read lazily
+    (a million-record log stays out of a Pi Zero's RAM). A torn last line (the process
+    died mid-write) is not a record and is left out."""
+    try:
+        f = open(path, encoding="ascii", newline="")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        return
+    with f:
+        first = True
+        for line in f:
+            if not line.endswith("\n"):
+                return
+            if first and line.rstrip("\n") == HEADER:
+                first = False
+                continue
+            first = False
+            yield line
+
+
+def read_lines(path: Path) -> list[str]:
+    return list(iter_lines(path))
+
+
+def read_records(path: Path) -> list[Record]:
+    return [Record.from_line(line) for line in read_lines(path)]
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """Cut a partial last line left by a crash, so the next append starts a clean line."""
+    try:
+        with open(path, "rb+") as f:
+            data = f.read()
+            if data and not data.endswith(b"\n"):
+                f.truncate(data.rfind(b"\n") + 1)
+    except FileNotFoundError:
+        pass
+
+
+class UploadCursor:
+    """The ``.uploaded`` sidecar: index of the last acknowledged chunk, or None."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def last_acked(self) -> int | None:
+        try:
+            text = self.path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            return None
+        return int(text) if text.isdigit() else None
+
+    def ack(self, index: int) -> None:
+        atomic_write_text(self.path, f"{index}\n")
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    """What a restarted agent needs to finish a run's upload (or report it failed)."""
+
+    run_id: str
+    job_id: str
+    upload_url: str
+    chunk_records: int
+    total: int
+    status: str
+
+    def save(self, path: Path) -> None:
+        atomic_write_text(path, json.dumps(asdict(self)) + "\n")
+
+    def with_status(self, status: str) -> RunMeta:
+        values: dict[str, Any] = asdict(self)
+        values["status"] = status
+        return RunMeta(**values)
+
+    @classmethod
+    def load(cls, path: Path) -> RunMeta:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            run_id=str(data["run_id"]),
+            job_id=str(data["job_id"]),
+            upload_url=str(data["upload_url"]),
+            chunk_records=int(data["chunk_records"]),
+            total=int(data["total"]),
+            status=str(data["status"]),
+        )

@@ -1,0 +1,8 @@
+"""Protocol runners. Importing this package registers every built-in runner."""
+
+from __future__ import annotations
+
+from iotsecbench_agent.runners import mqtt_roundtrip
+from iotsecbench_agent.runners.base import RunClock, RunContext, Runner, register, runner_for
+
+__all__ = ["RunClock", "RunContext", "Runner", "mqtt_roundtrip", "register", "runner_for"]

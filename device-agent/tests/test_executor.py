@@ -1,0 +1,189 @@
+"""Running accepted jobs: failure reporting, upload, and resume after a restart."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from Crypto.PublicKey.ECC import EccKey
+
+from iotsecbench_agent.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.controlplane import Topics
+from iotsecbench_agent.events import EventPublisher
+from iotsecbench_agent.executor import JobExecutor
+from iotsecbench_agent.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.progress import DONE, FAILED, Progress
+from iotsecbench_agent.recordlog import OK, Record, RecordLog, RunFiles, RunMeta, read_records
+from iotsecbench_agent.uploader import Uploader
+from testkit import TOKEN, Broker, FakeControlPlane, FakePlatform, make_job, sign_envelope
+
+DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
+FAST = RetryPolicy(attempts=2, base_delay_s=0.01)
+
+
+class Setup:
+    def __init__(self, platform: FakePlatform, state_dir: Path, key: EccKey) -> None:
+        self.state_dir = state_dir
+        self.key = key
+        self.platform = platform
+        self.transport = FakeControlPlane()
+        self.progress = Progress()
+        self.stop = threading.Event()
+        api = PlatformApi(server_url=platform.url, api_token=TOKEN, retry=FAST)
+        self.executor = JobExecutor(
+            state_dir=state_dir,
+            device_id=DEVICE,
+            api=api,
+            uploader=Uploader(api, device_id=DEVICE, retry=FAST),
+            events=EventPublisher(self.transport, Topics(f"iotsecbench/agents/{DEVICE}")),
+            progress=self.progress,
+            stop=self.stop,
+        )
+
+    def job(self, seq: int = 1, chunk_records: int = 5000, **spec: Any) -> Job:
+        run_id = str(uuid.uuid4())
+        raw = make_job(
+            device_id=DEVICE,
+            seq=seq,
+            run_id=run_id,
+            upload_url=self.platform.records_url(run_id),
+            chunk_records=chunk_records,
+            **spec,
+        )
+        verifier = JobVerifier(
+            public_key=self.key.public_key().export_key(format="raw"),
+            device_id=DEVICE,
+            seq_store=SeqStore(self.state_dir),
+        )
+        return verifier.accept(sign_envelope(self.key, raw))
+
+
+@pytest.fixture
+def setup(platform: FakePlatform, tmp_path: Path, key: EccKey) -> Setup:
+    return Setup(platform, tmp_path, key)
+
+
+def test_executor_reports_job_failed_when_protocol_is_unsupported(setup: Setup) -> None:
+    job = setup.job(protocol="coap")
+    setup.executor.execute(job)
+
+    (event,) = setup.transport.on("/events")
+    assert event["event"] == "job_failed"
+    assert (event["job_id"], event["run_id"]) == (job.job_id, job.run_id)
+    assert "protocol 'coap' is not supported" in event["message"]
+    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
+    assert fail.json() == {"message": event["message"]}
+    assert fail.headers["authorization"] == f"Device {TOKEN}"
+    assert setup.progress.phase == FAILED
+    assert RunMeta.load(RunFiles.of(setup.state_dir, job.run_id).meta).status == "failed"
+
+
+def test_executor_refuses_run_when_run_id_already_ran_on_device(setup: Setup) -> None:
+    job = setup.job(protocol="coap")
+    setup.executor.execute(job)
+    setup.executor.execute(job)
+
+    second = setup.transport.on("/events")[1]
+    assert "already run on this device" in second["message"]
+
+
+@pytest.mark.integration
+def test_executor_measures_and_uploads_records_when_broker_echoes(
+    setup: Setup, broker: Broker
+) -> None:
+    job = setup.job(broker_url=broker.url, message_count=12, qos=2, chunk_records=5)
+
+    setup.executor.execute(job)
+
+    chunks = setup.platform.to(f"/api/agent/runs/{job.run_id}/records/")
+    assert [c.headers["x-chunk-index"] for c in chunks] == ["0", "1", "2"]
+    assert chunks[-1].headers["x-record-total"] == "12"
+    files = RunFiles.of(setup.state_dir, job.run_id)
+    assert {r.outcome for r in read_records(files.csv)} == {OK}
+    assert files.uploaded.read_text() == "2\n"
+    assert RunMeta.load(files.meta).status == "uploaded"
+    assert setup.progress.snapshot() == {
+        "run_id": job.run_id,
+        "job_id": job.job_id,
+        "phase": DONE,
+        "sent": 12,
+        "received": 12,
+        "total": 12,
+    }
+
+
+def write_run(setup: Setup, *, status: str, records: int, total: int) -> RunMeta:
+    run_id = str(uuid.uuid4())
+    files = RunFiles.of(setup.state_dir, run_id)
+    with RecordLog(files.csv) as log:
+        for seq in range(records):
+            log.append(Record(seq, 1000 + seq, 2000 + seq, 66, 161, OK))
+    meta = RunMeta(
+        run_id=run_id,
+        job_id=str(uuid.uuid4()),
+        upload_url=setup.platform.records_url(run_id),
+        chunk_records=5,
+        total=total,
+        status=status,
+    )
+    meta.save(files.meta)
+    return meta
+
+
+def test_executor_resumes_upload_after_last_acked_chunk_when_restarted(setup: Setup) -> None:
+    meta = write_run(setup, status="measured", records=12, total=12)
+    RunFiles.of(setup.state_dir, meta.run_id).uploaded.write_text("0\n")
+
+    setup.executor.resume_pending()
+
+    chunks = setup.platform.to(f"/api/agent/runs/{meta.run_id}/records/")
+    assert [c.headers["x-chunk-index"] for c in chunks] == ["1", "2"]
+    assert RunMeta.load(RunFiles.of(setup.state_dir, meta.run_id).meta).status == "uploaded"
+
+
+def test_executor_reports_run_failed_when_restarted_in_the_middle_of_it(setup: Setup) -> None:
+    meta = write_run(setup, status="running", records=3, total=50)
+
+    setup.executor.resume_pending()
+
+    (fail,) = setup.platform.to(f"/api/agent/runs/{meta.run_id}/fail/")
+    assert "3 of 50 messages measured" in fail.json()["message"]
+    assert setup.platform.to(f"/api/agent/runs/{meta.run_id}/records/") == []
+    (event,) = setup.transport.on("/events")
+    assert (event["event"], event["run_id"]) == ("job_failed", meta.run_id)
+    assert json.loads(RunFiles.of(setup.state_dir, meta.run_id).meta.read_text())["status"] == (
+        "failed"
+    )
+
+
+def test_executor_reports_job_failed_when_it_expired_while_queued(setup: Setup) -> None:
+    job = dataclasses.replace(setup.job(), expires_at=time.time() - 1)
+
+    setup.executor.execute(job)
+
+    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
+    assert fail.json() == {"message": "job expired while queued"}
+
+
+@pytest.mark.integration
+def test_executor_stops_between_messages_and_reports_failure_when_shut_down(
+    setup: Setup, broker: Broker
+) -> None:
+    job = setup.job(broker_url=broker.url, message_count=1000, interval_ms=50)
+    threading.Timer(0.3, setup.stop.set).start()  # SIGTERM arrives mid-run
+
+    started = time.monotonic()
+    setup.executor.execute(job)
+
+    assert time.monotonic() - started < 2.0  # the 50 ms interval wait ends on stop
+    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
+    assert fail.json()["message"].startswith("agent stopped during the run: stopped after")
+    measured = read_records(RunFiles.of(setup.state_dir, job.run_id).csv)
+    assert 0 < len(measured) < 1000
+    assert setup.platform.to(f"/api/agent/runs/{job.run_id}/records/") == []

@@ -1,0 +1,102 @@
+"""The append-only record log and its upload cursor (§6): crash safety and resume."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from iotsecbench_agent.recordlog import (
+    HEADER,
+    LOST,
+    OK,
+    Record,
+    RecordLog,
+    UploadCursor,
+    read_lines,
+    read_records,
+)
+
+
+def record(seq: int, outcome: str = OK) -> Record:
+    t_send = 1_763_770_000_000_000_000 + seq * 1000
+    return Record(
+        seq=seq,
+        t_send_ns=t_send,
+        t_recv_ns=t_send + 50_000 if outcome == OK else None,
+        app_bytes=66,
+        wire_bytes=161,
+        outcome=outcome,
+    )
+
+
+def test_record_log_writes_header_then_one_line_per_record_when_appended(tmp_path: Path) -> None:
+    path = tmp_path / "runs" / "r.csv"
+    with RecordLog(path) as log:
+        log.append(record(0))
+        log.append(record(1, LOST))
+
+    lines = path.read_text().splitlines()
+    assert lines[0] == HEADER == "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome"
+    assert lines[1] == "0,1763770000000000000,1763770000000050000,66,161,ok"
+    assert lines[2] == "1,1763770000000001000,,66,161,lost"  # lost: empty t_recv_ns
+    assert read_records(path) == [record(0), record(1, LOST)]
+
+
+def test_record_log_keeps_header_once_when_reopened(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    with RecordLog(path) as log:
+        log.append(record(0))
+    with RecordLog(path) as log:
+        assert log.count == 1
+        log.append(record(1))
+
+    assert path.read_text().count(HEADER) == 1
+    assert [r.seq for r in read_records(path)] == [0, 1]
+
+
+def test_record_log_keeps_every_appended_record_when_process_is_killed(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    # A real process appends 200 records and is SIGKILLed without closing the log.
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from pathlib import Path
+        from iotsecbench_agent.recordlog import Record, RecordLog
+        log = RecordLog(Path({str(path)!r}))
+        for seq in range(200):
+            log.append(Record(seq, 1000 + seq, 2000 + seq, 66, 161, "ok"))
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], check=False, timeout=30)
+
+    assert result.returncode == -signal.SIGKILL
+    assert [r.seq for r in read_records(path)] == list(range(200))
+
+
+def test_record_log_drops_torn_last_line_when_crash_cut_a_write(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    with RecordLog(path) as log:
+        log.append(record(0))
+    with open(path, "a") as f:
+        f.write("1,17637700000")  # the process died mid-write
+
+    assert [r.seq for r in read_records(path)] == [0]
+    with RecordLog(path) as log:  # reopening repairs the tail before appending
+        log.append(record(1))
+    assert [r.seq for r in read_records(path)] == [0, 1]
+    assert len(read_lines(path)) == 2
+
+
+def test_upload_cursor_resumes_from_last_acked_chunk_when_reopened(tmp_path: Path) -> None:
+    path = tmp_path / "r.uploaded"
+    assert UploadCursor(path).last_acked() is None
+
+    UploadCursor(path).ack(0)
+    UploadCursor(path).ack(3)
+
+    assert UploadCursor(path).last_acked() == 3
+    assert path.read_text() == "3\n"

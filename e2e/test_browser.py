@@ -1,0 +1,94 @@
+"""The same path in headless Chromium (Debian's), driven by Playwright."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+from e2e.conftest import AGENTS, Product
+from scripts.stack import REPO_DIR
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+]
+SCREENSHOT = REPO_DIR / "docs" / "img" / "run-page.png"
+# 100 messages at 40 ms intervals take ~4 s: long enough to watch progress live.
+INTERVAL_MS = "40"
+RUN_TIMEOUT_MS = 90_000
+
+
+def sign_in(page: Page, product: Product) -> None:
+    page.goto(f"{product.url}/login")
+    page.get_by_label("Username").fill(product.username)
+    page.get_by_label("Password").fill(product.password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Experiments")).to_be_visible()
+
+
+def watch_progress(page: Page) -> set[int]:
+    """Sample the per-device progress bars until the run finishes; return the values seen."""
+    seen: set[int] = set()
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    status = page.get_by_text("Status:", exact=False).first
+    while time.monotonic() < deadline:
+        text = status.inner_text()
+        if "completed" in text or "failed" in text:
+            break
+        for bar in page.get_by_role("progressbar").all():
+            value = bar.get_attribute("aria-valuenow")
+            if value is not None:
+                seen.add(int(float(value)))
+        time.sleep(0.1)
+    return seen
+
+
+def test_run_page_shows_live_progress_then_histogram_boxplot_and_summary(product: Product) -> None:
+    product.wait_devices_online()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 1600})
+        try:
+            sign_in(page, product)
+            page.get_by_role("link", name="New experiment").first.click()
+            expect(page.get_by_role("heading", name="New experiment")).to_be_visible()
+            page.get_by_label("Name").fill("e2e browser run")
+            expect(page.get_by_label("QoS")).to_have_value("1")
+            expect(page.get_by_label("Payload size (bytes)")).to_have_value("66")
+            expect(page.get_by_label("Messages per device")).to_have_value("100")
+            page.get_by_label("Interval between messages (ms)").fill(INTERVAL_MS)
+            for name in AGENTS:
+                page.get_by_role("checkbox", name=name).check()
+            page.get_by_role("button", name="Create and run").click()
+            page.wait_for_url("**/runs/**")
+            page.evaluate("window.__noReload = true")
+
+            seen = watch_progress(page)
+            assert any(0 < value < 100 for value in seen), f"no live progress seen: {seen}"
+            expect(page.get_by_text("Status: completed")).to_be_visible()
+            assert page.evaluate("window.__noReload === true"), "the page reloaded"
+
+            histogram = page.get_by_label("Round-trip time histogram")
+            boxplot = page.get_by_label("Round-trip time boxplot")
+            expect(histogram.locator(".js-plotly-plot")).to_be_visible()
+            expect(boxplot.locator(".js-plotly-plot")).to_be_visible()
+            # One trace per device in each plot.
+            assert histogram.locator("g.trace").count() >= len(AGENTS) or histogram.locator(
+                ".bars"
+            ).count() >= len(AGENTS)
+            summary = page.get_by_role("table", name="Summary")
+            expect(summary).to_be_visible()
+            body_rows = summary.locator("tbody tr")
+            expect(body_rows).to_have_count(len(AGENTS) + 1)
+            for name in (*AGENTS, "All devices"):
+                expect(summary.get_by_role("row", name=name)).to_be_visible()
+            page.screenshot(path=str(SCREENSHOT), full_page=True)
+        finally:
+            browser.close()
