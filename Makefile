@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
-.PHONY: help up test check compose lint types test-backend test-agent test-frontend test-e2e bench \
+.PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e bench \
         schema frontend deps chromium clean
 
 help: ## list the targets
@@ -38,8 +38,11 @@ chromium: ## install Debian's Chromium for the browser tests, if missing
 
 # --- the two commands ---------------------------------------------------------------------
 
-up: deps frontend ## install, build, migrate and start the whole product (Ctrl-C stops it)
+up: preflight deps frontend ## install, build, migrate and start the whole product (Ctrl-C stops it)
 	$(PY) scripts/up.py
+
+preflight:
+	@scripts/preflight.sh
 
 test: check test-backend test-agent test-frontend test-e2e ## every suite, exactly what CI runs
 

@@ -206,8 +206,9 @@ class Stack:
                 "2",
                 "--threads",
                 "4",
-                "--access-logfile",
-                "-",
+                # One control socket per stack, so `make up` and the e2e tests can coexist.
+                "--control-socket",
+                str(self.state_dir / "gunicorn.ctl"),
             ],
             cwd=BACKEND_DIR,
         )

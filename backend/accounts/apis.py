@@ -55,6 +55,7 @@ class CsrfApi(APIView):
 class LoginApi(APIView):
     permission_classes = [AllowAny]
 
+    @extend_schema_serializer(component_name="LoginInput")
     class InputSerializer(serializers.Serializer[object]):
         username = serializers.CharField()
         password = serializers.CharField(style={"input_type": "password"})

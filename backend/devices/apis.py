@@ -18,9 +18,12 @@ from devices.signing import job_public_key_b64
 
 @extend_schema_serializer(component_name="Device")
 class DeviceOutputSerializer(serializers.ModelSerializer[Device]):
+    facts = serializers.DictField()
+
     class Meta:
         model = Device
         fields = ["id", "name", "online", "last_seen_at", "enrolled_at", "facts"]
+        read_only_fields = fields
 
 
 class DeviceListApi(APIView):
@@ -54,11 +57,13 @@ class AgentEnrollApi(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
 
+    @extend_schema_serializer(component_name="AgentEnrollInput")
     class InputSerializer(serializers.Serializer[object]):
         token = serializers.CharField()
         name = serializers.CharField(max_length=120)
         facts = serializers.DictField(required=False, default=dict)
 
+    @extend_schema_serializer(component_name="AgentEnrollment")
     class OutputSerializer(serializers.Serializer[object]):
         device_id = serializers.UUIDField()
         api_token = serializers.CharField()
@@ -92,6 +97,7 @@ class AgentFactsApi(APIView):
     authentication_classes = [DeviceTokenAuthentication]
     permission_classes = [IsDevice]
 
+    @extend_schema_serializer(component_name="AgentFactsInput")
     class InputSerializer(serializers.Serializer[object]):
         facts = serializers.DictField()
 

@@ -58,6 +58,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "created_at",
             "runs",
         ]
+        read_only_fields = fields
 
 
 @extend_schema_serializer(component_name="ExperimentInput")

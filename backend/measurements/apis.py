@@ -5,7 +5,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
@@ -61,6 +61,7 @@ class AgentRecordsUploadApi(APIView):
     permission_classes = [IsDevice]
     parser_classes = [CsvParser]
 
+    @extend_schema_serializer(component_name="ChunkReceipt")
     class OutputSerializer(serializers.Serializer[object]):
         chunk = serializers.IntegerField()
         records = serializers.IntegerField()
@@ -104,6 +105,7 @@ class AgentRunFailApi(APIView):
     authentication_classes = [DeviceTokenAuthentication]
     permission_classes = [IsDevice]
 
+    @extend_schema_serializer(component_name="AgentRunFailInput")
     class InputSerializer(serializers.Serializer[object]):
         message = serializers.CharField(max_length=2000)
 

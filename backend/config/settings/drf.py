@@ -24,4 +24,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"RunStatusEnum": "experiments.models.RunStatus"},
+    # Every error answers with this envelope (core/exception_handlers.py).
+    "APPEND_COMPONENTS": {
+        "schemas": {
+            "ErrorEnvelope": {
+                "type": "object",
+                "properties": {
+                    "message": {"type": "string"},
+                    "code": {"type": "string"},
+                    "extra": {"type": "object", "additionalProperties": {}},
+                },
+                "required": ["message", "code", "extra"],
+            }
+        }
+    },
 }

@@ -1,0 +1,54 @@
+import { useMemo, type ComponentType } from 'react';
+import { createBrowserRouter, useRouteError, type RouteObject } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { Loading } from '@/components/ui/loading';
+import { paths } from '@/config/paths';
+
+// Each route is its own chunk (bulletproof-react's router.tsx does the same).
+const load = (importer: () => Promise<{ default: ComponentType }>) => async () => ({
+  Component: (await importer()).default,
+});
+
+/** Shown while the first route chunk loads. */
+const RouteLoading = () => (
+  <main className="page">
+    <Loading />
+  </main>
+);
+
+/** Render errors inside a route, and failed chunk loads (e.g. after a redeploy). */
+const RouteError = () => {
+  const error = useRouteError();
+  return (
+    <main className="page">
+      <ErrorAlert error={error} title="This page could not be shown." />
+    </main>
+  );
+};
+
+const topLevel = { HydrateFallback: RouteLoading, ErrorBoundary: RouteError } as const;
+
+/** The route table, shared by the browser router and the tests' memory router. */
+export const createAppRoutes = (): RouteObject[] => [
+  { ...topLevel, path: paths.login.path, lazy: load(() => import('./routes/login')) },
+  {
+    ...topLevel,
+    path: '/',
+    lazy: load(() => import('./routes/app/root')),
+    children: [
+      { index: true, lazy: load(() => import('./routes/app/experiments')) },
+      { path: paths.newExperiment.path, lazy: load(() => import('./routes/app/experiment-new')) },
+      { path: paths.experiment.path, lazy: load(() => import('./routes/app/experiment')) },
+      { path: paths.run.path, lazy: load(() => import('./routes/app/run')) },
+      { path: paths.devices.path, lazy: load(() => import('./routes/app/devices')) },
+    ],
+  },
+  { ...topLevel, path: '*', lazy: load(() => import('./routes/not-found')) },
+];
+
+export const AppRouter = () => {
+  const router = useMemo(() => createBrowserRouter(createAppRoutes()), []);
+  return <RouterProvider router={router} />;
+};

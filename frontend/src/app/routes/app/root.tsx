@@ -1,0 +1,51 @@
+import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { paths } from '@/config/paths';
+import { useLogout } from '@/features/auth/api/logout';
+import { RequireAuth } from '@/features/auth/components/require-auth';
+import type { User } from '@/types/api';
+
+const AppLayout = ({ user }: { user: User }) => {
+  const navigate = useNavigate();
+  const logout = useLogout({
+    mutationConfig: { onSuccess: () => void navigate(paths.login.getHref(), { replace: true }) },
+  });
+
+  return (
+    <>
+      <header className="app-header">
+        <Link to={paths.experiments.getHref()} className="brand">
+          IoTSecBench
+        </Link>
+        <nav aria-label="Main" className="main-nav">
+          <NavLink to={paths.experiments.getHref()} end>
+            Experiments
+          </NavLink>
+          <NavLink to={paths.devices.getHref()}>Devices</NavLink>
+        </nav>
+        <div className="user-menu">
+          <span className="muted">
+            Signed in as <strong>{user.username}</strong>
+          </span>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => logout.mutate(undefined)}
+            disabled={logout.isPending}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main className="page">
+        {logout.isError ? <ErrorAlert error={logout.error} /> : null}
+        <Outlet />
+      </main>
+    </>
+  );
+};
+
+const AppRoot = () => <RequireAuth>{(user) => <AppLayout user={user} />}</RequireAuth>;
+
+export default AppRoot;

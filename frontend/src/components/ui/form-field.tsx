@@ -1,0 +1,97 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+
+/**
+ * Labelled controls that show a field error next to the field: `aria-invalid` plus the
+ * message linked through `aria-describedby`, so screen readers read it with the field.
+ */
+
+type FieldProps = {
+  label: string;
+  error?: string[] | string;
+  hint?: ReactNode;
+};
+
+const joinErrors = (error: FieldProps['error']): string | undefined => {
+  if (!error || error.length === 0) return undefined;
+  return Array.isArray(error) ? error.join(' ') : error;
+};
+
+const useFieldIds = (error: FieldProps['error'], hint: ReactNode) => {
+  const id = useId();
+  const errorText = joinErrors(error);
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, errorText ? errorId : null].filter(Boolean).join(' ');
+  return { id, errorId, hintId, errorText, describedBy: describedBy || undefined };
+};
+
+const FieldMessages = ({
+  hint,
+  hintId,
+  errorText,
+  errorId,
+}: {
+  hint: ReactNode;
+  hintId: string;
+  errorText?: string;
+  errorId: string;
+}) => (
+  <>
+    {hint ? (
+      <p id={hintId} className="field-hint">
+        {hint}
+      </p>
+    ) : null}
+    {errorText ? (
+      <p id={errorId} className="field-error">
+        {errorText}
+      </p>
+    ) : null}
+  </>
+);
+
+type InputFieldProps = FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>;
+
+export const InputField = ({ label, error, hint, className, ...inputProps }: InputFieldProps) => {
+  const { id, errorId, hintId, errorText, describedBy } = useFieldIds(error, hint);
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-invalid={errorText ? true : undefined}
+        aria-describedby={describedBy}
+        {...inputProps}
+      />
+      <FieldMessages hint={hint} hintId={hintId} errorText={errorText} errorId={errorId} />
+    </div>
+  );
+};
+
+export type SelectOption = { value: string; label: string };
+
+type SelectFieldProps = FieldProps & {
+  options: readonly SelectOption[];
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'>;
+
+export const SelectField = ({ label, error, hint, options, className, ...selectProps }: SelectFieldProps) => {
+  const { id, errorId, hintId, errorText, describedBy } = useFieldIds(error, hint);
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        aria-invalid={errorText ? true : undefined}
+        aria-describedby={describedBy}
+        {...selectProps}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldMessages hint={hint} hintId={hintId} errorText={errorText} errorId={errorId} />
+    </div>
+  );
+};

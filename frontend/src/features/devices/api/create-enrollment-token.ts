@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+import type { EnrollmentToken } from '@/types/api';
+
+import { DEVICES_QUERY_KEY } from './get-devices';
+
+/** POST /api/devices/enrollment-tokens/ → 201. The token is only ever shown in this response. */
+export const createEnrollmentToken = (): Promise<EnrollmentToken> =>
+  api.post<EnrollmentToken>('/api/devices/enrollment-tokens/');
+
+type UseCreateEnrollmentTokenOptions = {
+  mutationConfig?: MutationConfig<typeof createEnrollmentToken>;
+};
+
+export const useCreateEnrollmentToken = ({ mutationConfig }: UseCreateEnrollmentTokenOptions = {}) => {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...restConfig } = mutationConfig ?? {};
+  return useMutation({
+    onSuccess: async (...args) => {
+      // A device enrolled with this token shows up in the list; refresh it soon.
+      await queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
+      return onSuccess?.(...args);
+    },
+    ...restConfig,
+    mutationFn: createEnrollmentToken,
+  });
+};

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+
+import { MISSING } from '@/lib/format';
+
+import { deviceFacts, enrollCommand } from './device-facts';
+
+describe('deviceFacts', () => {
+  it('should read the facts an agent reports', () => {
+    expect(
+      deviceFacts({
+        hostname: 'pi-lab-1',
+        cpu_model: 'Cortex-A72',
+        cpu_cores: 4,
+        ram_bytes: 4 * 1024 ** 3,
+        os: 'Debian 12',
+        python_version: '3.11.2',
+      }),
+    ).toEqual({
+      hostname: 'pi-lab-1',
+      cpu: 'Cortex-A72',
+      cores: '4',
+      ram: '4.0 GiB',
+      os: 'Debian 12',
+      python: '3.11.2',
+    });
+  });
+
+  it('should show a dash for missing or mistyped facts', () => {
+    expect(deviceFacts({ hostname: '', cpu_cores: 'four', ram_bytes: '1GB' })).toEqual({
+      hostname: MISSING,
+      cpu: MISSING,
+      cores: 'four',
+      ram: MISSING,
+      os: MISSING,
+      python: MISSING,
+    });
+  });
+});
+
+describe('enrollCommand', () => {
+  it('should build the agent command for this server', () => {
+    expect(enrollCommand('https://bench.example', 'tok123')).toBe(
+      'iotsecbench-agent enroll --server https://bench.example --token tok123 --state-dir ~/.iotsecbench-agent',
+    );
+  });
+});

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+import type { Run } from '@/types/api';
+
+import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
+
+/** POST /api/experiments/{id}/runs/ (empty body) → 201 Run: starts a run. */
+export const startRun = ({ experimentId }: { experimentId: string }): Promise<Run> =>
+  api.post<Run>(`/api/experiments/${encodeURIComponent(experimentId)}/runs/`);
+
+type UseStartRunOptions = { mutationConfig?: MutationConfig<typeof startRun> };
+
+export const useStartRun = ({ mutationConfig }: UseStartRunOptions = {}) => {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...restConfig } = mutationConfig ?? {};
+  return useMutation({
+    onSuccess: async (...args) => {
+      // The experiment's runs list (and the list page's latest status) changed.
+      await queryClient.invalidateQueries({ queryKey: EXPERIMENTS_QUERY_KEY });
+      return onSuccess?.(...args);
+    },
+    ...restConfig,
+    mutationFn: startRun,
+  });
+};

@@ -1,0 +1,85 @@
+import { Link } from 'react-router';
+
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { paths } from '@/config/paths';
+import { formatDateTime } from '@/lib/format';
+import type { Experiment, Run } from '@/types/api';
+
+import { useStartRun } from '../api/start-run';
+
+import { MEASUREMENT_LABELS, PROTOCOL_LABELS, SECURITY_LABELS } from './labels';
+
+type ExperimentDetailsProps = {
+  experiment: Experiment;
+  /** device id → name, for showing which devices take part. */
+  deviceNames: ReadonlyMap<string, string>;
+  onRunStarted: (run: Run) => void;
+};
+
+export const ExperimentDetails = ({ experiment, deviceNames, onRunStarted }: ExperimentDetailsProps) => {
+  const startRun = useStartRun({ mutationConfig: { onSuccess: (run) => onRunStarted(run) } });
+  const runs = [...experiment.runs].sort((a, b) => b.created_at.localeCompare(a.created_at));
+
+  return (
+    <>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => startRun.mutate({ experimentId: experiment.id })}
+          disabled={startRun.isPending}
+        >
+          Start run
+        </button>
+      </div>
+      {startRun.isError ? <ErrorAlert error={startRun.error} title="The run could not start." /> : null}
+
+      <section className="panel" aria-labelledby="parameters-heading">
+        <h2 id="parameters-heading" className="panel-title">
+          Parameters
+        </h2>
+        <dl className="params">
+          <dt>Protocol</dt>
+          <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
+          <dt>QoS</dt>
+          <dd>{experiment.qos}</dd>
+          <dt>Payload security</dt>
+          <dd>{SECURITY_LABELS[experiment.security]}</dd>
+          <dt>Payload size (bytes)</dt>
+          <dd>{experiment.payload_size}</dd>
+          <dt>Messages per device</dt>
+          <dd>{experiment.message_count}</dd>
+          <dt>Interval between messages (ms)</dt>
+          <dd>{experiment.interval_ms}</dd>
+          <dt>Measurement</dt>
+          <dd>{MEASUREMENT_LABELS[experiment.measurement]}</dd>
+          <dt>Devices</dt>
+          <dd>
+            {experiment.device_ids.map((id) => deviceNames.get(id) ?? id).join(', ') || 'none'}
+          </dd>
+          <dt>Created</dt>
+          <dd>{formatDateTime(experiment.created_at)}</dd>
+        </dl>
+      </section>
+
+      <section className="panel" aria-labelledby="runs-heading">
+        <h2 id="runs-heading" className="panel-title">
+          Runs
+        </h2>
+        {runs.length === 0 ? (
+          <p className="empty">No runs yet.</p>
+        ) : (
+          <ul className="run-list">
+            {runs.map((run) => (
+              <li key={run.id}>
+                <Link to={paths.run.getHref(run.id)}>Run of {formatDateTime(run.created_at)}</Link>{' '}
+                <StatusBadge status={run.status} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+};

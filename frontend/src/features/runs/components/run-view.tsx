@@ -1,0 +1,62 @@
+import { Link } from 'react-router';
+
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { paths } from '@/config/paths';
+import { formatDateTime } from '@/lib/format';
+import type { Run } from '@/types/api';
+
+import { isRunFinished } from '../api/get-run';
+
+import { RunCharts } from './run-charts';
+import { RunProgress } from './run-progress';
+import { RunSummaryTable } from './run-summary-table';
+
+type RunViewProps = { run: Run };
+
+export const RunView = ({ run }: RunViewProps) => {
+  const finished = isRunFinished(run.status);
+  const deviceErrors = run.devices.filter((device) => device.error);
+
+  return (
+    <>
+      <h1>Run: {run.experiment.name}</h1>
+      <p className="run-meta">
+        <StatusBadge status={run.status} prefix="Status: " role="status" />
+        <span className="muted">
+          Started {formatDateTime(run.started_at)} · Finished {formatDateTime(run.finished_at)}
+        </span>
+        <Link to={paths.experiment.getHref(run.experiment.id)}>Back to experiment</Link>
+      </p>
+
+      {run.status === 'failed' ? (
+        <ErrorAlert title="The run failed." message={run.error || 'No reason was given.'} />
+      ) : null}
+      {run.status === 'failed' && deviceErrors.length > 0 ? (
+        <section className="panel" aria-labelledby="device-errors-heading">
+          <h2 id="device-errors-heading" className="panel-title">
+            Device errors
+          </h2>
+          <ul>
+            {deviceErrors.map((device) => (
+              <li key={device.device_id}>
+                <strong>{device.name}:</strong> {device.error}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {finished ? null : <RunProgress devices={run.devices} />}
+
+      {run.status === 'completed' ? (
+        <>
+          <RunCharts runId={run.id} />
+          <div className="panel">
+            <RunSummaryTable rows={run.summary} />
+          </div>
+        </>
+      ) : null}
+    </>
+  );
+};

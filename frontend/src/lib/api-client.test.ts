@@ -1,0 +1,68 @@
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { errorResponse } from '@/testing/mocks/handlers';
+import { server } from '@/testing/mocks/server';
+
+import { api, ApiError, CSRF_HEADER_NAME, setUnauthenticatedHandler } from './api-client';
+
+describe('api client', () => {
+  let unregister: (() => void) | undefined;
+  afterEach(() => unregister?.());
+
+  it('should surface the envelope message and field errors of a validation error', async () => {
+    server.use(
+      http.post('/api/things/', () =>
+        errorResponse(400, 'validation_error', 'Invalid input.', {
+          fields: { payload_size: ['Too big.'] },
+        }),
+      ),
+    );
+
+    const error = await api.post('/api/things/', {}).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, code: 'validation_error', message: 'Invalid input.' });
+    expect((error as ApiError).fieldErrors).toEqual({ payload_size: ['Too big.'] });
+  });
+
+  it('should fetch a CSRF token first and send it on unsafe requests', async () => {
+    let header: string | null = null;
+    server.use(
+      http.post('/api/things/', ({ request }) => {
+        header = request.headers.get(CSRF_HEADER_NAME);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+
+    await expect(api.post('/api/things/')).resolves.toBeUndefined();
+    expect(header).toBe('test-csrf-token');
+  });
+
+  it('should call the registered handler on not_authenticated', async () => {
+    const handler = vi.fn();
+    unregister = setUnauthenticatedHandler(handler);
+
+    await expect(api.get('/api/devices/')).resolves.toBeDefined();
+    expect(handler).not.toHaveBeenCalled();
+
+    server.use(
+      http.get('/api/devices/', () => errorResponse(403, 'not_authenticated', 'Please sign in.')),
+    );
+    await expect(api.get('/api/devices/')).rejects.toMatchObject({ code: 'not_authenticated' });
+    expect(handler).toHaveBeenCalledTimes(1);
+
+    await expect(api.get('/api/devices/', { skipAuthRedirect: true })).rejects.toThrow('Please sign in.');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('should give a readable error when the body is not our envelope', async () => {
+    server.use(http.get('/api/broken/', () => new HttpResponse('<h1>Bad Gateway</h1>', { status: 502 })));
+
+    await expect(api.get('/api/broken/')).rejects.toMatchObject({
+      status: 502,
+      code: 'http_error',
+      message: 'The server answered with an unexpected error (HTTP 502).',
+    });
+  });
+});

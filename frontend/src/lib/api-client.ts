@@ -1,0 +1,191 @@
+import * as z from 'zod';
+
+import { env } from '@/config/env';
+import type { CsrfToken } from '@/types/api';
+
+/**
+ * The one HTTP client of the app. Every endpoint file in features/<x>/api calls it.
+ *
+ * Contract with the backend (see openapi.yaml):
+ * - same-origin session-cookie auth; unsafe requests carry `X-CSRFToken` with the
+ *   value of the `csrftoken` cookie (Django's defaults);
+ * - every error body is `{"message", "code", "extra"}`. The client turns it into an
+ *   `ApiError` whose `message` is the server's message (what components show the user)
+ *   and branches on `code`: `not_authenticated` calls the handler the app registered
+ *   (which sends the user to /login); `validation_error` exposes `fieldErrors` so forms
+ *   can show them next to their fields.
+ */
+
+export const CSRF_COOKIE_NAME = 'csrftoken';
+export const CSRF_HEADER_NAME = 'X-CSRFToken';
+const CSRF_ENDPOINT = '/api/auth/csrf/';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const ERROR_CODES = {
+  notAuthenticated: 'not_authenticated',
+  validation: 'validation_error',
+  invalidCredentials: 'invalid_credentials',
+  notFound: 'not_found',
+  // Client-side codes, for failures that never produced an envelope.
+  network: 'network_error',
+  http: 'http_error',
+} as const;
+
+export type FieldErrors = Record<string, string[]>;
+
+const EnvelopeSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  extra: z.record(z.string(), z.unknown()).catch({}),
+});
+
+const FieldErrorsSchema = z.record(z.string(), z.array(z.string()));
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor({
+    status,
+    code,
+    message,
+    extra = {},
+  }: {
+    status: number;
+    code: string;
+    message: string;
+    extra?: Record<string, unknown>;
+  }) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+
+  /** Per-field messages of a `validation_error` (`extra.fields`), else `{}`. */
+  get fieldErrors(): FieldErrors {
+    if (this.code !== ERROR_CODES.validation) return {};
+    const parsed = FieldErrorsSchema.safeParse(this.extra.fields);
+    return parsed.success ? parsed.data : {};
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+// --- not_authenticated branch ------------------------------------------------
+
+type UnauthenticatedHandler = (error: ApiError) => void;
+let unauthenticatedHandler: UnauthenticatedHandler | null = null;
+
+/** The app registers what "go to /login" means (it owns the router). Returns an unregister function. */
+export const setUnauthenticatedHandler = (handler: UnauthenticatedHandler): (() => void) => {
+  unauthenticatedHandler = handler;
+  return () => {
+    if (unauthenticatedHandler === handler) unauthenticatedHandler = null;
+  };
+};
+
+// --- CSRF ------------------------------------------------------------------
+
+// Token from the last GET /api/auth/csrf/ body: a fallback for when the cookie is not
+// readable from JS (CSRF_COOKIE_HTTPONLY). The cookie wins because Django rotates the
+// token on login and only the cookie follows that rotation.
+let lastCsrfToken: string | null = null;
+
+const readCookie = (name: string): string | null => {
+  const prefix = `${name}=`;
+  for (const part of document.cookie.split(';')) {
+    const item = part.trim();
+    if (item.startsWith(prefix)) return decodeURIComponent(item.slice(prefix.length));
+  }
+  return null;
+};
+
+const currentCsrfToken = (): string | null => readCookie(CSRF_COOKIE_NAME) ?? lastCsrfToken;
+
+/** GET /api/auth/csrf/: sets the `csrftoken` cookie. Called before login. */
+export const refreshCsrfToken = async (): Promise<string> => {
+  const body = await request<CsrfToken>('GET', CSRF_ENDPOINT);
+  lastCsrfToken = body.csrf_token;
+  return currentCsrfToken() ?? body.csrf_token;
+};
+
+// --- requests ----------------------------------------------------------------
+
+export type RequestOptions = {
+  signal?: AbortSignal;
+  /** Do not call the not_authenticated handler (used by GET /api/auth/me/, where 403 is an answer). */
+  skipAuthRedirect?: boolean;
+};
+
+const buildUrl = (path: string): string => new URL(env.API_URL + path, window.location.origin).toString();
+
+const toApiError = async (response: Response): Promise<ApiError> => {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON (a proxy's HTML error page, for instance): fall through to the generic error.
+  }
+  const envelope = EnvelopeSchema.safeParse(body);
+  if (envelope.success) {
+    return new ApiError({ status: response.status, ...envelope.data });
+  }
+  return new ApiError({
+    status: response.status,
+    code: ERROR_CODES.http,
+    message: `The server answered with an unexpected error (HTTP ${response.status}).`,
+  });
+};
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (UNSAFE_METHODS.has(method)) {
+    const token = currentCsrfToken() ?? (await refreshCsrfToken());
+    headers[CSRF_HEADER_NAME] = token;
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    // Cancellation is TanStack Query's business, not an error to show.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError({
+      status: 0,
+      code: ERROR_CODES.network,
+      message: 'Could not reach the server. Check your connection and try again.',
+    });
+  }
+
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (error.code === ERROR_CODES.notAuthenticated && !options.skipAuthRedirect) {
+      unauthenticatedHandler?.(error);
+    }
+    throw error;
+  }
+
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, body, options),
+};

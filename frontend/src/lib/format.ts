@@ -1,0 +1,28 @@
+// Pure display helpers. Every number shown in the run summary goes through here.
+
+export const MISSING = '—';
+
+/** Milliseconds to exactly 3 decimals; null/NaN (no samples) as an em dash. */
+export const formatMs = (value: number | null | undefined): string =>
+  value === null || value === undefined || !Number.isFinite(value) ? MISSING : value.toFixed(3);
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** Binary units, one decimal above bytes: 3_975_000_000 → "3.7 GiB". */
+export const formatBytes = (bytes: number | null | undefined): string => {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return MISSING;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+};
+
+/** ISO timestamp to the user's locale; null as an em dash. */
+export const formatDateTime = (iso: string | null | undefined): string => {
+  if (!iso) return MISSING;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? MISSING : date.toLocaleString();
+};

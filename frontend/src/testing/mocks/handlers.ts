@@ -1,0 +1,141 @@
+import { http, HttpResponse } from 'msw';
+
+import type { ErrorEnvelope, Experiment, ExperimentInput, Run } from '@/types/api';
+
+import { db, TEST_CSRF_TOKEN, TEST_PASSWORD } from './db';
+
+/**
+ * A small fake of the Django API: same URLs, status codes and error envelope.
+ * Route tests override single endpoints with server.use(...).
+ */
+
+export const errorResponse = (
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+) => HttpResponse.json<ErrorEnvelope>({ message, code, extra }, { status });
+
+const notAuthenticated = () =>
+  errorResponse(403, 'not_authenticated', 'Authentication credentials were not provided.');
+
+const notFound = () => errorResponse(404, 'not_found', 'Not found.');
+
+const currentUser = () => db.users.find((u) => u.id === db.session.userId) ?? null;
+
+const checkCsrf = (request: Request) => {
+  const header = request.headers.get('X-CSRFToken');
+  db.csrfHeaders.push(header);
+  return header === TEST_CSRF_TOKEN
+    ? null
+    : errorResponse(403, 'permission_denied', 'CSRF Failed: CSRF token missing.');
+};
+
+let nextId = 1;
+const newId = () => `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`;
+
+export const handlers = [
+  http.get('/api/auth/csrf/', () =>
+    HttpResponse.json(
+      { csrf_token: TEST_CSRF_TOKEN },
+      { headers: { 'Set-Cookie': `csrftoken=${TEST_CSRF_TOKEN}; Path=/` } },
+    ),
+  ),
+
+  http.post('/api/auth/login/', async ({ request }) => {
+    const csrfError = checkCsrf(request);
+    if (csrfError) return csrfError;
+    const body = (await request.json()) as { username?: string; password?: string };
+    const user = db.users.find((u) => u.username === body.username);
+    if (!user || body.password !== TEST_PASSWORD) {
+      return errorResponse(400, 'invalid_credentials', 'Invalid username or password.');
+    }
+    db.session.userId = user.id;
+    return HttpResponse.json(user);
+  }),
+
+  http.post('/api/auth/logout/', ({ request }) => {
+    const csrfError = checkCsrf(request);
+    if (csrfError) return csrfError;
+    db.session.userId = null;
+    return new HttpResponse(null, { status: 204 });
+  }),
+
+  http.get('/api/auth/me/', () => {
+    const user = currentUser();
+    return user ? HttpResponse.json(user) : notAuthenticated();
+  }),
+
+  http.get('/api/devices/', () => (currentUser() ? HttpResponse.json(db.devices) : notAuthenticated())),
+
+  http.post('/api/devices/enrollment-tokens/', ({ request }) => {
+    if (!currentUser()) return notAuthenticated();
+    const csrfError = checkCsrf(request);
+    if (csrfError) return csrfError;
+    return HttpResponse.json(
+      { token: 'enroll-abc123', expires_at: '2030-01-01T00:00:00Z' },
+      { status: 201 },
+    );
+  }),
+
+  http.get('/api/experiments/', () =>
+    currentUser() ? HttpResponse.json(db.experiments) : notAuthenticated(),
+  ),
+
+  http.post('/api/experiments/', async ({ request }) => {
+    if (!currentUser()) return notAuthenticated();
+    const csrfError = checkCsrf(request);
+    if (csrfError) return csrfError;
+    const input = (await request.json()) as ExperimentInput;
+    const experiment: Experiment = {
+      id: newId(),
+      ...input,
+      interval_ms: input.interval_ms ?? 0,
+      created_at: new Date().toISOString(),
+      runs: [],
+    };
+    db.experiments.push(experiment);
+    return HttpResponse.json(experiment, { status: 201 });
+  }),
+
+  http.get('/api/experiments/:id/', ({ params }) => {
+    if (!currentUser()) return notAuthenticated();
+    const experiment = db.experiments.find((e) => e.id === params.id);
+    return experiment ? HttpResponse.json(experiment) : notFound();
+  }),
+
+  http.post('/api/experiments/:id/runs/', ({ params, request }) => {
+    if (!currentUser()) return notAuthenticated();
+    const csrfError = checkCsrf(request);
+    if (csrfError) return csrfError;
+    const experiment = db.experiments.find((e) => e.id === params.id);
+    if (!experiment) return notFound();
+    const run: Run = {
+      id: newId(),
+      experiment: { id: experiment.id, name: experiment.name },
+      status: 'pending',
+      error: '',
+      spec: {},
+      created_at: new Date().toISOString(),
+      started_at: null,
+      finished_at: null,
+      devices: [],
+      summary: [],
+    };
+    db.runs.push(run);
+    experiment.runs.push({ id: run.id, status: run.status, created_at: run.created_at });
+    return HttpResponse.json(run, { status: 201 });
+  }),
+
+  http.get('/api/runs/:id/', ({ params }) => {
+    if (!currentUser()) return notAuthenticated();
+    const run = db.runs.find((r) => r.id === params.id);
+    return run ? HttpResponse.json(run) : notFound();
+  }),
+
+  http.get('/api/runs/:id/rtt/', ({ params }) => {
+    if (!currentUser()) return notAuthenticated();
+    if (!db.runs.some((r) => r.id === params.id)) return notFound();
+    return HttpResponse.json(db.rtt[String(params.id)] ?? { devices: [] });
+  }),
+];
