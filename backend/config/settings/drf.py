@@ -1,9 +1,10 @@
 """Django REST framework and the OpenAPI schema (drf-spectacular)."""
 
 REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes "not signed in" a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

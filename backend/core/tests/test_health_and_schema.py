@@ -12,7 +12,7 @@ def test_health_answers_ok_without_login(anonymous_client):
 
 @pytest.mark.django_db
 def test_schema_requires_login_and_describes_the_experiment_api(anonymous_client, owner_client):
-    assert anonymous_client.get("/api/schema/").status_code == 403
+    assert anonymous_client.get("/api/schema/").status_code == 401
     response = owner_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     schema = response.json()

@@ -116,7 +116,7 @@ export const refreshCsrfToken = async (): Promise<string> => {
 
 export type RequestOptions = {
   signal?: AbortSignal;
-  /** Do not call the not_authenticated handler (used by GET /api/auth/me/, where 403 is an answer). */
+  /** Do not call the not_authenticated handler (used by GET /api/auth/me/, where 401 is an answer). */
   skipAuthRedirect?: boolean;
 };
 

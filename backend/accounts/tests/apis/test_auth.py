@@ -38,7 +38,7 @@ def test_login_answers_invalid_credentials_when_password_is_wrong(personas, anon
 @pytest.mark.django_db
 def test_me_answers_not_authenticated_when_signed_out(anonymous_client):
     response = anonymous_client.get("/api/auth/me/")
-    assert response.status_code == 403
+    assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
 
 
@@ -47,4 +47,4 @@ def test_logout_ends_the_session(personas):
     client = APIClient()
     client.login(username="owner", password="correct horse battery")
     assert client.post("/api/auth/logout/").status_code == 204
-    assert client.get("/api/auth/me/").status_code == 403
+    assert client.get("/api/auth/me/").status_code == 401

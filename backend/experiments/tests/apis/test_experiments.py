@@ -83,8 +83,8 @@ def test_teammate_sees_the_workspaces_experiment(personas):
 
 @pytest.mark.django_db
 def test_experiment_endpoints_require_login(anonymous_client):
-    assert anonymous_client.get("/api/experiments/").status_code == 403
-    assert anonymous_client.post("/api/experiments/", {}, format="json").status_code == 403
+    assert anonymous_client.get("/api/experiments/").status_code == 401
+    assert anonymous_client.post("/api/experiments/", {}, format="json").status_code == 401
 
 
 @pytest.mark.django_db

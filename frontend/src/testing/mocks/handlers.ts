@@ -17,7 +17,7 @@ export const errorResponse = (
 ) => HttpResponse.json<ErrorEnvelope>({ message, code, extra }, { status });
 
 const notAuthenticated = () =>
-  errorResponse(403, 'not_authenticated', 'Authentication credentials were not provided.');
+  errorResponse(401, 'not_authenticated', 'Authentication credentials were not provided.');
 
 const notFound = () => errorResponse(404, 'not_found', 'Not found.');
 

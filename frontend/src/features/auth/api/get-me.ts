@@ -6,7 +6,7 @@ import type { User } from '@/types/api';
 
 export const ME_QUERY_KEY = ['auth', 'me'] as const;
 
-/** GET /api/auth/me/. Resolves to null when nobody is signed in (403 not_authenticated). */
+/** GET /api/auth/me/. Resolves to null when nobody is signed in (401 not_authenticated). */
 export const getMe = async ({ signal }: { signal?: AbortSignal } = {}): Promise<User | null> => {
   try {
     return await api.get<User>('/api/auth/me/', { signal, skipAuthRedirect: true });

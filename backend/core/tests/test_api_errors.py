@@ -1,0 +1,53 @@
+"""DRF's own failures answer with the same envelope and a stable code."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+
+@pytest.mark.django_db
+def test_unknown_token_answers_authentication_failed(personas):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = client.get("/api/experiments/")
+    assert response.status_code == 401
+    assert response.json() == {
+        "message": "Invalid token.",
+        "code": "authentication_failed",
+        "extra": {},
+    }
+
+
+@pytest.mark.django_db
+def test_wrong_method_answers_method_not_allowed(owner_client):
+    response = owner_client.delete("/api/experiments/")
+    assert response.status_code == 405
+    assert response.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+def test_wrong_content_type_answers_unsupported_media_type(owner_client):
+    response = owner_client.post("/api/experiments/", b"name=x", content_type="text/plain")
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported_media_type"
+
+
+@pytest.mark.django_db
+def test_unknown_run_answers_not_found(owner_client):
+    response = owner_client.get(f"/api/runs/{uuid.uuid4()}/")
+    assert response.status_code == 404
+    assert response.json() == {"message": "Not found.", "code": "not_found", "extra": {}}
+
+
+@pytest.mark.django_db
+def test_csrf_failure_answers_permission_denied_with_the_reason(personas):
+    client = APIClient(enforce_csrf_checks=True)
+    client.login(username="owner", password="correct horse battery")
+    response = client.post("/api/auth/logout/")
+    assert response.status_code == 403
+    body = response.json()
+    assert body["code"] == "permission_denied"
+    assert "CSRF" in body["message"]
