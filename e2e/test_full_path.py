@@ -94,3 +94,83 @@ def test_experiment_created_through_the_api_runs_on_two_agents_and_lands_in_post
 
     rtt = product.api("GET", f"/api/runs/{run['id']}/rtt/")
     assert sorted(len(d["rtt_ms"]) for d in rtt["devices"]) == [100, 100]
+
+
+def test_secured_messaging_run_records_securing_costs_and_larger_wire_bytes(
+    product: Product,
+) -> None:
+    devices = product.wait_devices_online()
+    experiment = product.api(
+        "POST",
+        "/api/experiments/",
+        {
+            **DESIGN,
+            "name": "e2e aes-128-cbc",
+            "security": "aes-128-cbc",
+            "message_count": 50,
+            "device_ids": [d["id"] for d in devices],
+        },
+    )
+    run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+    run = wait_run_finished(product, run["id"])
+    assert run["status"] == "completed", run["error"]
+    rows = product.sql(
+        "SELECT count(*), min(r.secure_ns), min(r.unsecure_ns), min(r.wire_bytes),"
+        " max(r.wire_bytes), min(r.app_bytes) FROM measurements_messagerecord r"
+        " JOIN experiments_rundevice rd ON rd.id = r.run_device_id"
+        " WHERE rd.run_id = %s AND r.outcome = 'ok'",
+        run["id"],
+    )
+    count, min_secure, min_unsecure, min_wire, max_wire, app = rows[0]
+    assert count == 100
+    assert min_secure > 0
+    assert min_unsecure > 0
+    assert app == 66
+    # AES-CBC adds a 16-byte IV and pads 66 bytes to 80: 30 bytes more than plain.
+    plain = mqtt_publish_size(TOPIC_LEN, 66, qos=1)
+    assert min_wire == max_wire == plain + 30
+    for row in run["summary"]:
+        assert row["secure_mean_us"] > 0
+        assert row["unsecure_mean_us"] > 0
+
+
+def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(
+    product: Product,
+) -> None:
+    devices = product.wait_devices_online()
+    mechanisms = ["aes-128-cbc", "ed25519"]
+    sizes = [16, 8192]
+    experiment = product.api(
+        "POST",
+        "/api/experiments/",
+        {
+            "name": "e2e cipher bench",
+            "kind": "cipher_bench",
+            "mechanisms": mechanisms,
+            "data_sizes": sizes,
+            "repetitions": 20,
+            "device_ids": [devices[0]["id"]],
+        },
+    )
+    run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+    run = wait_run_finished(product, run["id"])
+    assert run["status"] == "completed", run["error"]
+    rows = {(r["mechanism"], r["operation"], r["data_bytes"]): r for r in run["bench_summary"]}
+    expected = {
+        (m, op, size)
+        for m, ops in (("aes-128-cbc", ("encrypt", "decrypt")), ("ed25519", ("sign", "verify")))
+        for op in ops
+        for size in sizes
+    }
+    assert set(rows) == expected
+    for row in rows.values():
+        assert row["n"] == 20
+        assert row["mean_us"] > 0
+        assert row["std_us"] is not None
+        assert row["peak_rss_kb"] > 0
+    stored = product.sql(
+        "SELECT count(*) FROM measurements_benchsample s JOIN experiments_rundevice rd"
+        " ON rd.id = s.run_device_id WHERE rd.run_id = %s",
+        run["id"],
+    )
+    assert stored[0][0] == len(expected) * 20

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from core.apis import HealthApi
 from core.views import spa_index
 from devices.urls import agent_urlpatterns as device_agent_urls
-from experiments.urls import run_urlpatterns
+from experiments.urls import catalogue_urlpatterns, run_urlpatterns
 from measurements.urls import agent_urlpatterns as measurement_agent_urls
 
 agent_urlpatterns: list[URLPattern | URLResolver] = [*device_agent_urls, *measurement_agent_urls]
@@ -16,6 +16,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("devices/", include(("devices.urls", "devices"))),
     path("experiments/", include(("experiments.urls", "experiments"))),
     path("runs/", include((run_urlpatterns, "runs"))),
+    path("catalogue/", include((catalogue_urlpatterns, "catalogue"))),
     path("agent/", include((agent_urlpatterns, "agent"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

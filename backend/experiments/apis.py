@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
@@ -10,22 +11,42 @@ from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
 from devices.models import Device
+from experiments.catalogue import (
+    BENCH_MECHANISM_CHOICES,
+    MECHANISM_CHOICES,
+    MECHANISM_KINDS,
+    MECHANISMS,
+)
 from experiments.models import (
+    BENCH_DATA_BYTES_MAX,
+    BENCH_MECHANISMS_MAX,
+    BENCH_REPETITIONS_MAX,
+    BENCH_SIZES_MAX,
     INTERVAL_MS_MAX,
     MESSAGE_COUNT_MAX,
     PAYLOAD_SIZE_MAX,
     Experiment,
+    ExperimentKind,
     Measurement,
     Protocol,
     Run,
     RunStatus,
-    Security,
 )
 from experiments.selectors import experiment_get, experiment_list, run_get
 from experiments.services import experiment_create, run_start
-from measurements.selectors import NS_PER_MS, run_rtt_ms, run_statistics
+from measurements.models import BenchOperation
+from measurements.selectors import (
+    NS_PER_MS,
+    NS_PER_US,
+    bench_statistics,
+    run_rtt_ms,
+    run_statistics,
+)
 
 ALL_DEVICES_LABEL = "All devices"
+BENCH_NEEDS_MECHANISMS = "A cipher benchmark needs at least one mechanism."
+BENCH_NEEDS_SIZES = "A cipher benchmark needs at least one data size (bytes)."
+BENCH_DUPLICATES = "List each value once."
 
 
 @extend_schema_serializer(component_name="RunBrief")
@@ -47,6 +68,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
         fields = [
             "id",
             "name",
+            "kind",
             "protocol",
             "qos",
             "security",
@@ -54,6 +76,9 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "message_count",
             "interval_ms",
             "measurement",
+            "mechanisms",
+            "data_sizes",
+            "repetitions",
             "device_ids",
             "created_at",
             "runs",
@@ -64,16 +89,44 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
 @extend_schema_serializer(component_name="ExperimentInput")
 class ExperimentInputSerializer(serializers.Serializer[object]):
     name = serializers.CharField(max_length=200)
+    kind = serializers.ChoiceField(choices=ExperimentKind.choices, default=ExperimentKind.MESSAGING)
     protocol = serializers.ChoiceField(choices=Protocol.choices, default=Protocol.MQTT)
     qos = serializers.IntegerField(min_value=0, max_value=2, default=1)
-    security = serializers.ChoiceField(choices=Security.choices, default=Security.NONE)
+    security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
     message_count = serializers.IntegerField(min_value=1, max_value=MESSAGE_COUNT_MAX, default=100)
     interval_ms = serializers.IntegerField(min_value=0, max_value=INTERVAL_MS_MAX, default=0)
     measurement = serializers.ChoiceField(
         choices=Measurement.choices, default=Measurement.ROUND_TRIP
     )
+    mechanisms = serializers.ListField(
+        child=serializers.ChoiceField(choices=BENCH_MECHANISM_CHOICES),
+        default=list,
+        max_length=BENCH_MECHANISMS_MAX,
+    )
+    data_sizes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=BENCH_DATA_BYTES_MAX),
+        default=list,
+        max_length=BENCH_SIZES_MAX,
+    )
+    repetitions = serializers.IntegerField(
+        min_value=1, max_value=BENCH_REPETITIONS_MAX, default=100
+    )
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] == ExperimentKind.CIPHER_BENCH:
+            errors = {}
+            if not attrs["mechanisms"]:
+                errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
+            if not attrs["data_sizes"]:
+                errors["data_sizes"] = [BENCH_NEEDS_SIZES]
+            for field in ("mechanisms", "data_sizes"):
+                if len(set(attrs[field])) != len(attrs[field]):
+                    errors.setdefault(field, []).append(BENCH_DUPLICATES)
+            if errors:
+                raise serializers.ValidationError(errors)
+        return attrs
 
 
 class ExperimentsApi(APIView):
@@ -135,6 +188,24 @@ class RunSummaryRowSerializer(serializers.Serializer[object]):
     min_ms = serializers.FloatField(allow_null=True)
     max_ms = serializers.FloatField(allow_null=True)
     std_ms = serializers.FloatField(allow_null=True)
+    secure_mean_us = serializers.FloatField(allow_null=True)
+    unsecure_mean_us = serializers.FloatField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="BenchSummaryRow")
+class BenchSummaryRowSerializer(serializers.Serializer[object]):
+    device_id = serializers.UUIDField()
+    device_name = serializers.CharField()
+    mechanism = serializers.CharField()
+    operation = serializers.ChoiceField(choices=BenchOperation.choices)
+    data_bytes = serializers.IntegerField()
+    n = serializers.IntegerField()
+    mean_us = serializers.FloatField()
+    var_us2 = serializers.FloatField(allow_null=True)
+    std_us = serializers.FloatField(allow_null=True)
+    cpu_mean_us = serializers.FloatField()
+    throughput_mb_s = serializers.FloatField()
+    peak_rss_kb = serializers.IntegerField()
 
 
 @extend_schema_serializer(component_name="ExperimentBrief")
@@ -147,6 +218,7 @@ class ExperimentBriefSerializer(serializers.Serializer[object]):
 class RunOutputSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
     experiment = ExperimentBriefSerializer()
+    kind = serializers.ChoiceField(choices=ExperimentKind.choices, source="experiment.kind")
     status = serializers.ChoiceField(choices=RunStatus.choices)
     error = serializers.CharField()
     spec = serializers.DictField()
@@ -155,10 +227,15 @@ class RunOutputSerializer(serializers.Serializer[object]):
     finished_at = serializers.DateTimeField(allow_null=True)
     devices = RunDeviceOutputSerializer(source="run_devices", many=True)
     summary = RunSummaryRowSerializer(many=True)
+    bench_summary = BenchSummaryRowSerializer(many=True)
 
 
 def _ms(value: float | None) -> float | None:
     return None if value is None else value / NS_PER_MS
+
+
+def _us(value: float | None) -> float | None:
+    return None if value is None else value / NS_PER_US
 
 
 def _run_payload(run: Run) -> dict[str, object]:
@@ -175,10 +252,33 @@ def _run_payload(run: Run) -> dict[str, object]:
             "min_ms": _ms(s.min_ns),
             "max_ms": _ms(s.max_ns),
             "std_ms": _ms(s.std_ns),
+            "secure_mean_us": _us(s.secure_mean_ns),
+            "unsecure_mean_us": _us(s.unsecure_mean_ns),
         }
         for s in run_statistics(run=run)
     ]
+    bench_summary = [
+        {
+            "device_id": b.run_device.device_id,
+            "device_name": b.run_device.device.name,
+            "mechanism": b.mechanism,
+            "operation": b.operation,
+            "data_bytes": b.data_bytes,
+            "n": b.n,
+            "mean_us": b.wall_mean_ns / NS_PER_US,
+            "var_us2": None if b.wall_var_ns2 is None else b.wall_var_ns2 / NS_PER_US**2,
+            "std_us": _us(b.wall_std_ns),
+            "cpu_mean_us": b.cpu_mean_ns / NS_PER_US,
+            # MB/s = bytes / µs
+            "throughput_mb_s": b.data_bytes / (b.wall_mean_ns / NS_PER_US)
+            if b.wall_mean_ns
+            else 0.0,
+            "peak_rss_kb": b.peak_rss_kb,
+        }
+        for b in bench_statistics(run=run)
+    ]
     run.summary = summary  # type: ignore[attr-defined]
+    run.bench_summary = bench_summary  # type: ignore[attr-defined]
     return RunOutputSerializer(run).data
 
 
@@ -222,3 +322,34 @@ class RunRttApi(APIView):
             for rd in run.run_devices.all()
         ]
         return Response({"devices": DeviceRttSerializer(devices, many=True).data})
+
+
+@extend_schema_serializer(component_name="MechanismInfo")
+class MechanismInfoSerializer(serializers.Serializer[object]):
+    name = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
+    family = serializers.CharField()
+    kind = serializers.ChoiceField(choices=MECHANISM_KINDS)
+    key_bits = serializers.IntegerField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="Choice")
+class ChoiceSerializer(serializers.Serializer[object]):
+    name = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
+
+
+@extend_schema_serializer(component_name="Catalogue")
+class CatalogueSerializer(serializers.Serializer[object]):
+    mechanisms = MechanismInfoSerializer(many=True)
+    experiment_kinds = ChoiceSerializer(many=True)
+
+
+class CatalogueApi(APIView):
+    """What experiments can ask for: security mechanisms and experiment kinds."""
+
+    @extend_schema(operation_id="catalogue", responses=CatalogueSerializer)
+    def get(self, request: Request) -> Response:
+        kinds = [{"name": value, "label": label} for value, label in ExperimentKind.choices]
+        data = {"mechanisms": MECHANISMS, "experiment_kinds": kinds}
+        return Response(CatalogueSerializer(data).data)

@@ -3,22 +3,29 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 from accounts.models import Workspace
 from devices.models import Device
+from experiments.catalogue import BENCH_MECHANISM_CHOICES, MECHANISM_CHOICES
 
 PAYLOAD_SIZE_MAX = 65536  # bytes; larger payloads are not IoT messaging any more
 MESSAGE_COUNT_MAX = 100_000  # per device and run; keeps one run's upload within minutes
 INTERVAL_MS_MAX = 3_600_000
+BENCH_DATA_BYTES_MAX = 1 << 30  # 1 GiB, the OpenSSL-on-Pi paper's largest file
+BENCH_REPETITIONS_MAX = 10_000
+BENCH_MECHANISMS_MAX = 64
+BENCH_SIZES_MAX = 16
 
 
 class Protocol(models.TextChoices):
     MQTT = "mqtt", "MQTT"
 
 
-class Security(models.TextChoices):
-    NONE = "none", "None"
+class ExperimentKind(models.TextChoices):
+    MESSAGING = "messaging", "Messaging round trip"
+    CIPHER_BENCH = "cipher_bench", "Cipher benchmark"
 
 
 class Measurement(models.TextChoices):
@@ -34,15 +41,25 @@ class Experiment(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     name = models.CharField(max_length=200)
+    kind = models.CharField(
+        max_length=16, choices=ExperimentKind.choices, default=ExperimentKind.MESSAGING
+    )
+    # --- messaging -----------------------------------------------------------------------
     protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.MQTT)
     qos = models.PositiveSmallIntegerField(default=1)
-    security = models.CharField(max_length=32, choices=Security.choices, default=Security.NONE)
+    security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
     payload_size = models.PositiveIntegerField(default=66)
     message_count = models.PositiveIntegerField(default=100)
     interval_ms = models.PositiveIntegerField(default=0)
     measurement = models.CharField(
         max_length=16, choices=Measurement.choices, default=Measurement.ROUND_TRIP
     )
+    # --- cipher benchmark ----------------------------------------------------------------
+    mechanisms = ArrayField(
+        models.CharField(max_length=40, choices=BENCH_MECHANISM_CHOICES), default=list, blank=True
+    )
+    data_sizes = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    repetitions = models.PositiveIntegerField(default=100)
     devices = models.ManyToManyField(Device, related_name="experiments")
     created_at = models.DateTimeField(auto_now_add=True)
 

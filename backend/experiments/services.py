@@ -19,7 +19,14 @@ from devices.models import Device
 from devices.services import device_next_job_seq
 from devices.signing import job_envelope
 from experiments.errors import DeviceNotInWorkspace, DevicesOffline, RunAlreadyActive
-from experiments.models import FINISHED_STATUSES, Experiment, Run, RunDevice, RunStatus
+from experiments.models import (
+    FINISHED_STATUSES,
+    Experiment,
+    ExperimentKind,
+    Run,
+    RunDevice,
+    RunStatus,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +44,7 @@ DEVICE_NEVER_STARTED_MESSAGE = (
 # Records per upload request (~1.1 MB of CSV): large enough that per-chunk costs (request,
 # transaction, bookkeeping) stay small next to the COPY itself (docs/benchmarks.md).
 UPLOAD_CHUNK_RECORDS = 20_000
+UPLOAD_CHUNK_SAMPLES = 5_000
 
 
 @transaction.atomic
@@ -53,6 +61,10 @@ def experiment_create(
     message_count: int,
     interval_ms: int,
     measurement: str,
+    kind: str = ExperimentKind.MESSAGING,
+    mechanisms: Sequence[str] = (),
+    data_sizes: Sequence[int] = (),
+    repetitions: int = 100,
 ) -> Experiment:
     devices = list(Device.objects.filter(workspace=workspace, pk__in=device_ids))
     missing = sorted({str(i) for i in device_ids} - {str(d.pk) for d in devices})
@@ -72,6 +84,10 @@ def experiment_create(
         message_count=message_count,
         interval_ms=interval_ms,
         measurement=measurement,
+        kind=kind,
+        mechanisms=list(mechanisms),
+        data_sizes=list(data_sizes),
+        repetitions=repetitions,
     )
     experiment.full_clean()
     experiment.save()
@@ -80,11 +96,17 @@ def experiment_create(
 
 
 def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
+    if experiment.kind == ExperimentKind.CIPHER_BENCH:
+        return {
+            "mechanisms": list(experiment.mechanisms),
+            "data_sizes": list(experiment.data_sizes),
+            "repetitions": experiment.repetitions,
+        }
     return {
         "protocol": experiment.protocol,
         "mqtt_version": "3.1.1",
         "qos": experiment.qos,
-        "security": experiment.security,
+        "security": experiment.security,  # a mechanism name of experiments.catalogue
         "payload_size": experiment.payload_size,
         "message_count": experiment.message_count,
         "interval_ms": experiment.interval_ms,
@@ -114,17 +136,26 @@ def run_start(*, experiment: Experiment) -> Run:
     run.full_clean()
     run.save()
     RunDevice.objects.bulk_create(
-        RunDevice(run=run, device=d, total=experiment.message_count, facts=d.facts) for d in devices
+        RunDevice(run=run, device=d, total=_planned_total(experiment), facts=d.facts)
+        for d in devices
     )
     transaction.on_commit(lambda: run_dispatch_task.delay(str(run.pk)))
     return run
 
 
+def _planned_total(experiment: Experiment) -> int:
+    """What the device's progress counts up to: messages, or benchmark repetitions."""
+    if experiment.kind == ExperimentKind.CIPHER_BENCH:
+        # Two operations (encrypt+decrypt or sign+verify) per mechanism and size.
+        return 2 * len(experiment.mechanisms) * len(experiment.data_sizes) * experiment.repetitions
+    return experiment.message_count
+
+
 def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
     run = run_device.run
     device_id = str(run_device.device_id)
-    spec = dict(run.spec, topic=f"iotsecbench/data/{run.pk}/{device_id}")
-    return {
+    base_url = f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}"
+    job: dict[str, Any] = {
         "v": 1,
         "device_id": device_id,
         "seq": seq,
@@ -132,13 +163,15 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         "expires_at": now + settings.JOB_TTL_SECONDS,
         "job_id": str(run_device.job_id),
         "run_id": str(run.pk),
-        "kind": "messaging",
-        "spec": spec,
-        "upload": {
-            "url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}/records/",
-            "chunk_records": UPLOAD_CHUNK_RECORDS,
-        },
+        "kind": run.experiment.kind,
     }
+    if run.experiment.kind == ExperimentKind.CIPHER_BENCH:
+        job["spec"] = run.spec
+        job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
+    else:
+        job["spec"] = dict(run.spec, topic=f"iotsecbench/data/{run.pk}/{device_id}")
+        job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
+    return job
 
 
 def run_dispatch(*, run_id: UUID | str) -> int:
@@ -152,7 +185,9 @@ def run_dispatch(*, run_id: UUID | str) -> int:
     if run.status in FINISHED_STATUSES:
         return 0
     pending = list(
-        RunDevice.objects.filter(run=run, status=RunStatus.PENDING).select_related("run")
+        RunDevice.objects.filter(run=run, status=RunStatus.PENDING).select_related(
+            "run__experiment"
+        )
     )
     for run_device in pending:
         seq = device_next_job_seq(device_id=str(run_device.device_id))

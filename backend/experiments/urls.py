@@ -8,6 +8,10 @@ urlpatterns = [
     path("<uuid:experiment_id>/runs/", apis.ExperimentRunStartApi.as_view(), name="run-start"),
 ]
 
+catalogue_urlpatterns = [
+    path("", apis.CatalogueApi.as_view(), name="catalogue"),
+]
+
 run_urlpatterns = [
     path("<uuid:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
     path("<uuid:run_id>/rtt/", apis.RunRttApi.as_view(), name="run-rtt"),

@@ -17,6 +17,7 @@ from devices.models import Device
 from experiments.models import RunDevice
 from experiments.services import run_device_fail
 from measurements.errors import ChunkFormatError
+from measurements.models import Stream
 from measurements.services import chunk_receive
 
 # A chunk above this is refused before it is read: 5,000 records are ~250 kB.
@@ -56,7 +57,10 @@ class _ChunkHeaders(serializers.Serializer[object]):
         return attrs
 
 
-class AgentRecordsUploadApi(APIView):
+class AgentChunkUploadApi(APIView):
+    """Base of the chunked CSV uploads (docs/control-plane.md §6, §7)."""
+
+    stream = Stream.RECORDS
     authentication_classes = [DeviceTokenAuthentication]
     permission_classes = [IsDevice]
     parser_classes = [CsvParser]
@@ -68,7 +72,6 @@ class AgentRecordsUploadApi(APIView):
         duplicate = serializers.BooleanField()
 
     @extend_schema(
-        operation_id="agent_records_upload",
         request={"text/csv": {"type": "string"}},
         parameters=[
             OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=True),
@@ -95,10 +98,20 @@ class AgentRecordsUploadApi(APIView):
             raise ChunkFormatError("Send the records as `Content-Type: text/csv`.")
         if len(body) > CHUNK_MAX_BYTES:
             raise ChunkFormatError(TOO_LARGE_MESSAGE)
-        chunk, created = chunk_receive(run_device=run_device, body=body, **headers.validated_data)
+        chunk, created = chunk_receive(
+            run_device=run_device, stream=self.stream, body=body, **headers.validated_data
+        )
         lines = body.rstrip(b"\r\n").count(b"\n") if created else chunk.records
         data = {"chunk": chunk.index, "records": lines, "duplicate": not created}
         return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class AgentRecordsUploadApi(AgentChunkUploadApi):
+    stream = Stream.RECORDS
+
+
+class AgentSamplesUploadApi(AgentChunkUploadApi):
+    stream = Stream.SAMPLES
 
 
 class AgentRunFailApi(APIView):

@@ -19,14 +19,14 @@ class MessageRecord(models.Model):
 
     Its round-trip time is t_recv_ns - t_send_ns, computed in queries: a stored generated
     column cost a third of the COPY throughput. Written only by COPY
-    (measurements.services.records_copy), never by row-by-row saves: a run can hold millions.
+    (measurements.services.csv_copy), never by row-by-row saves: a run can hold millions.
 
     The primary key (run_device, seq) is what makes a re-uploaded record land once.
     """
 
     pk = models.CompositePrimaryKey("run_device_id", "seq")
     # No database-level foreign key: its per-row trigger halved COPY throughput (measured in
-    # docs/benchmarks.md). Rows are only ever written by records_copy with the run_device of
+    # docs/benchmarks.md). Rows are only ever written by csv_copy with the run_device of
     # a stored UploadChunk, and deleting a RunDevice cascades here through the ORM.
     run_device = models.ForeignKey(
         RunDevice, on_delete=models.CASCADE, related_name="records", db_constraint=False
@@ -38,6 +38,10 @@ class MessageRecord(models.Model):
     app_bytes = models.IntegerField()
     wire_bytes = models.IntegerField()
     outcome = models.CharField(max_length=24, choices=Outcome.choices)
+    # Time spent securing the payload before sending and unsecuring the echo (ns); NULL for
+    # a lost message.
+    secure_ns = models.BigIntegerField(null=True, blank=True)
+    unsecure_ns = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -62,13 +66,19 @@ class ChunkStatus(models.TextChoices):
     FAILED = "failed"
 
 
+class Stream(models.TextChoices):
+    RECORDS = "records"  # MessageRecord rows (messaging runs)
+    SAMPLES = "samples"  # BenchSample rows (cipher benchmarks)
+
+
 class UploadChunk(models.Model):
-    """A chunk of records uploaded by an agent, kept as received until ingested.
+    """A chunk of records or samples uploaded by an agent, kept as received until ingested.
 
     `idempotency_key` is unique: the same chunk sent twice is stored once.
     """
 
     run_device = models.ForeignKey(RunDevice, on_delete=models.CASCADE, related_name="chunks")
+    stream = models.CharField(max_length=16, choices=Stream.choices, default=Stream.RECORDS)
     idempotency_key = models.CharField(max_length=200, unique=True)
     index = models.PositiveIntegerField()
     is_final = models.BooleanField(default=False)
@@ -84,7 +94,9 @@ class UploadChunk(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["run_device", "index"], name="uniq_chunk_index"),
+            models.UniqueConstraint(
+                fields=["run_device", "stream", "index"], name="uniq_chunk_stream_index"
+            ),
         ]
 
 
@@ -108,6 +120,8 @@ class RunStatistic(models.Model):
     min_ns = models.FloatField(null=True)
     max_ns = models.FloatField(null=True)
     std_ns = models.FloatField(null=True)
+    secure_mean_ns = models.FloatField(null=True)
+    unsecure_mean_ns = models.FloatField(null=True)
 
     class Meta:
         constraints = [
@@ -115,3 +129,59 @@ class RunStatistic(models.Model):
                 fields=["run", "run_device"], name="uniq_run_statistic", nulls_distinct=False
             ),
         ]
+
+
+class BenchOperation(models.TextChoices):
+    ENCRYPT = "encrypt"
+    DECRYPT = "decrypt"
+    SIGN = "sign"
+    VERIFY = "verify"
+
+
+class BenchSample(models.Model):
+    """One repetition of one operation in a cipher benchmark; written only by COPY."""
+
+    pk = models.CompositePrimaryKey(
+        "run_device_id", "mechanism", "operation", "data_bytes", "repetition"
+    )
+    # No database foreign key, as MessageRecord (COPY speed).
+    run_device = models.ForeignKey(
+        RunDevice, on_delete=models.CASCADE, related_name="samples", db_constraint=False
+    )
+    mechanism = models.CharField(max_length=40)
+    operation = models.CharField(max_length=8, choices=BenchOperation.choices)
+    data_bytes = models.BigIntegerField()
+    repetition = models.IntegerField()
+    wall_ns = models.BigIntegerField()
+    cpu_ns = models.BigIntegerField()
+    peak_rss_kb = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(operation__in=BenchOperation.values), name="sample_operation_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(wall_ns__gte=0, cpu_ns__gte=0, data_bytes__gte=0, repetition__gte=0),
+                name="sample_non_negative",
+            ),
+        ]
+
+
+class BenchStatistic(models.Model):
+    """Summary of one (device, mechanism, operation, data size) of a cipher benchmark.
+
+    Variance and standard deviation are the sample ones (n-1), as the paper reports them.
+    """
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="bench_statistics")
+    run_device = models.ForeignKey(RunDevice, on_delete=models.CASCADE, related_name="+")
+    mechanism = models.CharField(max_length=40)
+    operation = models.CharField(max_length=8, choices=BenchOperation.choices)
+    data_bytes = models.BigIntegerField()
+    n = models.PositiveIntegerField()
+    wall_mean_ns = models.FloatField()
+    wall_var_ns2 = models.FloatField(null=True)
+    wall_std_ns = models.FloatField(null=True)
+    cpu_mean_ns = models.FloatField()
+    peak_rss_kb = models.BigIntegerField()

@@ -4,9 +4,10 @@ from django.db import connection
 from django.db.models import F, QuerySet
 
 from experiments.models import Run
-from measurements.models import MessageRecord, Outcome, RunStatistic
+from measurements.models import BenchStatistic, MessageRecord, Outcome, RunStatistic
 
 NS_PER_MS = 1_000_000.0
+NS_PER_US = 1_000.0
 
 
 def run_statistics(*, run: Run) -> QuerySet[RunStatistic]:
@@ -15,6 +16,14 @@ def run_statistics(*, run: Run) -> QuerySet[RunStatistic]:
         RunStatistic.objects.filter(run=run)
         .select_related("run_device__device")
         .order_by(F("run_device__device__name").asc(nulls_last=True))
+    )
+
+
+def bench_statistics(*, run: Run) -> QuerySet[BenchStatistic]:
+    return (
+        BenchStatistic.objects.filter(run=run)
+        .select_related("run_device__device")
+        .order_by("run_device__device__name", "mechanism", "data_bytes", "operation")
     )
 
 

@@ -164,7 +164,8 @@ def spec_for_url() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"security": "aes-128-gcm"}, "security"),
+        ({"security": "aes-512-gcm"}, "security"),
+        ({"security": "aes-128-gcm", "security_key": "not hex"}, "security_key"),
         ({"payload_size": 4}, "payload_size"),
         ({"qos": 3}, "qos"),
         ({"topic": "a/#"}, "topic"),

@@ -29,6 +29,8 @@ def record(seq: int, outcome: str = OK) -> Record:
         app_bytes=66,
         wire_bytes=161,
         outcome=outcome,
+        secure_ns=2_000,
+        unsecure_ns=3_000 if outcome == OK else None,
     )
 
 
@@ -39,10 +41,32 @@ def test_record_log_writes_header_then_one_line_per_record_when_appended(tmp_pat
         log.append(record(1, LOST))
 
     lines = path.read_text().splitlines()
-    assert lines[0] == HEADER == "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome"
-    assert lines[1] == "0,1763770000000000000,1763770000000050000,66,161,ok"
-    assert lines[2] == "1,1763770000000001000,,66,161,lost"  # lost: empty t_recv_ns
+    expected_header = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns"
+    assert lines[0] == HEADER == expected_header
+    assert lines[1] == "0,1763770000000000000,1763770000000050000,66,161,ok,2000,3000"
+    # lost: empty t_recv_ns and unsecure_ns (nothing came back to unsecure)
+    assert lines[2] == "1,1763770000000001000,,66,161,lost,2000,"
     assert read_records(path) == [record(0), record(1, LOST)]
+
+
+def test_record_log_reads_legacy_lines_with_empty_security_times_when_written_by_old_agent(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome\n"
+        "0,1000,2000,66,161,ok\n"
+        "1,1001,,66,161,lost\n"
+    )
+    with RecordLog(path) as log:  # the upgraded agent resumes the same log
+        log.append(record(2))
+
+    assert read_lines(path)[:2] == ["0,1000,2000,66,161,ok,,\n", "1,1001,,66,161,lost,,\n"]
+    assert [(r.seq, r.secure_ns, r.unsecure_ns) for r in read_records(path)] == [
+        (0, None, None),
+        (1, None, None),
+        (2, 2_000, 3_000),
+    ]
 
 
 def test_record_log_keeps_header_once_when_reopened(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.authentication import token_hash
 from experiments.models import Run, RunDevice, RunStatus
 
-HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome"
+HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns"
 T0 = 1_763_770_000_000_000_000
 
 
@@ -20,7 +20,8 @@ def csv_chunk(rows: list[tuple[int, int, int | None, str]]) -> bytes:
     lines = [HEADER]
     for seq, t_send, rtt, outcome in rows:
         t_recv = "" if rtt is None else str(t_send + rtt)
-        lines.append(f"{seq},{t_send},{t_recv},66,70,{outcome}")
+        costs = ",," if rtt is None else f",{1000 + seq},{2000 + seq}"
+        lines.append(f"{seq},{t_send},{t_recv},66,70,{outcome}{costs}")
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -62,6 +63,7 @@ def upload(
     final: bool,
     total: int | None,
     key: str | None = None,
+    stream: str = "records",
 ) -> Any:  # DRF test response (json() is patched on)
     headers = {
         "Idempotency-Key": key or f"{run.pk}:{index}:{id(client)}",
@@ -71,5 +73,5 @@ def upload(
     if total is not None:
         headers["X-Record-Total"] = str(total)
     return client.post(
-        f"/api/agent/runs/{run.pk}/records/", body, content_type="text/csv", headers=headers
+        f"/api/agent/runs/{run.pk}/{stream}/", body, content_type="text/csv", headers=headers
     )

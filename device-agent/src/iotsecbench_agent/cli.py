@@ -1,8 +1,11 @@
-"""Command line: ``iotsecbench-agent enroll | run | facts | config-reference``.
+"""Command line: ``iotsecbench-agent enroll | run | facts | config-reference | selftest |
+encrypt | mechanisms``.
 
 The entry point loads and validates configuration, then runs. Any AgentError ends the
 process with one readable ``error: …`` line on stderr and exit status 1; secrets never
-reach the log (a formatter redacts them from every line).
+reach the log (a formatter redacts them from every line). ``encrypt`` answers a wrong key,
+IV or data length with one ``error: …`` line and exit status 2 (a usage error);
+``selftest`` exits 1 when any known-answer vector fails.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 
-from iotsecbench_agent import __version__, api
+from iotsecbench_agent import __version__, api, cli_bench
 from iotsecbench_agent.agent import Agent, AgentOptions
 from iotsecbench_agent.config import (
     ENV_ENROLL_TOKEN,
@@ -44,10 +47,18 @@ from iotsecbench_agent.errors import (
 )
 from iotsecbench_agent.facts import collect_facts
 from iotsecbench_agent.jobs import SEQ_FILE
+from iotsecbench_agent.security import blockmodes, registry
+from iotsecbench_agent.security.base import MechanismError
+from iotsecbench_agent.security.lightweight_mechanisms import native_available
+from iotsecbench_agent.security.selftest import run_selftest
 
 logger = logging.getLogger("iotsecbench_agent")
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+USAGE_ERROR = 2  # exit status of `encrypt` for a wrong key, IV or data (as argparse's)
+# `mechanisms` shows each overhead for a payload of this size: a whole number of 8- and
+# 16-byte blocks, so the padded modes show their worst case (a full padding block).
+MECHANISMS_PAYLOAD_BYTES = 64
 
 
 class RedactingFormatter(logging.Formatter):
@@ -106,6 +117,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("facts", help="print this device's facts as JSON")
     commands.add_parser("config-reference", help="print the configuration reference (Markdown)")
+
+    commands.add_parser(
+        "selftest", help="check every security mechanism against its published vectors"
+    )
+    encrypt = commands.add_parser(
+        "encrypt",
+        help="encrypt hex data with a block cipher (ECB: whole blocks, no padding; "
+        "CBC: PKCS#7, needs --iv)",
+    )
+    encrypt.add_argument(
+        "--mechanism",
+        required=True,
+        metavar="NAME",
+        help="block cipher: aes-128|aes-192|aes-256|des|3des|tea|xtea|present-80|"
+        "present-128|klein-64|klein-80|klein-96|lblock (a mechanism name like aes-128-cbc "
+        "also works)",
+    )
+    encrypt.add_argument("--mode", required=True, choices=blockmodes.MODES)
+    encrypt.add_argument("--key", required=True, metavar="HEX")
+    encrypt.add_argument("--iv", metavar="HEX", help="CBC initialisation vector")
+    encrypt.add_argument("--hex", required=True, metavar="DATA", help="plaintext, hex")
+    commands.add_parser(
+        "mechanisms",
+        help=f"list the security mechanisms with their overhead for a "
+        f"{MECHANISMS_PAYLOAD_BYTES}-byte payload",
+    )
+    cli_bench.add_parser(commands)
     return parser
 
 
@@ -124,6 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "config-reference":
             sys.stdout.write(config_reference_markdown())
             return 0
+        if args.command == "selftest":
+            return 1 if run_selftest(sys.stdout) else 0
+        if args.command == "encrypt":
+            return cmd_encrypt(args)
+        if args.command == "mechanisms":
+            return cmd_mechanisms()
+        if args.command == "cipher-bench":
+            return cli_bench.main(args)
     except AgentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -182,4 +228,47 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], formatter: Redacti
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    return 0
+
+
+def cmd_encrypt(args: argparse.Namespace) -> int:
+    try:
+        key = _hex_arg(args.key, "--key")
+        iv = None if args.iv is None else _hex_arg(args.iv, "--iv")
+        data = _hex_arg(args.hex, "--hex")
+        ciphertext = blockmodes.encrypt(args.mechanism, args.mode, key, data, iv)
+    except MechanismError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    print(ciphertext.hex())
+    return 0
+
+
+def _hex_arg(value: str, option: str) -> bytes:
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise MechanismError(f"{option} is not hexadecimal: {value!r}") from None
+
+
+def cmd_mechanisms() -> int:
+    native = native_available()
+    size = MECHANISMS_PAYLOAD_BYTES
+    rows = [("name", "kind", "key bits", f"+bytes@{size}", "available", "wire framing")]
+    for info in registry.infos():
+        available = "yes" if native or not info.native else "no (native module not built)"
+        rows.append(
+            (
+                info.name,
+                info.kind,
+                str(info.key_bits),
+                str(info.overhead(size)),
+                available,
+                info.framing,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths)]
+        print("  ".join([*cells, row[-1]]).rstrip())
     return 0

@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.fsutil import atomic_write_text
+from iotsecbench_agent.recordlog import HEADER as RECORD_HEADER
 
 STATE_FILE = "state.json"
 
@@ -271,8 +272,7 @@ def config_reference_markdown() -> str:
         "|---|---|",
         "| `job_seq.json` | Highest accepted job `seq`; a job at or below it is rejected as "
         "`replayed`, also after a restart. |",
-        "| `runs/<run_id>.csv` | Append-only record log of a run "
-        "(`seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome`). |",
+        f"| `runs/<run_id>.csv` | Append-only record log of a run (`{RECORD_HEADER}`). |",
         "| `runs/<run_id>.uploaded` | Index of the last chunk the platform acknowledged. |",
         "| `runs/<run_id>.json` | The run's upload target and status "
         "(`running`, `measured`, `uploaded`, `failed`), used to resume after a restart. |",

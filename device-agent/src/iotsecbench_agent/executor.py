@@ -6,6 +6,10 @@ Per run, the files under ``<state-dir>/runs/`` move through the statuses of ``Ru
 or ``failed``. A run found ``running`` at start-up was cut short by a crash: it is reported
 failed, and its log stays on disk. A run found ``measured`` resumes its upload after the
 last acknowledged chunk.
+
+A cipher-bench run (§7) goes through the same statuses with the same ``RunMeta``; its log
+is ``samplelog``'s ``<run_id>.samples.csv`` (the runner's ``log`` is ``SAMPLES``), and the
+existence of that file is what selects the samples upload, also when resuming.
 """
 
 from __future__ import annotations
@@ -39,10 +43,16 @@ from iotsecbench_agent.recordlog import (
     RunFiles,
     RunMeta,
     UploadCursor,
-    read_lines,
 )
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.runners.base import SAMPLES
+from iotsecbench_agent.samplelog import (
+    SAMPLES_UPLOAD,
+    Sample,
+    SampleFiles,
+    SampleLog,
+)
+from iotsecbench_agent.uploader import RECORDS, Uploader, UploadFormat
 
 logger = logging.getLogger(__name__)
 
@@ -115,26 +125,29 @@ class JobExecutor:
             # Accepted in time, but queued behind another run until after its expiry.
             self._report_failure(job.job_id, job.run_id, "job expired while queued")
             return
-        total = job.spec.get("message_count")
         meta = RunMeta(
             run_id=job.run_id,
             job_id=job.job_id,
             upload_url=job.upload.url,
             chunk_records=job.upload.chunk_records,
-            total=total if isinstance(total, int) else 0,
+            total=_planned_total(job),
             status=RUN_RUNNING,
         )
         self._progress.start(job_id=job.job_id, run_id=job.run_id, total=meta.total)
         logger.info("agent.run_started job_id=%s run_id=%s", job.job_id, job.run_id)
         try:
             runner_cls = runner_for(job.kind, job.spec)
-            with _LoggedRun(files, meta, self._progress) as sink:
+            samples = None
+            if runner_cls.log == SAMPLES:
+                samples = SampleFiles.of(self._state_dir, job.run_id)
+            with _LoggedRun(files, meta, self._progress, samples) as sink:
                 context = RunContext(
                     run_id=job.run_id,
                     device_id=self._device_id,
                     clock=RunClock(),
                     emit=sink.emit,
                     stop=self._stop,
+                    emit_sample=sink.emit_sample,
                 )
                 runner_cls(job.spec, context).execute()
         except RunAborted as exc:
@@ -153,16 +166,17 @@ class JobExecutor:
         self.upload(meta)
 
     def upload(self, meta: RunMeta) -> None:
-        files = RunFiles.of(self._state_dir, meta.run_id)
+        csv_path, cursor_path, log_format = self._log_of(meta.run_id)
         self._progress.set_phase(UPLOADING)
         try:
             result = self._uploader.upload(
                 run_id=meta.run_id,
                 url=meta.upload_url,
-                csv_path=files.csv,
+                csv_path=csv_path,
                 chunk_records=meta.chunk_records,
-                cursor=UploadCursor(files.uploaded),
+                cursor=UploadCursor(cursor_path),
                 stop=self._stop,
+                log_format=log_format,
             )
         except PlatformRejected as exc:
             self._fail(meta, f"upload rejected by the platform: {exc}")
@@ -172,7 +186,7 @@ class JobExecutor:
             logger.error("agent.upload_incomplete run_id=%s error=%s", meta.run_id, exc)
             self._progress.set_phase(FAILED)
             return
-        meta.with_status(RUN_UPLOADED).save(files.meta)
+        meta.with_status(RUN_UPLOADED).save(RunFiles.of(self._state_dir, meta.run_id).meta)
         logger.info(
             "agent.run_uploaded run_id=%s records=%d chunks_sent=%d",
             meta.run_id,
@@ -197,16 +211,27 @@ class JobExecutor:
                 logger.error("agent.run_meta_unreadable path=%s error=%s", meta_path, exc)
                 continue
             if meta.status == RUN_RUNNING:
-                measured = len(read_lines(RunFiles.of(self._state_dir, meta.run_id).csv))
+                csv_path, _, log_format = self._log_of(meta.run_id)
+                measured = sum(1 for _ in log_format.lines(csv_path))
+                unit = "samples" if log_format is SAMPLES_UPLOAD else "messages"
                 self._fail(
                     meta,
-                    f"agent stopped during the run ({measured} of {meta.total} messages "
+                    f"agent stopped during the run ({measured} of {meta.total} {unit} "
                     "measured; the partial log is kept on the device)",
                 )
             elif meta.status == RUN_MEASURED:
                 logger.info("agent.upload_resumed run_id=%s", meta.run_id)
                 self._progress.start(job_id=meta.job_id, run_id=meta.run_id, total=meta.total)
                 self.upload(meta)
+
+    def _log_of(self, run_id: str) -> tuple[Path, Path, UploadFormat]:
+        """A run's log, upload cursor and upload format: its samples if it has a samples
+        log (a cipher-bench run), else its records."""
+        samples = SampleFiles.of(self._state_dir, run_id)
+        if samples.csv.exists():
+            return samples.csv, samples.uploaded, SAMPLES_UPLOAD
+        files = RunFiles.of(self._state_dir, run_id)
+        return files.csv, files.uploaded, RECORDS
 
     # -- failures ---------------------------------------------------------------------
 
@@ -225,27 +250,59 @@ class JobExecutor:
             logger.error("agent.failure_report_failed run_id=%s error=%s", run_id, exc)
 
 
-class _LoggedRun:
-    """Opens the run's record log and meta file; ``emit`` appends a record and counts it."""
+def _planned_total(job: Job) -> int:
+    """The progress total of a job; 0 when it cannot run (that is reported when it starts)."""
+    try:
+        return runner_for(job.kind, job.spec).planned_total(job.spec)
+    except AgentError:
+        return 0
 
-    def __init__(self, files: RunFiles, meta: RunMeta, progress: Progress) -> None:
+
+class _LoggedRun:
+    """Opens the run's meta file and its log: the record log, or the sample log when
+    ``samples`` is given. ``emit``/``emit_sample`` append one line and count it."""
+
+    def __init__(
+        self,
+        files: RunFiles,
+        meta: RunMeta,
+        progress: Progress,
+        samples: SampleFiles | None = None,
+    ) -> None:
         self._files = files
         self._meta = meta
         self._progress = progress
+        self._samples = samples
         self._log: RecordLog | None = None
+        self._sample_log: SampleLog | None = None
         self.count = 0
 
     def __enter__(self) -> _LoggedRun:
         self._meta.save(self._files.meta)
-        self._log = RecordLog(self._files.csv)
+        if self._samples is None:
+            self._log = RecordLog(self._files.csv)
+        else:
+            self._sample_log = SampleLog(self._samples.csv)
         return self
 
     def emit(self, record: Record) -> None:
-        assert self._log is not None
+        if self._log is None:
+            raise AgentError("this run logs samples, not message records")
         self._log.append(record)
         self.count += 1
         self._progress.count(sent=1, received=1 if record.outcome == OK else 0)
 
+    def emit_sample(self, sample: Sample) -> None:
+        if self._sample_log is None:
+            raise AgentError("this run logs message records, not samples")
+        self._sample_log.append(sample)
+        self.count += 1
+        # Every logged sample's operation checked out (a failed decrypt/verify fails the
+        # run), so it counts as both done and received.
+        self._progress.count(sent=1, received=1)
+
     def __exit__(self, *exc: object) -> None:
         if self._log is not None:
             self._log.close()
+        if self._sample_log is not None:
+            self._sample_log.close()

@@ -52,7 +52,7 @@ class JobRejected(AgentError):
 @dataclass(frozen=True)
 class UploadTarget:
     url: str
-    chunk_records: int
+    chunk_records: int  # lines per chunk: `chunk_records` (§6) or `chunk_samples` (§7)
 
 
 @dataclass(frozen=True)
@@ -176,11 +176,14 @@ def _parse_job(job: Mapping[str, Any], *, seq: int, expires_at: float) -> Job:
     if not isinstance(upload, dict):
         raise JobRejected(MALFORMED, "`upload` is not an object", seq=seq)
     url = upload.get("url")
-    chunk_records = _as_int(upload.get("chunk_records"))
+    # Records (§6) come in chunks of `chunk_records`, cipher-bench samples (§7) of
+    # `chunk_samples`; either way it is the number of CSV lines per upload chunk.
+    chunk_key = "chunk_samples" if "chunk_samples" in upload else "chunk_records"
+    chunk_records = _as_int(upload.get(chunk_key))
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise JobRejected(MALFORMED, "`upload.url` is not an http(s) URL", seq=seq)
     if chunk_records is None or chunk_records < 1:
-        raise JobRejected(MALFORMED, "`upload.chunk_records` is not a positive integer", seq=seq)
+        raise JobRejected(MALFORMED, f"`upload.{chunk_key}` is not a positive integer", seq=seq)
     spec = job.get("spec")
     if not isinstance(spec, dict):
         raise JobRejected(MALFORMED, "`spec` is not an object", seq=seq)

@@ -18,7 +18,11 @@ from typing import IO, Any
 
 from iotsecbench_agent.fsutil import atomic_write_text
 
-HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome"
+HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns"
+# Before security mechanisms a record had these 6 fields; such lines (a run logged by an
+# older agent and uploaded after an upgrade) are read with empty secure_ns/unsecure_ns.
+LEGACY_FIELDS = 6
+FIELDS = 8
 RUNS_DIR = "runs"
 
 OK = "ok"
@@ -37,7 +41,12 @@ RUN_FAILED = "failed"
 
 @dataclass(frozen=True)
 class Record:
-    """One measured message. ``t_recv_ns`` is None when the message was lost."""
+    """One measured message. ``t_recv_ns`` is None when the message was lost.
+
+    ``secure_ns`` is the time spent in the security mechanism's ``secure`` (inside
+    ``t_send_ns``..``t_recv_ns``), ``unsecure_ns`` the time in ``unsecure`` of the echo;
+    ``unsecure_ns`` is None for a lost message (nothing came back to unsecure).
+    """
 
     seq: int
     t_send_ns: int
@@ -45,17 +54,21 @@ class Record:
     app_bytes: int
     wire_bytes: int
     outcome: str
+    secure_ns: int | None = None
+    unsecure_ns: int | None = None
 
     def to_line(self) -> str:
-        t_recv = "" if self.t_recv_ns is None else str(self.t_recv_ns)
         return (
-            f"{self.seq},{self.t_send_ns},{t_recv},{self.app_bytes},"
-            f"{self.wire_bytes},{self.outcome}\n"
+            f"{self.seq},{self.t_send_ns},{_opt(self.t_recv_ns)},{self.app_bytes},"
+            f"{self.wire_bytes},{self.outcome},{_opt(self.secure_ns)},{_opt(self.unsecure_ns)}\n"
         )
 
     @classmethod
     def from_line(cls, line: str) -> Record:
-        seq, t_send, t_recv, app, wire, outcome = line.rstrip("\n").split(",")
+        fields = upgrade_line(line).rstrip("\n").split(",")
+        if len(fields) != FIELDS:
+            raise ValueError(f"a record has {FIELDS} fields, this line {len(fields)}")
+        seq, t_send, t_recv, app, wire, outcome, secure, unsecure = fields
         if outcome not in OUTCOMES:
             raise ValueError(f"unknown outcome {outcome!r}")
         return cls(
@@ -65,7 +78,21 @@ class Record:
             app_bytes=int(app),
             wire_bytes=int(wire),
             outcome=outcome,
+            secure_ns=int(secure) if secure else None,
+            unsecure_ns=int(unsecure) if unsecure else None,
         )
+
+
+def _opt(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def upgrade_line(line: str) -> str:
+    """A record line in the current format: a legacy 6-field line gets empty
+    ``secure_ns`` and ``unsecure_ns``; any other line is returned as it is."""
+    if line.count(",") == LEGACY_FIELDS - 1:
+        return line.rstrip("\n") + ",,\n"
+    return line
 
 
 @dataclass(frozen=True)
@@ -130,7 +157,8 @@ class RecordLog:
 def iter_lines(path: Path) -> Iterator[str]:
     """The record lines of a log (without header), each ending in a newline, read lazily
     (a million-record log stays out of a Pi Zero's RAM). A torn last line (the process
-    died mid-write) is not a record and is left out."""
+    died mid-write) is not a record and is left out. Lines of a log written by an older
+    agent (6 fields, after its own header) come out in the current 8-field format."""
     try:
         f = open(path, encoding="ascii", newline="")  # noqa: SIM115 - closed below
     except FileNotFoundError:
@@ -140,11 +168,11 @@ def iter_lines(path: Path) -> Iterator[str]:
         for line in f:
             if not line.endswith("\n"):
                 return
-            if first and line.rstrip("\n") == HEADER:
+            if first and line.startswith("seq,"):  # this or an older version's header
                 first = False
                 continue
             first = False
-            yield line
+            yield upgrade_line(line)
 
 
 def read_lines(path: Path) -> list[str]:

@@ -4,6 +4,10 @@ Chunk ``i`` is always the same records (lines ``i*n .. i*n+n-1`` of the log) und
 ``Idempotency-Key: <run_id>:<device_id>:<i>``, so re-sending a chunk after a lost answer or
 a restart never stores a record twice. The last acknowledged index goes to the
 ``.uploaded`` sidecar after every acknowledged chunk, and the upload resumes after it.
+
+The same uploader sends a cipher-bench run's samples (§7): an ``UploadFormat`` names the
+CSV header, the idempotency-key scope (``<run_id>:<device_id>:samples:<i>``) and how to read
+the log's lines; the default is the record log's.
 """
 
 from __future__ import annotations
@@ -26,13 +30,32 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class UploadFormat:
+    """What kind of log is uploaded: its CSV header line (sent first in every chunk), the
+    scope inserted in the idempotency key (None: ``<run_id>:<device_id>:<i>`` as §6), and
+    how to read its lines lazily (without the header, without a torn last line)."""
+
+    header: str
+    key_scope: str | None
+    lines: Callable[[Path], Iterator[str]]
+
+    def idempotency_key(self, run_id: str, device_id: str, index: int) -> str:
+        scope = "" if self.key_scope is None else f"{self.key_scope}:"
+        return f"{run_id}:{device_id}:{scope}{index}"
+
+
+RECORDS = UploadFormat(header=HEADER, key_scope=None, lines=iter_lines)
+
+
+@dataclass(frozen=True)
 class Chunk:
     index: int
     lines: list[str]
     final: bool
+    header: str = HEADER
 
     def body(self) -> bytes:
-        return (HEADER + "\n" + "".join(self.lines)).encode("ascii")
+        return (self.header + "\n" + "".join(self.lines)).encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -41,7 +64,9 @@ class UploadResult:
     records: int
 
 
-def iter_chunks(lines: Iterable[str], *, total: int, chunk_records: int) -> Iterator[Chunk]:
+def iter_chunks(
+    lines: Iterable[str], *, total: int, chunk_records: int, header: str = HEADER
+) -> Iterator[Chunk]:
     """Cut ``total`` log lines into chunks of ``chunk_records``. An empty log is one empty,
     final chunk, so the platform still learns the device's record total (0)."""
     if chunk_records < 1:
@@ -50,7 +75,7 @@ def iter_chunks(lines: Iterable[str], *, total: int, chunk_records: int) -> Iter
     it = iter(lines)
     for index in range(count):
         batch = list(itertools.islice(it, chunk_records))
-        yield Chunk(index=index, lines=batch, final=index == count - 1)
+        yield Chunk(index=index, lines=batch, final=index == count - 1, header=header)
 
 
 class Uploader:
@@ -76,23 +101,30 @@ class Uploader:
         chunk_records: int,
         cursor: UploadCursor,
         stop: threading.Event | None = None,
+        log_format: UploadFormat = RECORDS,
     ) -> UploadResult:
         """Send every chunk of the log at ``csv_path`` after ``cursor``'s last acknowledged one.
 
         Raises PlatformRejected on a 4xx answer (not retried) and PlatformUnavailable when
         5xx answers or connection errors outlast the retry policy.
         """
-        total = sum(1 for _ in iter_lines(csv_path))
+        total = sum(1 for _ in log_format.lines(csv_path))
         last = cursor.last_acked()
         start = 0 if last is None else last + 1
         sent = 0
-        for chunk in iter_chunks(iter_lines(csv_path), total=total, chunk_records=chunk_records):
+        chunks = iter_chunks(
+            log_format.lines(csv_path),
+            total=total,
+            chunk_records=chunk_records,
+            header=log_format.header,
+        )
+        for chunk in chunks:
             if chunk.index < start:
                 continue
             if stop is not None and stop.is_set():
                 raise RunAborted("upload interrupted by shutdown")
             headers = {
-                "Idempotency-Key": f"{run_id}:{self._device_id}:{chunk.index}",
+                "Idempotency-Key": log_format.idempotency_key(run_id, self._device_id, chunk.index),
                 "X-Chunk-Index": str(chunk.index),
                 "X-Final-Chunk": "true" if chunk.final else "false",
             }

@@ -26,6 +26,28 @@ describe('api client', () => {
     expect((error as ApiError).fieldErrors).toEqual({ payload_size: ['Too big.'] });
   });
 
+  it('should flatten the per-item errors DRF gives for list fields', async () => {
+    server.use(
+      http.post('/api/things/', () =>
+        errorResponse(400, 'validation_error', 'Invalid input.', {
+          fields: {
+            data_sizes: { '1': ['Ensure this value is greater than or equal to 1.'] },
+            mechanisms: { '0': ['"rot13" is not a valid choice.'], '2': ['"none" is not a valid choice.'] },
+            name: ['This field is required.'],
+          },
+        }),
+      ),
+    );
+
+    const error = (await api.post('/api/things/', {}).catch((e: unknown) => e)) as ApiError;
+
+    expect(error.fieldErrors).toEqual({
+      data_sizes: ['Item 2: Ensure this value is greater than or equal to 1.'],
+      mechanisms: ['Item 1: "rot13" is not a valid choice.', 'Item 3: "none" is not a valid choice.'],
+      name: ['This field is required.'],
+    });
+  });
+
   it('should fetch a CSRF token first and send it on unsafe requests', async () => {
     let header: string | null = null;
     server.use(

@@ -39,7 +39,24 @@ const EnvelopeSchema = z.object({
   extra: z.record(z.string(), z.unknown()).catch({}),
 });
 
-const FieldErrorsSchema = z.record(z.string(), z.array(z.string()));
+const FieldErrorsSchema = z.record(z.string(), z.unknown());
+
+/**
+ * The messages of one field. DRF nests the errors of list items under their index
+ * (`{"data_sizes": {"1": ["Ensure this value is ..."]}}`) and those of nested objects under
+ * their keys; flatten them so a form can show them next to the list's field. Item indexes
+ * become "Item <n>: " (1-based), which is what a user counts.
+ */
+const fieldMessages = (value: unknown, prefix = ''): string[] => {
+  if (typeof value === 'string') return [prefix + value];
+  if (Array.isArray(value)) return value.flatMap((item) => fieldMessages(item, prefix));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, nested]) =>
+      fieldMessages(nested, /^\d+$/.test(key) ? `${prefix}Item ${Number(key) + 1}: ` : prefix),
+    );
+  }
+  return [];
+};
 
 export class ApiError extends Error {
   readonly status: number;
@@ -68,7 +85,13 @@ export class ApiError extends Error {
   get fieldErrors(): FieldErrors {
     if (this.code !== ERROR_CODES.validation) return {};
     const parsed = FieldErrorsSchema.safeParse(this.extra.fields);
-    return parsed.success ? parsed.data : {};
+    if (!parsed.success) return {};
+    const fields: FieldErrors = {};
+    for (const [field, value] of Object.entries(parsed.data)) {
+      const messages = fieldMessages(value);
+      if (messages.length > 0) fields[field] = messages;
+    }
+    return fields;
   }
 }
 

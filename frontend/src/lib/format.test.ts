@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatBytes, formatDateTime, formatMs, MISSING } from './format';
+import { formatBytes, formatDataSize, formatDateTime, formatDecimal, formatMs, MISSING } from './format';
 
 describe('formatMs', () => {
   it('should show exactly three decimals', () => {
@@ -13,6 +13,36 @@ describe('formatMs', () => {
     expect(formatMs(null)).toBe(MISSING);
     expect(formatMs(undefined)).toBe(MISSING);
     expect(formatMs(Number.NaN)).toBe(MISSING);
+  });
+});
+
+describe('formatDecimal', () => {
+  it('should show the requested number of decimals', () => {
+    expect(formatDecimal(1.23456)).toBe('1.235');
+    expect(formatDecimal(1.23456, 1)).toBe('1.2');
+    expect(formatDecimal(null)).toBe(MISSING);
+  });
+});
+
+describe('formatDataSize', () => {
+  it('should use the largest binary unit that divides the size exactly', () => {
+    expect(formatDataSize(16)).toBe('16 B');
+    expect(formatDataSize(8192)).toBe('8 KiB');
+    expect(formatDataSize(1024 ** 2)).toBe('1 MiB');
+    expect(formatDataSize(3 * 1024 ** 3)).toBe('3 GiB');
+    expect(formatDataSize(0)).toBe('0 B');
+  });
+
+  it('should keep sizes that are not a whole number of units in bytes', () => {
+    expect(formatDataSize(1536)).toBe('1536 B');
+    expect(formatDataSize(1_000_000)).toBe('1000000 B');
+    expect(formatDataSize(1024 ** 2 + 1024)).toBe('1025 KiB');
+  });
+
+  it('should show a dash for missing or invalid sizes', () => {
+    expect(formatDataSize(null)).toBe(MISSING);
+    expect(formatDataSize(-1)).toBe(MISSING);
+    expect(formatDataSize(1.5)).toBe(MISSING);
   });
 });
 

@@ -2,9 +2,12 @@
 
 export const MISSING = '—';
 
-/** Milliseconds to exactly 3 decimals; null/NaN (no samples) as an em dash. */
-export const formatMs = (value: number | null | undefined): string =>
-  value === null || value === undefined || !Number.isFinite(value) ? MISSING : value.toFixed(3);
+/** A number to exactly `decimals` decimals; null/NaN (no samples) as an em dash. */
+export const formatDecimal = (value: number | null | undefined, decimals = 3): string =>
+  value === null || value === undefined || !Number.isFinite(value) ? MISSING : value.toFixed(decimals);
+
+/** Milliseconds (or any timing) to exactly 3 decimals; null/NaN (no samples) as an em dash. */
+export const formatMs = (value: number | null | undefined): string => formatDecimal(value, 3);
 
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
@@ -18,6 +21,21 @@ export const formatBytes = (bytes: number | null | undefined): string => {
     unit += 1;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+};
+
+/**
+ * An exact size in the largest binary unit that divides it: 8192 → "8 KiB", 1536 → "1536 B".
+ * For sizes someone chose (benchmark data sizes), where "1.5 KiB" would hide the exact value.
+ */
+export const formatDataSize = (bytes: number | null | undefined): string => {
+  if (bytes === null || bytes === undefined || !Number.isInteger(bytes) || bytes < 0) return MISSING;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && value % 1024 === 0 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value} ${BYTE_UNITS[unit]}`;
 };
 
 /** ISO timestamp to the user's locale; null as an em dash. */

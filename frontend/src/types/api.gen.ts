@@ -67,7 +67,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["agent_records_upload"];
+        /** @description Base of the chunked CSV uploads (docs/control-plane.md §6, §7). */
+        post: operations["agent_runs_records_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/runs/{run_id}/samples/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Base of the chunked CSV uploads (docs/control-plane.md §6, §7). */
+        post: operations["agent_runs_samples_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -130,6 +148,23 @@ export interface paths {
             cookie?: never;
         };
         get: operations["auth_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalogue/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What experiments can ask for: security mechanisms and experiment kinds. */
+        get: operations["catalogue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -296,6 +331,34 @@ export interface components {
         AgentRunFailInput: {
             message: string;
         };
+        BenchSummaryRow: {
+            /** Format: uuid */
+            device_id: string;
+            device_name: string;
+            mechanism: string;
+            operation: string;
+            data_bytes: number;
+            n: number;
+            /** Format: double */
+            mean_us: number;
+            /** Format: double */
+            var_us2: number | null;
+            /** Format: double */
+            std_us: number | null;
+            /** Format: double */
+            cpu_mean_us: number;
+            /** Format: double */
+            throughput_mb_s: number;
+            peak_rss_kb: number;
+        };
+        Catalogue: {
+            mechanisms: components["schemas"]["MechanismInfo"][];
+            experiment_kinds: components["schemas"]["Choice"][];
+        };
+        Choice: {
+            name: string;
+            label: string;
+        };
         ChunkReceipt: {
             chunk: number;
             records: number;
@@ -339,6 +402,7 @@ export interface components {
             /** Format: uuid */
             readonly id: string;
             readonly name: string;
+            readonly kind: components["schemas"]["KindEnum"];
             readonly protocol: components["schemas"]["ProtocolEnum"];
             readonly qos: number;
             readonly security: components["schemas"]["SecurityEnum"];
@@ -346,6 +410,9 @@ export interface components {
             readonly message_count: number;
             readonly interval_ms: number;
             readonly measurement: components["schemas"]["MeasurementEnum"];
+            readonly mechanisms: components["schemas"]["MechanismsEnum"][];
+            readonly data_sizes: number[];
+            readonly repetitions: number;
             readonly device_ids: string[];
             /** Format: date-time */
             readonly created_at: string;
@@ -358,6 +425,8 @@ export interface components {
         };
         ExperimentInput: {
             name: string;
+            /** @default messaging */
+            kind: components["schemas"]["KindEnum"];
             /** @default mqtt */
             protocol: components["schemas"]["ProtocolEnum"];
             /** @default 1 */
@@ -372,11 +441,21 @@ export interface components {
             interval_ms: number;
             /** @default round_trip */
             measurement: components["schemas"]["MeasurementEnum"];
+            mechanisms?: components["schemas"]["MechanismsEnum"][];
+            data_sizes?: number[];
+            /** @default 100 */
+            repetitions: number;
             device_ids: string[];
         };
         Health: {
             status: string;
         };
+        /**
+         * @description * `messaging` - Messaging round trip
+         *     * `cipher_bench` - Cipher benchmark
+         * @enum {string}
+         */
+        KindEnum: "messaging" | "cipher_bench";
         LoginInput: {
             username: string;
             password: string;
@@ -386,6 +465,57 @@ export interface components {
          * @enum {string}
          */
         MeasurementEnum: "round_trip";
+        MechanismInfo: {
+            name: string;
+            label: string;
+            family: string;
+            kind: string;
+            key_bits: number | null;
+        };
+        /**
+         * @description * `null` - Null (harness floor, no cryptography)
+         *     * `aes-128-cbc` - AES-128-CBC
+         *     * `aes-192-cbc` - AES-192-CBC
+         *     * `aes-256-cbc` - AES-256-CBC
+         *     * `aes-128-ctr` - AES-128-CTR
+         *     * `aes-192-ctr` - AES-192-CTR
+         *     * `aes-256-ctr` - AES-256-CTR
+         *     * `aes-128-gcm` - AES-128-GCM
+         *     * `aes-192-gcm` - AES-192-GCM
+         *     * `aes-256-gcm` - AES-256-GCM
+         *     * `des-cbc` - DES-CBC
+         *     * `3des-cbc` - 3DES-CBC (3 keys)
+         *     * `rc4` - RC4
+         *     * `chacha20-poly1305` - ChaCha20-Poly1305
+         *     * `hmac-sha256` - HMAC-SHA256
+         *     * `rsa-2048-pkcs1v15` - RSA-2048 PKCS#1 v1.5 (SHA-256)
+         *     * `rsa-3072-pkcs1v15` - RSA-3072 PKCS#1 v1.5 (SHA-256)
+         *     * `rsa-4096-pkcs1v15` - RSA-4096 PKCS#1 v1.5 (SHA-256)
+         *     * `rsa-2048-pss` - RSA-2048 PSS (SHA-256)
+         *     * `rsa-3072-pss` - RSA-3072 PSS (SHA-256)
+         *     * `rsa-4096-pss` - RSA-4096 PSS (SHA-256)
+         *     * `ecdsa-p256` - ECDSA P-256 (SHA-256)
+         *     * `ed25519` - Ed25519
+         *     * `tea-ecb` - TEA-ECB
+         *     * `tea-cbc` - TEA-CBC
+         *     * `xtea-ecb` - XTEA-ECB
+         *     * `xtea-cbc` - XTEA-CBC
+         *     * `present-80-ecb` - PRESENT-80-ECB
+         *     * `present-80-cbc` - PRESENT-80-CBC
+         *     * `present-128-ecb` - PRESENT-128-ECB
+         *     * `present-128-cbc` - PRESENT-128-CBC
+         *     * `klein-64-ecb` - KLEIN-64-ECB
+         *     * `klein-64-cbc` - KLEIN-64-CBC
+         *     * `klein-80-ecb` - KLEIN-80-ECB
+         *     * `klein-80-cbc` - KLEIN-80-CBC
+         *     * `klein-96-ecb` - KLEIN-96-ECB
+         *     * `klein-96-cbc` - KLEIN-96-CBC
+         *     * `lblock-ecb` - LBlock-ECB
+         *     * `lblock-cbc` - LBlock-CBC
+         *     * `ascon-aead128` - Ascon-AEAD128 (NIST SP 800-232)
+         * @enum {string}
+         */
+        MechanismsEnum: "null" | "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "aes-128-ctr" | "aes-192-ctr" | "aes-256-ctr" | "aes-128-gcm" | "aes-192-gcm" | "aes-256-gcm" | "des-cbc" | "3des-cbc" | "rc4" | "chacha20-poly1305" | "hmac-sha256" | "rsa-2048-pkcs1v15" | "rsa-3072-pkcs1v15" | "rsa-4096-pkcs1v15" | "rsa-2048-pss" | "rsa-3072-pss" | "rsa-4096-pss" | "ecdsa-p256" | "ed25519" | "tea-ecb" | "tea-cbc" | "xtea-ecb" | "xtea-cbc" | "present-80-ecb" | "present-80-cbc" | "present-128-ecb" | "present-128-cbc" | "klein-64-ecb" | "klein-64-cbc" | "klein-80-ecb" | "klein-80-cbc" | "klein-96-ecb" | "klein-96-cbc" | "lblock-ecb" | "lblock-cbc" | "ascon-aead128";
         /**
          * @description * `mqtt` - MQTT
          * @enum {string}
@@ -395,6 +525,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             experiment: components["schemas"]["ExperimentBrief"];
+            kind: components["schemas"]["KindEnum"];
             status: components["schemas"]["RunStatusEnum"];
             error: string;
             spec: {
@@ -408,6 +539,7 @@ export interface components {
             finished_at: string | null;
             devices: components["schemas"]["RunDevice"][];
             summary: components["schemas"]["RunSummaryRow"][];
+            bench_summary: components["schemas"]["BenchSummaryRow"][];
         };
         RunBrief: {
             /** Format: uuid */
@@ -463,12 +595,56 @@ export interface components {
             max_ms: number | null;
             /** Format: double */
             std_ms: number | null;
+            /** Format: double */
+            secure_mean_us: number | null;
+            /** Format: double */
+            unsecure_mean_us: number | null;
         };
         /**
          * @description * `none` - None
+         *     * `null` - Null (harness floor, no cryptography)
+         *     * `aes-128-cbc` - AES-128-CBC
+         *     * `aes-192-cbc` - AES-192-CBC
+         *     * `aes-256-cbc` - AES-256-CBC
+         *     * `aes-128-ctr` - AES-128-CTR
+         *     * `aes-192-ctr` - AES-192-CTR
+         *     * `aes-256-ctr` - AES-256-CTR
+         *     * `aes-128-gcm` - AES-128-GCM
+         *     * `aes-192-gcm` - AES-192-GCM
+         *     * `aes-256-gcm` - AES-256-GCM
+         *     * `des-cbc` - DES-CBC
+         *     * `3des-cbc` - 3DES-CBC (3 keys)
+         *     * `rc4` - RC4
+         *     * `chacha20-poly1305` - ChaCha20-Poly1305
+         *     * `hmac-sha256` - HMAC-SHA256
+         *     * `rsa-2048-pkcs1v15` - RSA-2048 PKCS#1 v1.5 (SHA-256)
+         *     * `rsa-3072-pkcs1v15` - RSA-3072 PKCS#1 v1.5 (SHA-256)
+         *     * `rsa-4096-pkcs1v15` - RSA-4096 PKCS#1 v1.5 (SHA-256)
+         *     * `rsa-2048-pss` - RSA-2048 PSS (SHA-256)
+         *     * `rsa-3072-pss` - RSA-3072 PSS (SHA-256)
+         *     * `rsa-4096-pss` - RSA-4096 PSS (SHA-256)
+         *     * `ecdsa-p256` - ECDSA P-256 (SHA-256)
+         *     * `ed25519` - Ed25519
+         *     * `tea-ecb` - TEA-ECB
+         *     * `tea-cbc` - TEA-CBC
+         *     * `xtea-ecb` - XTEA-ECB
+         *     * `xtea-cbc` - XTEA-CBC
+         *     * `present-80-ecb` - PRESENT-80-ECB
+         *     * `present-80-cbc` - PRESENT-80-CBC
+         *     * `present-128-ecb` - PRESENT-128-ECB
+         *     * `present-128-cbc` - PRESENT-128-CBC
+         *     * `klein-64-ecb` - KLEIN-64-ECB
+         *     * `klein-64-cbc` - KLEIN-64-CBC
+         *     * `klein-80-ecb` - KLEIN-80-ECB
+         *     * `klein-80-cbc` - KLEIN-80-CBC
+         *     * `klein-96-ecb` - KLEIN-96-ECB
+         *     * `klein-96-cbc` - KLEIN-96-CBC
+         *     * `lblock-ecb` - LBlock-ECB
+         *     * `lblock-cbc` - LBlock-CBC
+         *     * `ascon-aead128` - Ascon-AEAD128 (NIST SP 800-232)
          * @enum {string}
          */
-        SecurityEnum: "none";
+        SecurityEnum: "none" | "null" | "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "aes-128-ctr" | "aes-192-ctr" | "aes-256-ctr" | "aes-128-gcm" | "aes-192-gcm" | "aes-256-gcm" | "des-cbc" | "3des-cbc" | "rc4" | "chacha20-poly1305" | "hmac-sha256" | "rsa-2048-pkcs1v15" | "rsa-3072-pkcs1v15" | "rsa-4096-pkcs1v15" | "rsa-2048-pss" | "rsa-3072-pss" | "rsa-4096-pss" | "ecdsa-p256" | "ed25519" | "tea-ecb" | "tea-cbc" | "xtea-ecb" | "xtea-cbc" | "present-80-ecb" | "present-80-cbc" | "present-128-ecb" | "present-128-cbc" | "klein-64-ecb" | "klein-64-cbc" | "klein-80-ecb" | "klein-80-cbc" | "klein-96-ecb" | "klein-96-cbc" | "lblock-ecb" | "lblock-cbc" | "ascon-aead128";
         User: {
             id: number;
             username: string;
@@ -564,7 +740,45 @@ export interface operations {
             };
         };
     };
-    agent_records_upload: {
+    agent_runs_records_create: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+                "X-Chunk-Index": number;
+                "X-Final-Chunk": boolean;
+                "X-Record-Total"?: number;
+            };
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChunkReceipt"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChunkReceipt"];
+                };
+            };
+        };
+    };
+    agent_runs_samples_create: {
         parameters: {
             query?: never;
             header: {
@@ -679,6 +893,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+        };
+    };
+    catalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Catalogue"];
                 };
             };
         };

@@ -25,7 +25,7 @@ def _rows(
 
 @pytest.mark.django_db(transaction=True)
 def test_upload_in_chunks_ingests_every_record_once_and_completes_the_run(
-    running_run, django_capture_on_commit_callbacks
+    running_run, owner_client, django_capture_on_commit_callbacks
 ):
     run, (part_a, part_b), (agent_a, agent_b) = (
         running_run.run,
@@ -70,6 +70,15 @@ def test_upload_in_chunks_ingests_every_record_once_and_completes_the_run(
     # percentile_cont is the "inclusive" linear interpolation.
     expected_p95 = statistics.quantiles(delivered_a, n=100, method="inclusive")[94]
     assert stat_a.p95_ns == pytest.approx(expected_p95)
+    # The conftest's rows carry secure_ns = 1000 + seq and unsecure_ns = 2000 + seq.
+    delivered_seqs = [i for i in range(100) if i not in {7, 8}]
+    assert stat_a.secure_mean_ns == pytest.approx(1000 + statistics.fmean(delivered_seqs))
+    detail = owner_client.get(f"/api/runs/{run.pk}/").json()
+    row_a = next(r for r in detail["summary"] if r["device_name"] == "pi-a")
+    assert row_a["unsecure_mean_us"] == pytest.approx(
+        (2000 + statistics.fmean(delivered_seqs)) / 1000
+    )
+    assert row_a["median_ms"] == pytest.approx(statistics.median(delivered_a) / 1e6)
     overall = RunStatistic.objects.get(run=run, run_device=None)
     assert (overall.n, overall.lost) == (198, 2)
     assert overall.mean_ns == pytest.approx(statistics.fmean(delivered_a + rtts_b))

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from iotsecbench_agent.runners import mqtt_roundtrip
+from iotsecbench_agent.runners import cipher_bench, mqtt_roundtrip
 from iotsecbench_agent.runners.base import RunClock, RunContext, Runner, register, runner_for
 
-__all__ = ["RunClock", "RunContext", "Runner", "mqtt_roundtrip", "register", "runner_for"]
+__all__ = [
+    "RunClock",
+    "RunContext",
+    "Runner",
+    "cipher_bench",
+    "mqtt_roundtrip",
+    "register",
+    "runner_for",
+]

@@ -3,6 +3,10 @@
 A runner measures one run: ``setup`` connects (and imports anything protocol- or
 OS-specific, so the package imports everywhere), ``run`` measures and emits one Record per
 message, ``cleanup`` releases everything and is always called, also after a failure.
+
+Messaging runners are registered by ``protocol``; a runner of another job kind (e.g.
+``cipher_bench``, §7) sets ``kind`` and is registered by it. A runner whose ``log`` is
+``SAMPLES`` emits ``samplelog.Sample`` through ``context.emit_sample`` instead of records.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from typing import Any, Callable, ClassVar, TypeVar
 
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.recordlog import Record
+from iotsecbench_agent.samplelog import Sample
 
 MESSAGING = "messaging"
+# What a runner logs: one Record per message (§6) or one Sample per repetition (§7).
+RECORDS = "records"
+SAMPLES = "samples"
 
 
 class RunClock:
@@ -45,11 +53,15 @@ class RunContext:
     clock: RunClock
     emit: Callable[[Record], None]
     stop: threading.Event
+    # Set by the executor for runners whose ``log`` is SAMPLES.
+    emit_sample: Callable[[Sample], None] | None = None
 
 
 class Runner(abc.ABC):
     """Base of every protocol runner; subclasses register with ``@register``."""
 
+    kind: ClassVar[str] = MESSAGING
+    log: ClassVar[str] = RECORDS
     protocol: ClassVar[str]
     measurements: ClassVar[tuple[str, ...]]
 
@@ -61,6 +73,12 @@ class Runner(abc.ABC):
     @abc.abstractmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
         """Raise UnsupportedJob (with a message for the user) if this runner cannot run it."""
+
+    @classmethod
+    def planned_total(cls, spec: Mapping[str, Any]) -> int:
+        """What progress counts up to (heartbeat ``total``): messages by default."""
+        total = spec.get("message_count")
+        return total if isinstance(total, int) and not isinstance(total, bool) else 0
 
     @abc.abstractmethod
     def setup(self) -> None:
@@ -83,12 +101,19 @@ class Runner(abc.ABC):
 
 
 _RUNNERS: dict[str, type[Runner]] = {}
+_KIND_RUNNERS: dict[str, type[Runner]] = {}
 
 R = TypeVar("R", bound=type[Runner])
 
 
 def register(cls: R) -> R:
-    """Class decorator: make ``cls`` the runner for its ``protocol``."""
+    """Class decorator: make ``cls`` the runner for its ``protocol`` (messaging runners) or
+    for its job ``kind`` (any other kind)."""
+    if cls.kind != MESSAGING:
+        if cls.kind in _KIND_RUNNERS:
+            raise RuntimeError(f"two runners for job kind {cls.kind!r}")
+        _KIND_RUNNERS[cls.kind] = cls
+        return cls
     if cls.protocol in _RUNNERS:
         raise RuntimeError(f"two runners for protocol {cls.protocol!r}")
     _RUNNERS[cls.protocol] = cls
@@ -97,6 +122,8 @@ def register(cls: R) -> R:
 
 def runner_for(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
     """The runner class for a job, or UnsupportedJob saying what is not supported."""
+    if kind in _KIND_RUNNERS:
+        return _KIND_RUNNERS[kind]
     if kind != MESSAGING:
         raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
     protocol = spec.get("protocol")

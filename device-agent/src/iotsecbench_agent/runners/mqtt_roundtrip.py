@@ -17,6 +17,15 @@ Measurement choices, and why:
   sleep; ``on_message`` takes ``t_recv`` first thing and sets a ``threading.Event``.
 - Nothing else happens between ``t_send`` and the echo: records, progress and wire-byte
   parsing are done after ``t_recv`` is taken.
+- Security (``spec.security``, a mechanism of ``security/registry.py``): as the MQTT/CoAP
+  paper measures it, ``t_send`` is taken just BEFORE ``secure`` and ``t_recv`` just AFTER
+  the echo has been received and ``unsecure``d, so the RTT includes both; ``secure_ns``
+  and ``unsecure_ns`` record the time inside each. The mechanism (its key schedule, key
+  import or RSA key generation) is built in ``setup``, before anything is timed.
+- Which echo is ours: only one message is in flight, so the first message on the topic
+  whose ``unsecure`` raises while we wait is counted as our echo, corrupted
+  (``decrypt_error`` / ``rejected_signature``); a message that unsecures to another seq
+  is a late echo of an earlier one and is ignored, as without security.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ import socket
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -36,9 +45,16 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import LOST, OK, Record
+from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, MeteredClient, OutboundMeter
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import (
+    DecryptError,
+    Mechanism,
+    MechanismError,
+    SignatureError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -64,12 +80,18 @@ class RoundTripSpec:
     timeout_ms: float
     broker_url: str
     topic: str
+    security: str = SECURITY_NONE
+    # A key from the job (hex in spec.security_key); None: the mechanism makes its own.
+    security_key: bytes | None = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> RoundTripSpec:
         security = spec.get("security", SECURITY_NONE)
-        if security != SECURITY_NONE:
-            raise UnsupportedJob(f"security {security!r} is not supported yet by the MQTT runner")
+        if not isinstance(security, str) or security not in registry.names():
+            raise UnsupportedJob(
+                f"security {security!r} is not supported (see `iotsecbench-agent mechanisms`)"
+            )
+        security_key = _hex_key(spec.get("security_key"))
         version = spec.get("mqtt_version", "3.1.1")
         if version not in MQTT_VERSIONS:
             raise UnsupportedJob(f"mqtt_version {version!r} is not supported (3.1.1 or 5)")
@@ -84,7 +106,10 @@ class RoundTripSpec:
         except AgentError as exc:
             raise UnsupportedJob(str(exc)) from None
         if broker.tls:
-            raise UnsupportedJob("spec.broker_url over TLS needs security other than 'none'")
+            raise UnsupportedJob(
+                "spec.broker_url over TLS (mqtts) is not supported yet: wire bytes are metered "
+                "on plain TCP only"
+            )
         return cls(
             mqtt_version=str(version),
             qos=_int(spec, "qos", 0, 2),
@@ -94,6 +119,8 @@ class RoundTripSpec:
             timeout_ms=_number(spec, "timeout_ms", minimum=1.0),
             broker_url=broker_url,
             topic=topic,
+            security=security,
+            security_key=security_key,
         )
 
 
@@ -105,14 +132,20 @@ class MqttRoundTripRunner(Runner):
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
         self.spec = RoundTripSpec.parse(spec)
-        self.meter = OutboundMeter(mqtt5=MQTT_VERSIONS[self.spec.mqtt_version] == mqtt.MQTTv5)
+        # Secured payloads start with an IV, not the seq: credit wire bytes per payload.
+        self.meter = OutboundMeter(
+            mqtt5=MQTT_VERSIONS[self.spec.mqtt_version] == mqtt.MQTTv5, by_payload=True
+        )
         self._client: MeteredClient | None = None
+        self._mechanism: Mechanism | None = None
         self._connected = threading.Event()
         self._subscribed = threading.Event()
         self._arrived = threading.Event()
         self._refusal: str | None = None
         self._awaiting = -1
         self._t_recv_perf = 0
+        self._unsecure_ns = 0
+        self._outcome = OK
 
     @classmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
@@ -120,6 +153,10 @@ class MqttRoundTripRunner(Runner):
 
     def setup(self) -> None:
         spec = self.spec
+        try:
+            self._mechanism = registry.create(spec.security, key=spec.security_key)
+        except MechanismError as exc:
+            raise UnsupportedJob(str(exc)) from None
         broker = parse_mqtt_url(spec.broker_url)
         protocol = MQTT_VERSIONS[spec.mqtt_version]
         client = MeteredClient(
@@ -168,6 +205,7 @@ class MqttRoundTripRunner(Runner):
 
     def run(self) -> None:
         client = self._require_client()
+        secure = self._require_mechanism().secure
         spec = self.spec
         clock = self.context.clock
         stop = self.context.stop
@@ -181,7 +219,9 @@ class MqttRoundTripRunner(Runner):
             self._awaiting = seq
             self._arrived.clear()
             t_send = time.perf_counter_ns()
-            info = client.publish(spec.topic, payload, qos=spec.qos)
+            wire = secure(payload)
+            t_secured = time.perf_counter_ns()
+            info = client.publish(spec.topic, wire, qos=spec.qos)
             if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
                 raise DataPlaneError(f"publish failed: {mqtt.error_string(info.rc)}")
             self._pump(self._arrived, t_send + timeout_ns)
@@ -192,8 +232,10 @@ class MqttRoundTripRunner(Runner):
                     t_send_ns=clock.wall_ns(t_send),
                     t_recv_ns=clock.wall_ns(self._t_recv_perf) if arrived else None,
                     app_bytes=len(payload),
-                    wire_bytes=self.meter.publish_bytes(seq),
-                    outcome=OK if arrived else LOST,
+                    wire_bytes=self.meter.take_payload_bytes(wire),
+                    outcome=self._outcome if arrived else LOST,
+                    secure_ns=t_secured - t_send,
+                    unsecure_ns=self._unsecure_ns if arrived else None,
                 )
             )
             if interval_ns and seq + 1 < spec.message_count:
@@ -202,6 +244,7 @@ class MqttRoundTripRunner(Runner):
                 self._pump(stop, time.perf_counter_ns() + interval_ns)
 
     def cleanup(self) -> None:
+        self._mechanism = None
         client = self._client
         self._client = None
         if client is None:
@@ -242,17 +285,35 @@ class MqttRoundTripRunner(Runner):
             raise DataPlaneError("runner used before setup()")
         return self._client
 
+    def _require_mechanism(self) -> Mechanism:
+        if self._mechanism is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._mechanism
+
     # paho callbacks: they run in this thread, inside _pump.
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        t_arrived = time.perf_counter_ns()
+        if self._arrived.is_set() or self._mechanism is None:
+            return  # a duplicate after our echo, or between two messages
+        data = message.payload  # bytes from paho; bytearray only if a caller built one
+        outcome = OK
+        try:
+            payload = self._mechanism.unsecure(data if isinstance(data, bytes) else bytes(data))
+        except DecryptError:
+            outcome = DECRYPT_ERROR
+        except SignatureError:
+            outcome = REJECTED_SIGNATURE
         t_recv = time.perf_counter_ns()
-        payload = message.payload
-        if (
+        if outcome == OK and not (
             len(payload) >= SEQ_BYTES
             and int.from_bytes(payload[:SEQ_BYTES], "big") == self._awaiting
         ):
-            self._t_recv_perf = t_recv
-            self._arrived.set()
+            return  # a late echo of an earlier message
+        self._t_recv_perf = t_recv
+        self._unsecure_ns = t_recv - t_arrived
+        self._outcome = outcome
+        self._arrived.set()
 
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
@@ -290,6 +351,17 @@ def _check(rc: MQTTErrorCode, what: str) -> None:
 
 def _deadline(seconds: float) -> int:
     return time.perf_counter_ns() + int(seconds * 1e9)
+
+
+def _hex_key(value: object) -> bytes | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            pass
+    raise UnsupportedJob("spec.security_key must be a hex string")
 
 
 def _int(spec: Mapping[str, Any], key: str, minimum: int, maximum: int) -> int:

@@ -6,6 +6,9 @@ accepted (the return value of ``send``, so partial writes count what was really 
 ``OutboundMeter`` later parses that byte stream back into MQTT packets and credits each
 PUBLISH packet's full size to the message ``seq`` in its first 8 payload bytes (a
 retransmission with DUP set is credited to the same seq: those bytes were written too).
+With ``by_payload=True`` it credits each PUBLISH to its exact payload bytes instead: a
+secured payload starts with an IV or nonce, not the seq, and only the runner knows which
+wire bytes it published for which seq.
 
 The parsing happens outside the timed window (when the runner asks, after the echo came
 back); the hot path only copies the written bytes into a list.
@@ -71,12 +74,14 @@ def publish_packet_size(*, topic: str, payload_size: int, qos: int, mqtt5: bool 
 class OutboundMeter:
     """Collects the bytes a client wrote and attributes them to MQTT packets."""
 
-    def __init__(self, *, mqtt5: bool) -> None:
+    def __init__(self, *, mqtt5: bool, by_payload: bool = False) -> None:
         self._mqtt5 = mqtt5
+        self._by_payload = by_payload
         self._written: list[bytes] = []
         self._lock = threading.Lock()
         self._buffer = bytearray()
         self._publish_bytes: Counter[int] = Counter()
+        self._payload_bytes: Counter[bytes] = Counter()
         self.bytes_by_type: Counter[str] = Counter()
         self.total_bytes = 0
 
@@ -88,6 +93,14 @@ class OutboundMeter:
         """Bytes of every PUBLISH packet written so far that carries ``seq``."""
         self._drain()
         return self._publish_bytes[seq]
+
+    def take_payload_bytes(self, payload: bytes) -> int:
+        """Bytes of every PUBLISH written so far whose payload is exactly ``payload``
+        (``by_payload`` meters), forgotten once read: the runner asks once per message, so
+        the meter does not keep every payload of a long run."""
+        self._drain()
+        with self._lock:
+            return self._payload_bytes.pop(payload, 0)
 
     def _drain(self) -> None:
         with self._lock:
@@ -110,24 +123,25 @@ class OutboundMeter:
             packet_type = buf[0] >> 4
             self.bytes_by_type[PACKET_NAMES.get(packet_type, str(packet_type))] += size
             if packet_type == PUBLISH >> 4:
-                seq = self._publish_seq(buf, 1 + length_bytes, size)
-                if seq is not None:
-                    self._publish_bytes[seq] += size
+                pos = self._payload_start(buf, 1 + length_bytes)
+                if self._by_payload:
+                    self._payload_bytes[bytes(buf[pos:size])] += size
+                elif size - pos >= SEQ_BYTES:
+                    self._publish_bytes[int.from_bytes(buf[pos : pos + SEQ_BYTES], "big")] += size
             del buf[:size]
 
-    def _publish_seq(self, buf: bytearray, start: int, end: int) -> int | None:
+    def _payload_start(self, buf: bytearray, start: int) -> int:
+        """Where the payload of the (complete) PUBLISH packet in ``buf`` begins."""
         qos = (buf[0] >> 1) & 0x03
         topic_len = int.from_bytes(buf[start : start + 2], "big")
         pos = start + 2 + topic_len + (2 if qos else 0)
         if self._mqtt5:
             decoded = _decode_varint(buf, pos)
             if decoded is None:
-                return None
+                raise DataPlaneError("malformed MQTT 5 properties length in a PUBLISH")
             props_len, n = decoded
             pos += n + props_len
-        if end - pos < SEQ_BYTES:
-            return None
-        return int.from_bytes(buf[pos : pos + SEQ_BYTES], "big")
+        return pos
 
 
 def _decode_varint(buf: bytearray, pos: int) -> tuple[int, int] | None:

@@ -13,15 +13,22 @@ const ChartError = ({ error, resetErrorBoundary }: FallbackProps) => (
   </div>
 );
 
-type ChartPanelProps = { label: string; children: ReactNode };
+type ChartPanelProps = {
+  label: string;
+  /** Inputs that change what the chart shows (a select, a checkbox), drawn above it. */
+  controls?: ReactNode;
+  children: ReactNode;
+};
 
 /**
  * A titled region around one chart. Its ErrorBoundary keeps a broken chart (or a
- * failed chunk load) from taking the rest of the page down with it.
+ * failed chunk load) from taking the rest of the page down with it. The controls sit
+ * outside the boundary, so they stay usable while the chart loads or after it failed.
  */
-export const ChartPanel = ({ label, children }: ChartPanelProps) => (
+export const ChartPanel = ({ label, controls, children }: ChartPanelProps) => (
   <section className="panel chart-panel" aria-label={label}>
     <h2 className="panel-title">{label}</h2>
+    {controls ? <div className="chart-controls">{controls}</div> : null}
     <ErrorBoundary FallbackComponent={ChartError}>
       <Suspense fallback={<Loading label="Loading chart…" />}>{children}</Suspense>
     </ErrorBoundary>

@@ -96,3 +96,113 @@ export const toBoxFigure = (series: readonly ChartSeries[], valueLabel: string):
     yaxis: { title: { text: valueLabel }, zeroline: false },
   },
 });
+
+/**
+ * Values over named categories (mechanisms, data sizes): one series per bar group or line,
+ * its values (and optional ± errors) aligned with `categories`, null where it has none.
+ */
+export type CategorySeries = {
+  name: string;
+  values: readonly (number | null)[];
+  errors?: readonly (number | null)[];
+  /**
+   * Series of one group (e.g. a mechanism's encrypt and decrypt lines) share a colour and
+   * differ by line style. Lines only; without it every series gets its own colour.
+   */
+  group?: string;
+};
+
+export type CategoryChartData = { categories: readonly string[]; series: readonly CategorySeries[] };
+
+export type CategoryChartOptions = {
+  /** Axis titles, e.g. "Mechanism" and "Mean time (µs)". */
+  categoryLabel: string;
+  valueLabel: string;
+  /** Logarithmic value axis, for values spanning orders of magnitude. */
+  logScale?: boolean;
+};
+
+export const hasCategoryValues = (data: CategoryChartData): boolean =>
+  data.series.some((s) => s.values.some((value) => value !== null && Number.isFinite(value)));
+
+// Category labels can be long ("RSA-2048 PKCS#1 v1.5 (SHA-256)"): slant them and let Plotly
+// grow the bottom margin; the legend goes on top, out of their way.
+const categoryLayout = ({ categoryLabel, valueLabel, logScale = false }: CategoryChartOptions) => ({
+  ...baseLayout(),
+  margin: { l: 70, r: 20, t: 30, b: 40 },
+  legend: { orientation: 'h' as const, x: 0, y: 1.02, yanchor: 'bottom' as const },
+  xaxis: {
+    title: { text: categoryLabel },
+    // Never let Plotly read "16" or "1024" as numbers and space them on a linear axis.
+    type: 'category' as const,
+    tickangle: -30,
+    automargin: true,
+  },
+  yaxis: {
+    title: { text: valueLabel },
+    type: logScale ? ('log' as const) : ('linear' as const),
+    // Plain numbers: SI ticks such as "100µ" read as microseconds on a time or MB/s axis.
+    exponentformat: 'none' as const,
+    separatethousands: true,
+  },
+});
+
+// Plotly's "Dark24": enough distinct colours for a benchmark's mechanisms before any repeats.
+export const GROUP_COLOURS = [
+  '#2E91E5', '#E15F99', '#1CA71C', '#FB0D0D', '#DA16FF', '#222A2A', '#B68100', '#750D86',
+  '#EB663B', '#511CFB', '#00A08B', '#FB00D1', '#FC0080', '#B2828D', '#6C7C32', '#778AAE',
+  '#862A16', '#A777F1', '#620042', '#1616A7', '#DA60CA', '#6C4516', '#0D2A63', '#AF0038',
+] as const;
+// First series of a group solid, the next ones dotted, dashed, ...
+const GROUP_DASHES = ['solid', 'dot', 'dash', 'dashdot', 'longdash'] as const;
+
+type GroupStyle = { color: string; dash: (typeof GROUP_DASHES)[number] };
+
+/** Colour (one per group, in order of appearance) and dash of each series; null when ungrouped. */
+export const groupStyles = (series: readonly CategorySeries[]): (GroupStyle | null)[] => {
+  const groupIndex = new Map<string, number>();
+  const seen = new Map<string, number>();
+  return series.map(({ group }) => {
+    if (group === undefined) return null;
+    const index = groupIndex.get(group) ?? groupIndex.size;
+    groupIndex.set(group, index);
+    const member = seen.get(group) ?? 0;
+    seen.set(group, member + 1);
+    return {
+      color: GROUP_COLOURS[index % GROUP_COLOURS.length] ?? GROUP_COLOURS[0],
+      dash: GROUP_DASHES[member % GROUP_DASHES.length] ?? 'solid',
+    };
+  });
+};
+
+/** Side-by-side bars per category, one colour per series, with ± error bars when given. */
+export const toGroupedBarFigure = (data: CategoryChartData, options: CategoryChartOptions): Figure => ({
+  data: data.series.map((s) => ({
+    type: 'bar',
+    name: s.name,
+    x: [...data.categories],
+    y: [...s.values],
+    ...(s.errors ? { error_y: { type: 'data', array: [...s.errors], visible: true } } : {}),
+  })),
+  layout: { ...categoryLayout(options), barmode: 'group' },
+});
+
+/** One line (with markers) per series across ordered categories; gaps stay gaps. */
+export const toCategoryLineFigure = (data: CategoryChartData, options: CategoryChartOptions): Figure => {
+  const styles = groupStyles(data.series);
+  return {
+    data: data.series.map((s, i) => {
+      const style = styles[i];
+      return {
+        type: 'scatter',
+        mode: 'lines+markers',
+        name: s.name,
+        x: [...data.categories],
+        y: [...s.values],
+        connectgaps: false,
+        ...(style ? { line: { color: style.color, dash: style.dash }, marker: { color: style.color } } : {}),
+      };
+    }),
+    layout: categoryLayout(options),
+  };
+};

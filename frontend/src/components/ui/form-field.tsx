@@ -69,9 +69,19 @@ export const InputField = ({ label, error, hint, className, ...inputProps }: Inp
 };
 
 export type SelectOption = { value: string; label: string };
+/** Rendered as an <optgroup>. */
+export type SelectOptionGroup = { label: string; options: readonly SelectOption[] };
+
+const isGroup = (item: SelectOption | SelectOptionGroup): item is SelectOptionGroup => 'options' in item;
+
+const renderOption = (option: SelectOption) => (
+  <option key={option.value} value={option.value}>
+    {option.label}
+  </option>
+);
 
 type SelectFieldProps = FieldProps & {
-  options: readonly SelectOption[];
+  options: readonly (SelectOption | SelectOptionGroup)[];
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'>;
 
 export const SelectField = ({ label, error, hint, options, className, ...selectProps }: SelectFieldProps) => {
@@ -85,13 +95,28 @@ export const SelectField = ({ label, error, hint, options, className, ...selectP
         aria-describedby={describedBy}
         {...selectProps}
       >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        {options.map((item) =>
+          isGroup(item) ? (
+            <optgroup key={`group:${item.label}`} label={item.label}>
+              {item.options.map(renderOption)}
+            </optgroup>
+          ) : (
+            renderOption(item)
+          ),
+        )}
       </select>
       <FieldMessages hint={hint} hintId={hintId} errorText={errorText} errorId={errorId} />
     </div>
   );
 };
+
+type CheckboxFieldProps = { label: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>;
+
+/** A single labelled checkbox, for on/off settings such as a chart's log scale. */
+export const CheckboxField = ({ label, className, ...inputProps }: CheckboxFieldProps) => (
+  <div className={['field', 'field-checkbox', className].filter(Boolean).join(' ')}>
+    <label>
+      <input type="checkbox" {...inputProps} /> {label}
+    </label>
+  </div>
+);

@@ -1,4 +1,13 @@
-import type { Device, Experiment, Run, RunRtt, User } from '@/types/api';
+import type {
+  Catalogue,
+  Device,
+  Experiment,
+  ExperimentInput,
+  MechanismInfo,
+  Run,
+  RunRtt,
+  User,
+} from '@/types/api';
 
 /**
  * In-memory backend state for the MSW handlers. Tests arrange it directly
@@ -29,6 +38,60 @@ export const deviceFixture = (overrides: Partial<Device> = {}): Device => ({
     os: 'Debian GNU/Linux 12',
     python_version: '3.11.2',
   },
+  ...overrides,
+});
+
+const mechanism = (
+  name: string,
+  label: string,
+  family: string,
+  kind: string,
+  keyBits: number | null,
+): MechanismInfo => ({ name, label, family, kind, key_bits: keyBits });
+
+/** A subset of the backend's catalogue (experiments/catalogue.py): every family, in its order. */
+export const catalogueFixture: Catalogue = {
+  mechanisms: [
+    mechanism('none', 'None', 'None', 'none', null),
+    mechanism('null', 'Null (harness floor, no cryptography)', 'None', 'null', null),
+    mechanism('aes-128-cbc', 'AES-128-CBC', 'AES', 'cipher', 128),
+    mechanism('aes-256-gcm', 'AES-256-GCM', 'AES', 'aead', 256),
+    mechanism('3des-cbc', '3DES-CBC (3 keys)', 'DES', 'cipher', 168),
+    mechanism('chacha20-poly1305', 'ChaCha20-Poly1305', 'Stream', 'aead', 256),
+    mechanism('hmac-sha256', 'HMAC-SHA256', 'MAC', 'mac', 256),
+    mechanism('rsa-2048-pkcs1v15', 'RSA-2048 PKCS#1 v1.5 (SHA-256)', 'RSA', 'signature', 2048),
+    mechanism('ed25519', 'Ed25519', 'Elliptic curve', 'signature', 256),
+    mechanism('present-80-cbc', 'PRESENT-80-CBC', 'Lightweight', 'cipher', 80),
+    mechanism('ascon-aead128', 'Ascon-AEAD128 (NIST SP 800-232)', 'Lightweight', 'aead', 128),
+  ],
+  experiment_kinds: [
+    { name: 'messaging', label: 'Messaging round trip' },
+    { name: 'cipher_bench', label: 'Cipher benchmark' },
+  ],
+};
+
+/** The backend's defaults for the fields an ExperimentInput may leave out (experiments/apis.py). */
+export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name' | 'device_ids'>> => ({
+  kind: 'messaging',
+  protocol: 'mqtt',
+  qos: 1,
+  security: 'none',
+  payload_size: 66,
+  message_count: 100,
+  interval_ms: 0,
+  measurement: 'round_trip',
+  mechanisms: [],
+  data_sizes: [],
+  repetitions: 100,
+});
+
+export const experimentFixture = (overrides: Partial<Experiment> = {}): Experiment => ({
+  id: 'e0000000-0000-4000-8000-000000000001',
+  name: 'QoS 1 baseline',
+  ...experimentInputDefaults(),
+  device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+  created_at: '2025-01-02T10:00:00Z',
+  runs: [],
   ...overrides,
 });
 

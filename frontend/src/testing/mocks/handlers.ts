@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 
 import type { ErrorEnvelope, Experiment, ExperimentInput, Run } from '@/types/api';
 
-import { db, TEST_CSRF_TOKEN, TEST_PASSWORD } from './db';
+import { catalogueFixture, db, experimentInputDefaults, TEST_CSRF_TOKEN, TEST_PASSWORD } from './db';
 
 /**
  * A small fake of the Django API: same URLs, status codes and error envelope.
@@ -33,6 +33,24 @@ const checkCsrf = (request: Request) => {
 
 let nextId = 1;
 const newId = () => `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`;
+
+/** What a run is dispatched with, as the backend's experiments/services.py builds it. */
+const runSpec = (experiment: Experiment): Run['spec'] =>
+  experiment.kind === 'cipher_bench'
+    ? {
+        mechanisms: experiment.mechanisms,
+        data_sizes: experiment.data_sizes,
+        repetitions: experiment.repetitions,
+      }
+    : {
+        protocol: experiment.protocol,
+        qos: experiment.qos,
+        security: experiment.security,
+        payload_size: experiment.payload_size,
+        message_count: experiment.message_count,
+        interval_ms: experiment.interval_ms,
+        measurement: experiment.measurement,
+      };
 
 export const handlers = [
   http.get('/api/auth/csrf/', () =>
@@ -78,6 +96,10 @@ export const handlers = [
     );
   }),
 
+  http.get('/api/catalogue/', () =>
+    currentUser() ? HttpResponse.json(catalogueFixture) : notAuthenticated(),
+  ),
+
   http.get('/api/experiments/', () =>
     currentUser() ? HttpResponse.json(db.experiments) : notAuthenticated(),
   ),
@@ -86,11 +108,13 @@ export const handlers = [
     if (!currentUser()) return notAuthenticated();
     const csrfError = checkCsrf(request);
     if (csrfError) return csrfError;
-    const input = (await request.json()) as ExperimentInput;
+    // A request may leave out any field the server defaults.
+    const input = (await request.json()) as Pick<ExperimentInput, 'name' | 'device_ids'> &
+      Partial<ExperimentInput>;
     const experiment: Experiment = {
       id: newId(),
+      ...experimentInputDefaults(),
       ...input,
-      interval_ms: input.interval_ms ?? 0,
       created_at: new Date().toISOString(),
       runs: [],
     };
@@ -113,14 +137,16 @@ export const handlers = [
     const run: Run = {
       id: newId(),
       experiment: { id: experiment.id, name: experiment.name },
+      kind: experiment.kind,
       status: 'pending',
       error: '',
-      spec: {},
+      spec: runSpec(experiment),
       created_at: new Date().toISOString(),
       started_at: null,
       finished_at: null,
       devices: [],
       summary: [],
+      bench_summary: [],
     };
     db.runs.push(run);
     experiment.runs.push({ id: run.id, status: run.status, created_at: run.created_at });

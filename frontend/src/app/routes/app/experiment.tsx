@@ -5,6 +5,7 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
 import { paths } from '@/config/paths';
 import { useDevices } from '@/features/devices/api/get-devices';
+import { useCatalogue } from '@/features/experiments/api/get-catalogue';
 import { useExperiment } from '@/features/experiments/api/get-experiment';
 import { ExperimentDetails } from '@/features/experiments/components/experiment-details';
 
@@ -18,6 +19,8 @@ const ExperimentRoute = () => {
     () => new Map((devices.data ?? []).map((device) => [device.id, device.name])),
     [devices.data],
   );
+  // Only for labels of the kind and mechanisms, likewise.
+  const catalogue = useCatalogue();
 
   if (experiment.isPending) return <Loading />;
   if (experiment.isError) return <ErrorAlert error={experiment.error} />;
@@ -28,6 +31,7 @@ const ExperimentRoute = () => {
       <ExperimentDetails
         experiment={experiment.data}
         deviceNames={deviceNames}
+        catalogue={catalogue.data}
         onRunStarted={(run) => void navigate(paths.run.getHref(run.id))}
       />
     </>

@@ -3,21 +3,59 @@ import { Link } from 'react-router';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
-import { formatDateTime } from '@/lib/format';
-import type { Experiment, Run } from '@/types/api';
+import { formatDataSize, formatDateTime } from '@/lib/format';
+import type { Catalogue, Experiment, Run } from '@/types/api';
 
 import { useStartRun } from '../api/start-run';
 
-import { MEASUREMENT_LABELS, PROTOCOL_LABELS, SECURITY_LABELS } from './labels';
+import { labelOf } from './catalogue';
+import { MEASUREMENT_LABELS, PROTOCOL_LABELS } from './labels';
+
+const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
+  <>
+    <dt>Protocol</dt>
+    <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
+    <dt>QoS</dt>
+    <dd>{experiment.qos}</dd>
+    <dt>Payload security</dt>
+    <dd>{labelOf(catalogue?.mechanisms, experiment.security)}</dd>
+    <dt>Payload size (bytes)</dt>
+    <dd>{experiment.payload_size}</dd>
+    <dt>Messages per device</dt>
+    <dd>{experiment.message_count}</dd>
+    <dt>Interval between messages (ms)</dt>
+    <dd>{experiment.interval_ms}</dd>
+    <dt>Measurement</dt>
+    <dd>{MEASUREMENT_LABELS[experiment.measurement]}</dd>
+  </>
+);
+
+const CipherBenchParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
+  <>
+    <dt>Mechanisms</dt>
+    <dd>{experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', ')}</dd>
+    <dt>Data sizes</dt>
+    <dd>{experiment.data_sizes.map(formatDataSize).join(', ')}</dd>
+    <dt>Repetitions</dt>
+    <dd>{experiment.repetitions}</dd>
+  </>
+);
 
 type ExperimentDetailsProps = {
   experiment: Experiment;
   /** device id → name, for showing which devices take part. */
   deviceNames: ReadonlyMap<string, string>;
+  /** Labels for the kind and mechanisms; their names are shown until it loads. */
+  catalogue?: Catalogue;
   onRunStarted: (run: Run) => void;
 };
 
-export const ExperimentDetails = ({ experiment, deviceNames, onRunStarted }: ExperimentDetailsProps) => {
+export const ExperimentDetails = ({
+  experiment,
+  deviceNames,
+  catalogue,
+  onRunStarted,
+}: ExperimentDetailsProps) => {
   const startRun = useStartRun({ mutationConfig: { onSuccess: (run) => onRunStarted(run) } });
   const runs = [...experiment.runs].sort((a, b) => b.created_at.localeCompare(a.created_at));
 
@@ -40,20 +78,13 @@ export const ExperimentDetails = ({ experiment, deviceNames, onRunStarted }: Exp
           Parameters
         </h2>
         <dl className="params">
-          <dt>Protocol</dt>
-          <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
-          <dt>QoS</dt>
-          <dd>{experiment.qos}</dd>
-          <dt>Payload security</dt>
-          <dd>{SECURITY_LABELS[experiment.security]}</dd>
-          <dt>Payload size (bytes)</dt>
-          <dd>{experiment.payload_size}</dd>
-          <dt>Messages per device</dt>
-          <dd>{experiment.message_count}</dd>
-          <dt>Interval between messages (ms)</dt>
-          <dd>{experiment.interval_ms}</dd>
-          <dt>Measurement</dt>
-          <dd>{MEASUREMENT_LABELS[experiment.measurement]}</dd>
+          <dt>Kind</dt>
+          <dd>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</dd>
+          {experiment.kind === 'cipher_bench' ? (
+            <CipherBenchParameters experiment={experiment} catalogue={catalogue} />
+          ) : (
+            <MessagingParameters experiment={experiment} catalogue={catalogue} />
+          )}
           <dt>Devices</dt>
           <dd>
             {experiment.device_ids.map((id) => deviceNames.get(id) ?? id).join(', ') || 'none'}

@@ -1,82 +1,50 @@
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
 import { InputField, SelectField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
-import { isApiError, type FieldErrors } from '@/lib/api-client';
-import type { Device, Experiment, Run } from '@/types/api';
+import { isApiError } from '@/lib/api-client';
+import type { Catalogue, Device, Experiment, Run } from '@/types/api';
 
 import {
-  createExperimentInputSchema,
-  EXPERIMENT_DEFAULTS,
+  BENCH_REPETITIONS_MAX,
   MEASUREMENTS,
   MESSAGE_COUNT_MAX,
   PAYLOAD_SIZE_MAX_BYTES,
   PROTOCOLS,
   QOS_LEVELS,
-  SECURITY_MODES,
   useCreateExperiment,
-  type CreateExperimentInput,
 } from '../api/create-experiment';
 import { useStartRun } from '../api/start-run';
 
-import { MEASUREMENT_LABELS, PROTOCOL_LABELS, SECURITY_LABELS } from './labels';
-
-type FieldName = keyof CreateExperimentInput;
-
-// What the inputs hold: text, as typed. Numbers are parsed at submit time.
-type FormValues = Record<Exclude<FieldName, 'device_ids'>, string> & { device_ids: string[] };
-
-const FIELD_NAMES = Object.keys(createExperimentInputSchema.shape) as FieldName[];
-
-const isFieldName = (key: string): key is FieldName => (FIELD_NAMES as string[]).includes(key);
-
-const toNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
-
-const toCandidate = (values: FormValues) => ({
-  ...values,
-  qos: toNumber(values.qos),
-  payload_size: toNumber(values.payload_size),
-  message_count: toNumber(values.message_count),
-  interval_ms: toNumber(values.interval_ms),
-});
-
-const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[]): FormValues => ({
-  name: '',
-  protocol: EXPERIMENT_DEFAULTS.protocol,
-  qos: String(EXPERIMENT_DEFAULTS.qos),
-  security: EXPERIMENT_DEFAULTS.security,
-  payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
-  message_count: String(EXPERIMENT_DEFAULTS.message_count),
-  interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
-  measurement: EXPERIMENT_DEFAULTS.measurement,
-  // Online devices can run right away, so they are the sensible default.
-  device_ids: devices.filter((d) => d.online).map((d) => d.id),
-});
-
-/** Splits a server validation error into per-field messages and the rest. */
-const splitServerErrors = (fields: FieldErrors) => {
-  const byField: Partial<Record<FieldName, string[]>> = {};
-  const other: string[] = [];
-  for (const [key, messages] of Object.entries(fields)) {
-    if (isFieldName(key)) byField[key] = messages;
-    else other.push(...messages);
-  }
-  return { byField, other };
-};
+import { benchMechanisms, groupByFamily } from './catalogue';
+import { DATA_SIZES_HINT } from './data-sizes';
+import {
+  initialValues,
+  isKind,
+  splitServerErrors,
+  validateForm,
+  type FieldErrorMap,
+  type FieldName,
+  type FormValues,
+  type TextField,
+} from './experiment-form-values';
+import { MEASUREMENT_LABELS, PROTOCOL_LABELS } from './labels';
+import { MechanismFieldset } from './mechanism-fieldset';
 
 type Intent = 'create' | 'run';
 
 type ExperimentFormProps = {
   devices: readonly Pick<Device, 'id' | 'name' | 'online'>[];
+  catalogue: Catalogue;
   onCreated: (experiment: Experiment) => void;
   onRunStarted: (run: Run) => void;
 };
 
-export const ExperimentForm = ({ devices, onCreated, onRunStarted }: ExperimentFormProps) => {
+export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: ExperimentFormProps) => {
   const [values, setValues] = useState<FormValues>(() => initialValues(devices));
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string[]>>>({});
+  const [fieldErrors, setFieldErrors] = useState<FieldErrorMap>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [createdButNotRun, setCreatedButNotRun] = useState<Experiment | null>(null);
   // Set by the clicked submit button's onClick, which fires before the form's submit.
@@ -86,12 +54,35 @@ export const ExperimentForm = ({ devices, onCreated, onRunStarted }: ExperimentF
   const startRun = useStartRun();
   const busy = createExperiment.isPending || startRun.isPending;
 
-  const setField =
-    (name: Exclude<FieldName, 'device_ids'>) =>
-    (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-      setValues((prev) => ({ ...prev, [name]: event.target.value }));
-      setFieldErrors(({ [name]: _cleared, ...rest }) => rest);
-    };
+  const kindOptions = catalogue.experiment_kinds
+    .filter((kind) => isKind(kind.name))
+    .map((kind) => ({ value: kind.name, label: kind.label }));
+  const securityOptions = useMemo(
+    () =>
+      groupByFamily(catalogue.mechanisms).map(({ family, mechanisms }) => ({
+        label: family,
+        options: mechanisms.map((m) => ({ value: m.name, label: m.label })),
+      })),
+    [catalogue.mechanisms],
+  );
+  const benchable = useMemo(() => benchMechanisms(catalogue.mechanisms), [catalogue.mechanisms]);
+  const benchFamilies = useMemo(() => groupByFamily(benchable), [benchable]);
+
+  const clearError = (name: FieldName) => setFieldErrors(({ [name]: _cleared, ...rest }) => rest);
+
+  const setField = (name: TextField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    setValues((prev) => ({ ...prev, [name]: event.target.value }));
+    clearError(name);
+  };
+
+  const setKind = (event: ChangeEvent<HTMLSelectElement>) => {
+    const kind = event.target.value;
+    if (!isKind(kind)) return;
+    setValues((prev) => ({ ...prev, kind }));
+    // The errors were about the other kind's fields.
+    setFieldErrors({});
+    setFormError(null);
+  };
 
   const toggleDevice = (deviceId: string) => (event: ChangeEvent<HTMLInputElement>) => {
     const { checked } = event.target;
@@ -101,7 +92,18 @@ export const ExperimentForm = ({ devices, onCreated, onRunStarted }: ExperimentF
         ? [...prev.device_ids, deviceId]
         : prev.device_ids.filter((id) => id !== deviceId),
     }));
-    setFieldErrors(({ device_ids: _cleared, ...rest }) => rest);
+    clearError('device_ids');
+  };
+
+  const toggleMechanism = (name: string, checked: boolean) => {
+    setValues((prev) => ({
+      ...prev,
+      // Catalogue order, whatever the click order: the run's results are listed that way.
+      mechanisms: benchable
+        .map((m) => m.name)
+        .filter((m) => (m === name ? checked : prev.mechanisms.includes(m))),
+    }));
+    clearError('mechanisms');
   };
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -109,14 +111,9 @@ export const ExperimentForm = ({ devices, onCreated, onRunStarted }: ExperimentF
     setFormError(null);
     setCreatedButNotRun(null);
 
-    const parsed = createExperimentInputSchema.safeParse(toCandidate(values));
-    if (!parsed.success) {
-      const errors: Partial<Record<FieldName, string[]>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]);
-        if (isFieldName(key)) errors[key] = [...(errors[key] ?? []), issue.message];
-      }
-      setFieldErrors(errors);
+    const validated = validateForm(values);
+    if (!validated.ok) {
+      setFieldErrors(validated.errors);
       setFormError('Please correct the highlighted fields.');
       return;
     }
@@ -124,10 +121,10 @@ export const ExperimentForm = ({ devices, onCreated, onRunStarted }: ExperimentF
 
     let experiment: Experiment;
     try {
-      experiment = await createExperiment.mutateAsync(parsed.data);
+      experiment = await createExperiment.mutateAsync(validated.input);
     } catch (error) {
       if (isApiError(error) && Object.keys(error.fieldErrors).length > 0) {
-        const { byField, other } = splitServerErrors(error.fieldErrors);
+        const { byField, other } = splitServerErrors(values.kind, error.fieldErrors);
         setFieldErrors(byField);
         setFormError([error.message, ...other].join(' '));
       } else {
@@ -159,78 +156,123 @@ export const ExperimentForm = ({ devices, onCreated, onRunStarted }: ExperimentF
         </p>
       ) : null}
 
-      <InputField
-        label="Name"
-        type="text"
-        value={values.name}
-        onChange={setField('name')}
-        error={fieldErrors.name}
-        required
-      />
-      <div className="field-row">
-        <SelectField
-          label="Protocol"
-          value={values.protocol}
-          onChange={setField('protocol')}
-          options={PROTOCOLS.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] }))}
-          error={fieldErrors.protocol}
-        />
-        <SelectField
-          label="QoS"
-          value={values.qos}
-          onChange={setField('qos')}
-          options={QOS_LEVELS.map((q) => ({ value: String(q), label: String(q) }))}
-          error={fieldErrors.qos}
-        />
-        <SelectField
-          label="Payload security"
-          value={values.security}
-          onChange={setField('security')}
-          options={SECURITY_MODES.map((s) => ({ value: s, label: SECURITY_LABELS[s] }))}
-          error={fieldErrors.security}
-        />
-      </div>
       <div className="field-row">
         <InputField
-          label="Payload size (bytes)"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={PAYLOAD_SIZE_MAX_BYTES}
-          step={1}
-          value={values.payload_size}
-          onChange={setField('payload_size')}
-          error={fieldErrors.payload_size}
+          label="Name"
+          type="text"
+          value={values.name}
+          onChange={setField('name')}
+          error={fieldErrors.name}
+          required
         />
-        <InputField
-          label="Messages per device"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MESSAGE_COUNT_MAX}
-          step={1}
-          value={values.message_count}
-          onChange={setField('message_count')}
-          error={fieldErrors.message_count}
-        />
-        <InputField
-          label="Interval between messages (ms)"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          value={values.interval_ms}
-          onChange={setField('interval_ms')}
-          error={fieldErrors.interval_ms}
+        <SelectField
+          label="Kind"
+          value={values.kind}
+          onChange={setKind}
+          options={kindOptions}
+          error={fieldErrors.kind}
         />
       </div>
-      <SelectField
-        label="Measurement"
-        value={values.measurement}
-        onChange={setField('measurement')}
-        options={MEASUREMENTS.map((m) => ({ value: m, label: MEASUREMENT_LABELS[m] }))}
-        error={fieldErrors.measurement}
-      />
+
+      {values.kind === 'messaging' ? (
+        <>
+          <div className="field-row">
+            <SelectField
+              label="Protocol"
+              value={values.protocol}
+              onChange={setField('protocol')}
+              options={PROTOCOLS.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] }))}
+              error={fieldErrors.protocol}
+            />
+            <SelectField
+              label="QoS"
+              value={values.qos}
+              onChange={setField('qos')}
+              options={QOS_LEVELS.map((q) => ({ value: String(q), label: String(q) }))}
+              error={fieldErrors.qos}
+            />
+            <SelectField
+              label="Payload security"
+              value={values.security}
+              onChange={setField('security')}
+              options={securityOptions}
+              error={fieldErrors.security}
+            />
+          </div>
+          <div className="field-row">
+            <InputField
+              label="Payload size (bytes)"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={PAYLOAD_SIZE_MAX_BYTES}
+              step={1}
+              value={values.payload_size}
+              onChange={setField('payload_size')}
+              error={fieldErrors.payload_size}
+            />
+            <InputField
+              label="Messages per device"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MESSAGE_COUNT_MAX}
+              step={1}
+              value={values.message_count}
+              onChange={setField('message_count')}
+              error={fieldErrors.message_count}
+            />
+            <InputField
+              label="Interval between messages (ms)"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={values.interval_ms}
+              onChange={setField('interval_ms')}
+              error={fieldErrors.interval_ms}
+            />
+          </div>
+          <SelectField
+            label="Measurement"
+            value={values.measurement}
+            onChange={setField('measurement')}
+            options={MEASUREMENTS.map((m) => ({ value: m, label: MEASUREMENT_LABELS[m] }))}
+            error={fieldErrors.measurement}
+          />
+        </>
+      ) : (
+        <>
+          <MechanismFieldset
+            families={benchFamilies}
+            selected={values.mechanisms}
+            onToggle={toggleMechanism}
+            error={fieldErrors.mechanisms}
+          />
+          <div className="field-row">
+            <InputField
+              label="Data sizes"
+              type="text"
+              className="field-wide"
+              value={values.data_sizes}
+              onChange={setField('data_sizes')}
+              hint={DATA_SIZES_HINT}
+              error={fieldErrors.data_sizes}
+            />
+            <InputField
+              label="Repetitions"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={BENCH_REPETITIONS_MAX}
+              step={1}
+              value={values.repetitions}
+              onChange={setField('repetitions')}
+              error={fieldErrors.repetitions}
+            />
+          </div>
+        </>
+      )}
 
       <fieldset
         className="fieldset"

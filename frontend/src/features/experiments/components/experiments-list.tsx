@@ -2,9 +2,10 @@ import { Link } from 'react-router';
 
 import { StatusBadge } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
-import { formatDateTime } from '@/lib/format';
-import type { Experiment } from '@/types/api';
+import { formatDateTime, MISSING } from '@/lib/format';
+import type { Catalogue, Experiment } from '@/types/api';
 
+import { labelOf } from './catalogue';
 import { PROTOCOL_LABELS } from './labels';
 
 const latestRun = (experiment: Experiment) =>
@@ -13,9 +14,13 @@ const latestRun = (experiment: Experiment) =>
     undefined,
   );
 
-type ExperimentsListProps = { experiments: Experiment[] };
+type ExperimentsListProps = {
+  experiments: Experiment[];
+  /** Labels for the kinds; their names are shown until it loads. */
+  catalogue?: Catalogue;
+};
 
-export const ExperimentsList = ({ experiments }: ExperimentsListProps) => {
+export const ExperimentsList = ({ experiments, catalogue }: ExperimentsListProps) => {
   if (experiments.length === 0) {
     return <p className="empty">No experiments yet. Create one to start measuring.</p>;
   }
@@ -26,6 +31,7 @@ export const ExperimentsList = ({ experiments }: ExperimentsListProps) => {
         <thead>
           <tr>
             <th scope="col">Name</th>
+            <th scope="col">Kind</th>
             <th scope="col">Protocol</th>
             <th scope="col">QoS</th>
             <th scope="col">Payload (bytes)</th>
@@ -38,15 +44,18 @@ export const ExperimentsList = ({ experiments }: ExperimentsListProps) => {
         <tbody>
           {experiments.map((experiment) => {
             const run = latestRun(experiment);
+            // Protocol, QoS, payload and message count only mean something for messaging.
+            const messaging = experiment.kind === 'messaging';
             return (
               <tr key={experiment.id}>
                 <th scope="row">
                   <Link to={paths.experiment.getHref(experiment.id)}>{experiment.name}</Link>
                 </th>
-                <td>{PROTOCOL_LABELS[experiment.protocol]}</td>
-                <td className="num">{experiment.qos}</td>
-                <td className="num">{experiment.payload_size}</td>
-                <td className="num">{experiment.message_count}</td>
+                <td>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</td>
+                <td>{messaging ? PROTOCOL_LABELS[experiment.protocol] : MISSING}</td>
+                <td className="num">{messaging ? experiment.qos : MISSING}</td>
+                <td className="num">{messaging ? experiment.payload_size : MISSING}</td>
+                <td className="num">{messaging ? experiment.message_count : MISSING}</td>
                 <td className="num">{experiment.device_ids.length}</td>
                 <td>{run ? <StatusBadge status={run.status} /> : <span className="muted">none</span>}</td>
                 <td>{formatDateTime(experiment.created_at)}</td>

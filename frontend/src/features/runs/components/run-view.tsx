@@ -8,13 +8,25 @@ import type { Run } from '@/types/api';
 
 import { isRunFinished } from '../api/get-run';
 
+import { BenchResults } from './bench-results';
 import { RunCharts } from './run-charts';
 import { RunProgress } from './run-progress';
 import { RunSummaryTable } from './run-summary-table';
 
-type RunViewProps = { run: Run };
+const NO_SECURITY = 'none';
+const NO_LABELS: ReadonlyMap<string, string> = new Map();
 
-export const RunView = ({ run }: RunViewProps) => {
+/** The payload security a messaging run used, from the spec it was dispatched with. */
+const securityOf = (run: Run): string =>
+  typeof run.spec.security === 'string' ? run.spec.security : NO_SECURITY;
+
+type RunViewProps = {
+  run: Run;
+  /** Mechanism name → label, in catalogue order; names are shown for missing ones. */
+  mechanismLabels?: ReadonlyMap<string, string>;
+};
+
+export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
   const finished = isRunFinished(run.status);
   const deviceErrors = run.devices.filter((device) => device.error);
 
@@ -47,13 +59,16 @@ export const RunView = ({ run }: RunViewProps) => {
         </section>
       ) : null}
 
-      {finished ? null : <RunProgress devices={run.devices} />}
+      {finished ? null : <RunProgress devices={run.devices} kind={run.kind} />}
 
-      {run.status === 'completed' ? (
+      {run.status === 'completed' && run.kind === 'cipher_bench' ? (
+        <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
+      ) : null}
+      {run.status === 'completed' && run.kind === 'messaging' ? (
         <>
           <RunCharts runId={run.id} />
           <div className="panel">
-            <RunSummaryTable rows={run.summary} />
+            <RunSummaryTable rows={run.summary} showSecurityTimes={securityOf(run) !== NO_SECURITY} />
           </div>
         </>
       ) : null}

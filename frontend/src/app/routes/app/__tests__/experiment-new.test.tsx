@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/testing/mocks/db';
 import { errorResponse } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
-import { renderApp, screen } from '@/testing/test-utils';
+import { renderApp, screen, within } from '@/testing/test-utils';
 
 const renderForm = async () => {
   const view = renderApp('/experiments/new');
@@ -13,11 +13,23 @@ const renderForm = async () => {
   return view;
 };
 
+const renderBenchForm = async () => {
+  const view = await renderForm();
+  await view.user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'Cipher benchmark');
+  return view;
+};
+
 describe('New experiment page', () => {
   it('should offer the documented fields and defaults', async () => {
     await renderForm();
 
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('');
+    const kind = screen.getByRole('combobox', { name: 'Kind' });
+    expect(kind).toHaveDisplayValue('Messaging round trip');
+    expect(within(kind).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Messaging round trip',
+      'Cipher benchmark',
+    ]);
     expect(screen.getByRole('combobox', { name: 'Protocol' })).toHaveDisplayValue('MQTT');
     expect(screen.getByRole('combobox', { name: 'QoS' })).toHaveDisplayValue('1');
     expect(screen.getByRole('combobox', { name: 'Payload security' })).toHaveDisplayValue('None');
@@ -110,5 +122,206 @@ describe('New experiment page', () => {
     expect(await screen.findByRole('heading', { name: 'Run: Run me' })).toBeInTheDocument();
     expect(db.runs).toHaveLength(1);
     expect(router.state.location.pathname).toBe(`/runs/${db.runs[0]?.id}`);
+  });
+
+  it('should offer every catalogue mechanism as payload security, grouped by family', async () => {
+    const { user } = await renderForm();
+
+    const security = screen.getByRole('combobox', { name: 'Payload security' });
+    expect(within(security).getAllByRole('group').map((g) => g.getAttribute('label'))).toEqual([
+      'None', 'AES', 'DES', 'Stream', 'MAC', 'RSA', 'Elliptic curve', 'Lightweight',
+    ]);
+    const lightweight = within(security).getByRole('group', { name: 'Lightweight' });
+    expect(within(lightweight).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'PRESENT-80-CBC',
+      'Ascon-AEAD128 (NIST SP 800-232)',
+    ]);
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Secured');
+    await user.selectOptions(security, 'AES-256-GCM');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('heading', { name: 'Secured' })).toBeInTheDocument();
+    expect(db.experiments).toEqual([expect.objectContaining({ kind: 'messaging', security: 'aes-256-gcm' })]);
+  });
+
+  it('should show a security error from the server next to the payload security', async () => {
+    server.use(
+      http.post('/api/experiments/', () =>
+        errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+          fields: { security: ['"aes-256-gcm" is not a valid choice.'] },
+        }),
+      ),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Secured');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Payload security' }), 'AES-256-GCM');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Some fields are invalid');
+    const security = screen.getByRole('combobox', { name: 'Payload security' });
+    expect(security).toHaveAttribute('aria-invalid', 'true');
+    expect(security).toHaveAccessibleDescription('"aes-256-gcm" is not a valid choice.');
+  });
+
+  describe('for a cipher benchmark', () => {
+    it('should show the benchmark fields instead of the messaging ones', async () => {
+      await renderBenchForm();
+
+      for (const name of ['Protocol', 'QoS', 'Payload security', 'Measurement']) {
+        expect(screen.queryByRole('combobox', { name })).not.toBeInTheDocument();
+      }
+      for (const name of ['Payload size (bytes)', 'Messages per device', 'Interval between messages (ms)']) {
+        expect(screen.queryByRole('spinbutton', { name })).not.toBeInTheDocument();
+      }
+
+      const mechanisms = screen.getByRole('group', { name: 'Mechanisms' });
+      const families = within(mechanisms).getAllByRole('group');
+      expect(families.map((family) => within(family).getAllByRole('checkbox').length)).toEqual([1, 2, 1, 1, 1, 1, 1, 2]);
+      expect(within(mechanisms).getByRole('group', { name: 'AES' })).toBeInTheDocument();
+      // "none" measures nothing; the "null" floor is offered.
+      expect(within(mechanisms).queryByRole('checkbox', { name: 'None' })).not.toBeInTheDocument();
+      expect(within(mechanisms).getByRole('checkbox', { name: 'Null (harness floor, no cryptography)' })).not.toBeChecked();
+      expect(within(mechanisms).getByRole('checkbox', { name: 'RSA-2048 PKCS#1 v1.5 (SHA-256)' })).not.toBeChecked();
+
+      const sizes = screen.getByRole('textbox', { name: 'Data sizes' });
+      expect(sizes).toHaveValue('');
+      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('e.g. 16, 1K, 8K, 1M'));
+      expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveValue(100);
+      expect(screen.getByRole('checkbox', { name: 'pi-lab-1' })).toBeChecked();
+    });
+
+    it('should keep the messaging values when switching kinds back', async () => {
+      const { user } = await renderForm();
+      const payload = screen.getByRole('spinbutton', { name: 'Payload size (bytes)' });
+      await user.clear(payload);
+      await user.type(payload, '128');
+
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'Cipher benchmark');
+      await user.type(screen.getByRole('textbox', { name: 'Data sizes' }), '1K');
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'Messaging round trip');
+
+      expect(screen.getByRole('spinbutton', { name: 'Payload size (bytes)' })).toHaveValue(128);
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'Cipher benchmark');
+      expect(screen.getByRole('textbox', { name: 'Data sizes' })).toHaveValue('1K');
+    });
+
+    it('should validate mechanisms, data sizes and repetitions before sending anything', async () => {
+      const { user } = await renderBenchForm();
+
+      await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Bench');
+      await user.type(screen.getByRole('textbox', { name: 'Data sizes' }), '16, 12Q, 1K');
+      const repetitions = screen.getByRole('spinbutton', { name: 'Repetitions' });
+      await user.clear(repetitions);
+      await user.type(repetitions, '0');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('Please correct the highlighted fields.');
+      expect(screen.getByRole('group', { name: 'Mechanisms' })).toHaveAccessibleDescription(
+        'Choose at least one mechanism.',
+      );
+      const sizes = screen.getByRole('textbox', { name: 'Data sizes' });
+      expect(sizes).toHaveAttribute('aria-invalid', 'true');
+      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('Not a size: "12Q".'));
+      expect(repetitions).toHaveAttribute('aria-invalid', 'true');
+      expect(repetitions).toHaveAccessibleDescription('Repeat at least once.');
+      expect(screen.getByRole('textbox', { name: 'Name' })).not.toHaveAttribute('aria-invalid');
+
+      // Readable but out of range, or repeated: the schema's limits apply.
+      await user.clear(sizes);
+      await user.type(sizes, '16, 2G, 16');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      expect(await screen.findByText(/Each data size must be at most 1 GiB\./)).toBeInTheDocument();
+      expect(sizes).toHaveAccessibleDescription(
+        expect.stringContaining('Each data size must be at most 1 GiB. Enter each data size only once.'),
+      );
+      expect(db.experiments).toHaveLength(0);
+      expect(db.csrfHeaders).toHaveLength(0);
+    });
+
+    it('should show server field errors next to the benchmark fields', async () => {
+      server.use(
+        http.post('/api/experiments/', () =>
+          errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+            fields: {
+              mechanisms: ['A cipher benchmark needs at least one mechanism.'],
+              // DRF reports list items under their index.
+              data_sizes: { '1': ['Ensure this value is less than or equal to 1073741824.'] },
+              repetitions: ['Ensure this value is less than or equal to 10000.'],
+              payload_size: ['Not shown for a benchmark.'],
+            },
+          }),
+        ),
+      );
+      const { user } = await renderBenchForm();
+
+      await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Bench');
+      await user.click(screen.getByRole('checkbox', { name: 'AES-128-CBC' }));
+      await user.type(screen.getByRole('textbox', { name: 'Data sizes' }), '16, 1K');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      // Errors about fields the form does not show go to the alert.
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Some fields are invalid: correct them and send again. Not shown for a benchmark.',
+      );
+      expect(screen.getByRole('group', { name: 'Mechanisms' })).toHaveAccessibleDescription(
+        'A cipher benchmark needs at least one mechanism.',
+      );
+      expect(screen.getByRole('checkbox', { name: 'AES-128-CBC' })).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByRole('textbox', { name: 'Data sizes' })).toHaveAccessibleDescription(
+        expect.stringContaining('Item 2: Ensure this value is less than or equal to 1073741824.'),
+      );
+      expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveAccessibleDescription(
+        'Ensure this value is less than or equal to 10000.',
+      );
+    });
+
+    it('should create the benchmark, start a run and open it with "Create and run"', async () => {
+      let sent: unknown;
+      server.use(
+        http.post('/api/experiments/', async ({ request }) => {
+          sent = await request.clone().json();
+          // Falls through to the fake backend's handler.
+        }),
+      );
+      const { user, router } = await renderBenchForm();
+
+      await user.type(screen.getByRole('textbox', { name: 'Name' }), 'OpenSSL on Pi');
+      // Clicked out of catalogue order: sent in catalogue order.
+      await user.click(screen.getByRole('checkbox', { name: 'Ed25519' }));
+      await user.click(screen.getByRole('checkbox', { name: 'AES-128-CBC' }));
+      await user.click(screen.getByRole('checkbox', { name: 'PRESENT-80-CBC' }));
+      await user.click(screen.getByRole('checkbox', { name: 'Ed25519' }));
+      await user.click(screen.getByRole('checkbox', { name: 'RSA-2048 PKCS#1 v1.5 (SHA-256)' }));
+      await user.type(screen.getByRole('textbox', { name: 'Data sizes' }), '16, 1K, 8K, 1M');
+      const repetitions = screen.getByRole('spinbutton', { name: 'Repetitions' });
+      await user.clear(repetitions);
+      await user.type(repetitions, '50');
+      await user.click(screen.getByRole('button', { name: 'Create and run' }));
+
+      expect(await screen.findByRole('heading', { name: 'Run: OpenSSL on Pi' })).toBeInTheDocument();
+      // Only the benchmark's fields: the server defaults the messaging ones.
+      expect(sent).toEqual({
+        kind: 'cipher_bench',
+        name: 'OpenSSL on Pi',
+        mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15', 'present-80-cbc'],
+        data_sizes: [16, 1024, 8192, 1024 ** 2],
+        repetitions: 50,
+        device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+      });
+      expect(db.runs).toEqual([
+        expect.objectContaining({
+          kind: 'cipher_bench',
+          spec: {
+            mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15', 'present-80-cbc'],
+            data_sizes: [16, 1024, 8192, 1024 ** 2],
+            repetitions: 50,
+          },
+        }),
+      ]);
+      expect(router.state.location.pathname).toBe(`/runs/${db.runs[0]?.id}`);
+    });
   });
 });

@@ -1,22 +1,30 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import { db } from '@/testing/mocks/db';
+import { db, experimentFixture } from '@/testing/mocks/db';
 import { renderApp, screen, within } from '@/testing/test-utils';
-import type { Experiment } from '@/types/api';
 
-const experiment: Experiment = {
+const experiment = experimentFixture({
   id: 'e0000000-0000-4000-8000-000000000001',
   name: 'QoS 1 baseline',
-  protocol: 'mqtt',
-  qos: 1,
-  security: 'none',
-  payload_size: 66,
-  message_count: 100,
-  interval_ms: 0,
-  measurement: 'round_trip',
   device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
-  created_at: '2025-01-02T10:00:00Z',
   runs: [{ id: 'r0000000-0000-4000-8000-000000000001', status: 'completed', created_at: '2025-01-02T10:05:00Z' }],
+});
+
+const benchmark = experimentFixture({
+  id: 'e0000000-0000-4000-8000-000000000002',
+  name: 'OpenSSL on Pi',
+  kind: 'cipher_bench',
+  mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15', 'present-80-cbc'],
+  data_sizes: [16, 8192, 1024 ** 2],
+  repetitions: 250,
+});
+
+/** The experiment page's parameters, term → definition. */
+const parameters = () => {
+  const region = screen.getByRole('region', { name: 'Parameters' });
+  const terms = within(region).getAllByRole('term').map((term) => term.textContent);
+  const definitions = within(region).getAllByRole('definition').map((definition) => definition.textContent);
+  return Object.fromEntries(terms.map((term, i) => [term, definitions[i]]));
 };
 
 describe('Experiments pages', () => {
@@ -51,6 +59,53 @@ describe('Experiments pages', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Status: pending');
     const run = db.runs.at(-1);
     expect(router.state.location.pathname).toBe(`/runs/${run?.id}`);
+  });
+
+  it('should show the kind of each experiment and no messaging parameters for a benchmark', async () => {
+    db.experiments.push(experiment, benchmark);
+    renderApp('/');
+
+    const table = await screen.findByRole('table', { name: 'All experiments' });
+    const messagingRow = within(table).getByRole('row', { name: /QoS 1 baseline/ });
+    expect(await within(messagingRow).findByRole('cell', { name: 'Messaging round trip' })).toBeInTheDocument();
+    expect(within(messagingRow).getByRole('cell', { name: 'MQTT' })).toBeInTheDocument();
+    const benchRow = within(table).getByRole('row', { name: /OpenSSL on Pi/ });
+    expect(within(benchRow).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      'Cipher benchmark', '—', '—', '—', '—', '1', 'none', expect.any(String),
+    ]);
+  });
+
+  it('should show the payload security of a messaging experiment by its label', async () => {
+    db.experiments.push({ ...experiment, security: 'aes-256-gcm' });
+    renderApp(`/experiments/${experiment.id}`);
+
+    expect(await screen.findByRole('heading', { name: 'QoS 1 baseline' })).toBeInTheDocument();
+    await vi.waitFor(() =>
+      expect(parameters()).toMatchObject({
+        Kind: 'Messaging round trip',
+        Protocol: 'MQTT',
+        QoS: '1',
+        'Payload security': 'AES-256-GCM',
+        'Payload size (bytes)': '66',
+      }),
+    );
+  });
+
+  it("should show a cipher benchmark's mechanisms, data sizes and repetitions", async () => {
+    db.experiments.push(benchmark);
+    renderApp(`/experiments/${benchmark.id}`);
+
+    expect(await screen.findByRole('heading', { name: 'OpenSSL on Pi' })).toBeInTheDocument();
+    await vi.waitFor(() =>
+      expect(parameters()).toMatchObject({
+        Kind: 'Cipher benchmark',
+        Mechanisms: 'AES-128-CBC, RSA-2048 PKCS#1 v1.5 (SHA-256), PRESENT-80-CBC',
+        'Data sizes': '16 B, 8 KiB, 1 MiB',
+        Repetitions: '250',
+      }),
+    );
+    expect(parameters()).not.toHaveProperty('Protocol');
+    expect(parameters()).not.toHaveProperty('Payload security');
   });
 
   it('should say when an experiment is not found', async () => {

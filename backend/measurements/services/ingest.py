@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from dataclasses import dataclass
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
@@ -12,12 +12,44 @@ from psycopg import errors as pg_errors
 from experiments.models import FINISHED_STATUSES, Run, RunDevice, RunStatus
 from experiments.services import run_device_fail
 from measurements.errors import ChunkConflict, ChunkFormatError, RunNotAcceptingUploads
-from measurements.models import ChunkStatus, MessageRecord, RunStatistic, UploadChunk
+from measurements.models import BenchSample, ChunkStatus, MessageRecord, Stream, UploadChunk
 
 logger = logging.getLogger(__name__)
 
-RECORD_COLUMNS = ("seq", "t_send_ns", "t_recv_ns", "app_bytes", "wire_bytes", "outcome")
-RECORD_HEADER = ",".join(RECORD_COLUMNS).encode()
+
+@dataclass(frozen=True)
+class StreamFormat:
+    """An upload stream: which table its CSV lines go to, and the header they must carry."""
+
+    table: str
+    columns: tuple[str, ...]
+
+    @property
+    def header(self) -> bytes:
+        return ",".join(self.columns).encode()
+
+
+STREAMS = {
+    Stream.RECORDS: StreamFormat(
+        MessageRecord._meta.db_table,
+        (
+            "seq",
+            "t_send_ns",
+            "t_recv_ns",
+            "app_bytes",
+            "wire_bytes",
+            "outcome",
+            "secure_ns",
+            "unsecure_ns",
+        ),
+    ),
+    Stream.SAMPLES: StreamFormat(
+        BenchSample._meta.db_table,
+        ("mechanism", "operation", "data_bytes", "repetition", "wall_ns", "cpu_ns", "peak_rss_kb"),
+    ),
+}
+RECORD_HEADER = STREAMS[Stream.RECORDS].header
+SAMPLE_HEADER = STREAMS[Stream.SAMPLES].header
 HEADER_MESSAGE = "The chunk's first line must be the header `{expected}`; it was `{got}`."
 CHUNK_CONFLICT_MESSAGE = (
     "Chunk {index} of this run was already uploaded under another idempotency key; "
@@ -26,10 +58,6 @@ CHUNK_CONFLICT_MESSAGE = (
 RUN_FINISHED_MESSAGE = "Run {run_id} is {status}; it accepts no more records."
 INGEST_FAILED_MESSAGE = "Uploaded records were rejected: {error}"
 
-_TABLE = MessageRecord._meta.db_table
-_COPY_COLUMNS = "run_device_id, " + ", ".join(RECORD_COLUMNS)
-_COPY_SQL = f"COPY {_TABLE} ({_COPY_COLUMNS}) FROM STDIN WITH (FORMAT csv, HEADER true)"
-
 
 # --- receiving ----------------------------------------------------------------------------
 
@@ -37,6 +65,7 @@ _COPY_SQL = f"COPY {_TABLE} ({_COPY_COLUMNS}) FROM STDIN WITH (FORMAT csv, HEADE
 def chunk_receive(
     *,
     run_device: RunDevice,
+    stream: str = Stream.RECORDS,
     idempotency_key: str,
     index: int,
     is_final: bool,
@@ -56,11 +85,12 @@ def chunk_receive(
     run = run_device.run
     if run.status in FINISHED_STATUSES:
         raise RunNotAcceptingUploads(RUN_FINISHED_MESSAGE.format(run_id=run.pk, status=run.status))
-    _check_header(body)
+    _check_header(body, STREAMS[Stream(stream)])
     try:
         with transaction.atomic():
             chunk = UploadChunk.objects.create(
                 run_device=run_device,
+                stream=stream,
                 idempotency_key=idempotency_key,
                 index=index,
                 is_final=is_final,
@@ -75,19 +105,19 @@ def chunk_receive(
         raced = UploadChunk.objects.filter(idempotency_key=idempotency_key).first()
         if raced is not None:
             return raced, False
-        original = UploadChunk.objects.get(run_device=run_device, index=index)
+        original = UploadChunk.objects.get(run_device=run_device, stream=stream, index=index)
         raise ChunkConflict(
             CHUNK_CONFLICT_MESSAGE.format(index=index, key=original.idempotency_key)
         ) from exc
     return chunk, True
 
 
-def _check_header(body: bytes) -> None:
+def _check_header(body: bytes, stream: StreamFormat) -> None:
     first = body.split(b"\n", 1)[0].rstrip(b"\r")
-    if first != RECORD_HEADER:
+    if first != stream.header:
         raise ChunkFormatError(
             HEADER_MESSAGE.format(
-                expected=RECORD_HEADER.decode(), got=first[:200].decode(errors="replace")
+                expected=stream.header.decode(), got=first[:200].decode(errors="replace")
             )
         )
 
@@ -95,41 +125,38 @@ def _check_header(body: bytes) -> None:
 # --- ingesting ----------------------------------------------------------------------------
 
 
-def records_copy(*, run_device_id: int, body: bytes) -> int:
-    """COPY a chunk of record CSV into the records table; returns the rows added.
+def csv_copy(*, stream: StreamFormat, run_device_id: int, body: bytes) -> int:
+    """COPY a chunk of CSV into the stream's table; returns the rows added.
 
     PostgreSQL parses and type-checks the CSV (that is the fast path: no Python per row).
     Each line gets the run_device id prepended by one bytes.replace; the header line gets it
     too and is skipped by HEADER, so PostgreSQL's line numbers in errors are the chunk's.
-    Records already stored (an overlapping re-upload) are skipped through a staging table.
+    Rows already stored (an overlapping re-upload) are skipped through a staging table.
     Must run inside a transaction.
     """
-    _check_header(body)
+    _check_header(body, stream)
     prefix = b"%d," % run_device_id
     data = prefix + body.rstrip(b"\r\n").replace(b"\n", b"\n" + prefix) + b"\n"
+    columns = "run_device_id, " + ", ".join(stream.columns)
+    copy_sql = f"COPY {stream.table} ({columns}) FROM STDIN WITH (FORMAT csv, HEADER true)"
     try:
         with transaction.atomic(), connection.cursor() as cursor:
-            with cursor.copy(_COPY_SQL) as copy:
+            with cursor.copy(copy_sql) as copy:
                 copy.write(data)
             return int(cursor.rowcount)
     except pg_errors.UniqueViolation:
-        pass  # an overlapping re-upload: take the slower path that skips stored records
-    return _records_copy_skipping_duplicates(data)
-
-
-def _records_copy_skipping_duplicates(data: bytes) -> int:
-    columns = _COPY_COLUMNS
+        pass  # an overlapping re-upload: take the slower path that skips stored rows
     with connection.cursor() as cursor:
+        stage = f"ingest_stage_{stream.table}"
         cursor.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS ingest_stage "
-            f"(LIKE {_TABLE} INCLUDING DEFAULTS) ON COMMIT DROP"
+            f"CREATE TEMP TABLE IF NOT EXISTS {stage} "
+            f"(LIKE {stream.table} INCLUDING DEFAULTS) ON COMMIT DROP"
         )
-        cursor.execute("TRUNCATE ingest_stage")
-        stage_sql = f"COPY ingest_stage ({columns}) FROM STDIN WITH (FORMAT csv, HEADER true)"
-        with cursor.copy(stage_sql) as copy:
+        cursor.execute(f"TRUNCATE {stage}")
+        with cursor.copy(copy_sql.replace(f"COPY {stream.table} ", f"COPY {stage} ")) as copy:
             copy.write(data)
         cursor.execute(
-            f"INSERT INTO {_TABLE} ({columns}) SELECT {columns} FROM ingest_stage "
+            f"INSERT INTO {stream.table} ({columns}) SELECT {columns} FROM {stage} "
             "ON CONFLICT DO NOTHING"
         )
         return int(cursor.rowcount)
@@ -158,7 +185,11 @@ def chunk_ingest(*, chunk_id: int) -> int:
             cursor.execute("SET LOCAL synchronous_commit = off")
         try:
             with transaction.atomic():
-                added = records_copy(run_device_id=chunk.run_device_id, body=bytes(chunk.body))
+                added = csv_copy(
+                    stream=STREAMS[Stream(chunk.stream)],
+                    run_device_id=chunk.run_device_id,
+                    body=bytes(chunk.body),
+                )
         except (DatabaseError, PsycopgError, ChunkFormatError) as exc:
             error = exc.message if isinstance(exc, ChunkFormatError) else str(exc).strip()
             UploadChunk.objects.filter(pk=chunk.pk).update(status=ChunkStatus.FAILED, error=error)
@@ -204,59 +235,10 @@ def run_device_complete_if_ingested(*, run_device_id: int) -> bool:
         .update(status=RunStatus.INGESTING)
     )
     if claimed:
-        run_summarize(run_id=run_id)
+        from measurements.services.summary import summarize
+
+        summarize(run_id=run_id)
         Run.objects.filter(pk=run_id, status=RunStatus.INGESTING).update(
             status=RunStatus.COMPLETED, finished_at=timezone.now()
         )
     return True
-
-
-# --- summarising --------------------------------------------------------------------------
-
-_SUMMARY_SQL = f"""
-SELECT r.run_device_id,
-       count(*) FILTER (WHERE r.outcome = 'ok'),
-       count(*) FILTER (WHERE r.outcome = 'lost'),
-       avg((r.t_recv_ns - r.t_send_ns)) FILTER (WHERE r.outcome = 'ok'),
-       percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY (r.t_recv_ns - r.t_send_ns))
-           FILTER (WHERE r.outcome = 'ok'),
-       min((r.t_recv_ns - r.t_send_ns)) FILTER (WHERE r.outcome = 'ok'),
-       max((r.t_recv_ns - r.t_send_ns)) FILTER (WHERE r.outcome = 'ok'),
-       stddev_samp((r.t_recv_ns - r.t_send_ns)) FILTER (WHERE r.outcome = 'ok')
-FROM {_TABLE} r
-JOIN experiments_rundevice rd ON rd.id = r.run_device_id
-WHERE rd.run_id = %s
-GROUP BY ROLLUP (r.run_device_id)
-"""
-
-
-@transaction.atomic
-def run_summarize(*, run_id: Any) -> list[RunStatistic]:
-    """Compute the round-trip summary per device and over all devices, in one SQL pass."""
-    with connection.cursor() as cursor:
-        cursor.execute(_SUMMARY_SQL, [run_id])
-        rows = cursor.fetchall()
-    RunStatistic.objects.filter(run_id=run_id).delete()
-    statistics = []
-    for run_device_id, n, lost, mean, pcts, lo, hi, std in rows:
-        median, p95, p99 = pcts if pcts is not None else (None, None, None)
-        statistics.append(
-            RunStatistic(
-                run_id=run_id,
-                run_device_id=run_device_id,
-                n=n,
-                lost=lost,
-                mean_ns=_float(mean),
-                median_ns=_float(median),
-                p95_ns=_float(p95),
-                p99_ns=_float(p99),
-                min_ns=_float(lo),
-                max_ns=_float(hi),
-                std_ns=_float(std),
-            )
-        )
-    return RunStatistic.objects.bulk_create(statistics)
-
-
-def _float(value: Any) -> float | None:
-    return None if value is None else float(value)

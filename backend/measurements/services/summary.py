@@ -1,0 +1,108 @@
+"""Summaries of finished runs, computed in SQL in one pass each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection, transaction
+
+from experiments.models import ExperimentKind, Run
+from measurements.models import BenchSample, BenchStatistic, MessageRecord, RunStatistic
+
+_RECORDS = MessageRecord._meta.db_table
+_RTT = "(r.t_recv_ns - r.t_send_ns)"
+_OK = "FILTER (WHERE r.outcome = 'ok')"
+_SUMMARY_SQL = f"""
+SELECT r.run_device_id,
+       count(*) {_OK},
+       count(*) FILTER (WHERE r.outcome = 'lost'),
+       avg({_RTT}) {_OK},
+       percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY {_RTT}) {_OK},
+       min({_RTT}) {_OK},
+       max({_RTT}) {_OK},
+       stddev_samp({_RTT}) {_OK},
+       avg(r.secure_ns),
+       avg(r.unsecure_ns)
+FROM {_RECORDS} r
+JOIN experiments_rundevice rd ON rd.id = r.run_device_id
+WHERE rd.run_id = %s
+GROUP BY ROLLUP (r.run_device_id)
+"""
+
+_BENCH_SQL = f"""
+SELECT s.run_device_id, s.mechanism, s.operation, s.data_bytes, count(*),
+       avg(s.wall_ns), var_samp(s.wall_ns), stddev_samp(s.wall_ns), avg(s.cpu_ns),
+       max(s.peak_rss_kb)
+FROM {BenchSample._meta.db_table} s
+JOIN experiments_rundevice rd ON rd.id = s.run_device_id
+WHERE rd.run_id = %s
+GROUP BY s.run_device_id, s.mechanism, s.operation, s.data_bytes
+"""
+
+
+def summarize(*, run_id: Any) -> None:
+    """Compute the summary that fits the run's kind."""
+    kind = Run.objects.values_list("experiment__kind", flat=True).get(pk=run_id)
+    if kind == ExperimentKind.CIPHER_BENCH:
+        bench_summarize(run_id=run_id)
+    else:
+        run_summarize(run_id=run_id)
+
+
+@transaction.atomic
+def run_summarize(*, run_id: Any) -> list[RunStatistic]:
+    """Round-trip summary per device and over all devices (GROUP BY ROLLUP)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SUMMARY_SQL, [run_id])
+        rows = cursor.fetchall()
+    RunStatistic.objects.filter(run_id=run_id).delete()
+    statistics = []
+    for run_device_id, n, lost, mean, pcts, lo, hi, std, secure, unsecure in rows:
+        median, p95, p99 = pcts if pcts is not None else (None, None, None)
+        statistics.append(
+            RunStatistic(
+                run_id=run_id,
+                run_device_id=run_device_id,
+                n=n,
+                lost=lost,
+                mean_ns=_float(mean),
+                median_ns=_float(median),
+                p95_ns=_float(p95),
+                p99_ns=_float(p99),
+                min_ns=_float(lo),
+                max_ns=_float(hi),
+                std_ns=_float(std),
+                secure_mean_ns=_float(secure),
+                unsecure_mean_ns=_float(unsecure),
+            )
+        )
+    return RunStatistic.objects.bulk_create(statistics)
+
+
+@transaction.atomic
+def bench_summarize(*, run_id: Any) -> list[BenchStatistic]:
+    """Cipher-benchmark summary per device, mechanism, operation and data size."""
+    with connection.cursor() as cursor:
+        cursor.execute(_BENCH_SQL, [run_id])
+        rows = cursor.fetchall()
+    BenchStatistic.objects.filter(run_id=run_id).delete()
+    return BenchStatistic.objects.bulk_create(
+        BenchStatistic(
+            run_id=run_id,
+            run_device_id=rd,
+            mechanism=mechanism,
+            operation=operation,
+            data_bytes=data_bytes,
+            n=n,
+            wall_mean_ns=float(mean),
+            wall_var_ns2=_float(var),
+            wall_std_ns=_float(std),
+            cpu_mean_ns=float(cpu),
+            peak_rss_kb=peak,
+        )
+        for rd, mechanism, operation, data_bytes, n, mean, var, std, cpu, peak in rows
+    )
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)

@@ -1,0 +1,299 @@
+"""The cipher-bench engine (§7 of docs/control-plane.md): timing security mechanisms over
+data sizes and repetitions, as the OpenSSL-on-Raspberry-Pi paper did, in one fresh child
+process per (mechanism, data size) batch.
+
+How a batch is measured, and why:
+
+- **A fresh process per batch** (``cipherbench_child``, a new interpreter importing only
+  the mechanisms), so its peak memory is its own. The parent generates each mechanism's
+  key once (RSA-4096 takes seconds on a Pi) and hands it over on the child's stdin.
+  Samples come back one line per repetition, so they reach the log as they are measured
+  and ``stop`` is honoured within ``POLL_S``. Not a ``fork``ed child: the agent is
+  multi-threaded (paho, heartbeats), where ``fork`` can deadlock, and a forked child's
+  resident memory starts at the agent's. Not multiprocessing's ``spawn``/``forkserver``:
+  they re-run the caller's ``__main__`` in the child.
+- **Peak memory** is the child's ``VmHWM`` (``/proc/self/status``), the high-water mark of
+  its own address space, read after each repetition: interpreter, pycryptodome and the
+  batch's buffers, like ``/usr/bin/time -f %M``. Not the ``ru_maxrss`` of ``wait4`` or
+  ``RUSAGE_CHILDREN``: Linux carries the parent's peak into a child over ``exec`` (a
+  300 MB parent makes every child report 300 MB), and ``RUSAGE_CHILDREN`` is a maximum
+  over all children, not per batch.
+- **Data** is pseudo-random bytes from a seeded generator. Up to ``STREAM_ABOVE_BYTES``
+  (1 MiB) the payload is one buffer and a repetition is one ``secure`` and one
+  ``unsecure`` call of the registry's mechanism (what a messaging run times per message).
+  Above it the data is a stream of ``CHUNK_BYTES`` chunks of one reused buffer, never held
+  whole, through ``cipherbench_streams`` (one cipher object or hash per direction).
+- **Timing**: wall time ``perf_counter_ns`` and CPU time ``process_time_ns`` of the child,
+  around the mechanism calls only. A streamed repetition interleaves the directions chunk
+  by chunk (encrypt a chunk, decrypt it; hash it to sign, hash it again to verify) and
+  adds each direction's calls up, so the ciphertext is never stored; checking what came
+  back is outside the timed calls. A warm-up repetition (streamed ones capped at four
+  chunks) is not recorded, and the child's cyclic GC is off, as ``timeit`` does.
+- A decrypt that does not give the plaintext back, or a tag, MAC or signature that does
+  not verify, fails the run with a message (BenchFailed): such a sample means nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from iotsecbench_agent.cipherbench_child import Batch
+from iotsecbench_agent.cipherbench_streams import generate_key, operations
+from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
+from iotsecbench_agent.samplelog import Sample
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import NONE
+from iotsecbench_agent.security.lightweight_mechanisms import native_available
+
+# §7: data above 1 MiB is streamed; up to it, one registry call per repetition.
+STREAM_ABOVE_BYTES = 1 << 20
+# 256 KiB: the clock reads around each chunk's calls (~0.1 µs of wall time, ~0.5 µs of
+# CPU time) stay around 1 % or less even of the fastest cipher's chunk (AES-CTR with
+# AES-NI, ~70 µs), and a batch's buffers stay around 1 MiB. A multiple of every block size.
+CHUNK_BYTES = 256 * 1024
+# The paper's largest file was 2 GB; the platform caps a size at 1 GiB.
+MAX_DATA_BYTES = 2 << 30
+MAX_REPETITIONS = 100_000
+MAX_MECHANISMS = 64
+MAX_DATA_SIZES = 16
+# How often the parent looks at the stop flag while a batch runs.
+POLL_S = 0.2
+CHILD_EXIT_WAIT_S = 5.0
+READ_BYTES = 65536
+STDERR_TAIL_BYTES = 2000
+CHILD_CODE = "from iotsecbench_agent.cipherbench_child import main; main()"
+
+
+class BenchFailed(AgentError):
+    """A batch could not be measured: a decrypt or verify failed, or the child died."""
+
+
+@dataclass(frozen=True)
+class BenchPlan:
+    """What to measure: every mechanism × data size, ``repetitions`` times each."""
+
+    mechanisms: tuple[str, ...]
+    data_sizes: tuple[int, ...]
+    repetitions: int
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> BenchPlan:
+        """The plan of a §7 spec, or UnsupportedJob saying what is wrong with it."""
+        mechanisms = spec.get("mechanisms")
+        sizes = spec.get("data_sizes")
+        repetitions = spec.get("repetitions")
+        if not isinstance(mechanisms, list) or not all(isinstance(m, str) for m in mechanisms):
+            raise UnsupportedJob("spec.mechanisms must be a list of mechanism names")
+        if not isinstance(sizes, list) or not all(_is_int(s) for s in sizes):
+            raise UnsupportedJob("spec.data_sizes must be a list of integers (bytes)")
+        if not isinstance(repetitions, int) or isinstance(repetitions, bool):
+            raise UnsupportedJob("spec.repetitions must be an integer")
+        return cls.of(mechanisms, sizes, repetitions)
+
+    @classmethod
+    def of(cls, mechanisms: Sequence[str], sizes: Sequence[int], repetitions: int) -> BenchPlan:
+        if not 1 <= len(mechanisms) <= MAX_MECHANISMS:
+            raise UnsupportedJob(f"give 1 to {MAX_MECHANISMS} mechanisms")
+        if not 1 <= len(sizes) <= MAX_DATA_SIZES:
+            raise UnsupportedJob(f"give 1 to {MAX_DATA_SIZES} data sizes")
+        if len(set(mechanisms)) != len(mechanisms) or len(set(sizes)) != len(sizes):
+            raise UnsupportedJob("mechanisms and data sizes must not repeat")
+        for name in mechanisms:
+            check_mechanism(name)
+        for size in sizes:
+            if not 1 <= size <= MAX_DATA_BYTES:
+                raise UnsupportedJob(
+                    f"data size {size} is out of range (1 byte to {MAX_DATA_BYTES} bytes)"
+                )
+        if not 1 <= repetitions <= MAX_REPETITIONS:
+            raise UnsupportedJob(f"repetitions must be 1 to {MAX_REPETITIONS}")
+        return cls(tuple(mechanisms), tuple(sizes), repetitions)
+
+    @property
+    def total_samples(self) -> int:
+        """Two operations per mechanism, size and repetition."""
+        return 2 * len(self.mechanisms) * len(self.data_sizes) * self.repetitions
+
+
+def check_mechanism(name: str) -> None:
+    """UnsupportedJob unless ``name`` is a registry mechanism that can be benchmarked here."""
+    if name not in registry.names():
+        raise UnsupportedJob(
+            f"unknown mechanism {name!r} (known: {', '.join(benchable_mechanisms())})"
+        )
+    info = registry.describe(name)
+    if info.kind == NONE:
+        raise UnsupportedJob("mechanism 'none' does nothing to measure; 'null' is the floor")
+    if info.native and not native_available():
+        raise UnsupportedJob(
+            f"mechanism {name!r} needs the agent's native module, which is not built here"
+        )
+
+
+def benchable_mechanisms() -> list[str]:
+    return [n for n in registry.names() if registry.describe(n).kind != NONE]
+
+
+def run_plan(
+    plan: BenchPlan,
+    *,
+    emit: Callable[[Sample], None],
+    stop: threading.Event | None = None,
+    stream_above: int = STREAM_ABOVE_BYTES,
+    chunk_bytes: int = CHUNK_BYTES,
+) -> None:
+    """Measure every batch of ``plan`` in order, calling ``emit`` per sample as it comes.
+
+    Raises BenchFailed (a decrypt/verify failed, a child died), RunAborted (``stop`` set).
+    """
+    for mechanism in plan.mechanisms:
+        if stop is not None and stop.is_set():
+            raise RunAborted("stopped between batches")
+        key = generate_key(mechanism)
+        for size in plan.data_sizes:
+            batch = Batch(
+                mechanism=mechanism,
+                data_bytes=size,
+                repetitions=plan.repetitions,
+                key=key,
+                stream=size > stream_above,
+                chunk_bytes=chunk_bytes,
+            )
+            run_batch(batch, emit=emit, stop=stop)
+
+
+def run_batch(
+    batch: Batch, *, emit: Callable[[Sample], None], stop: threading.Event | None = None
+) -> None:
+    """Run one batch in a fresh child process, emitting its samples as they arrive."""
+    where = f"{batch.mechanism} on {batch.data_bytes} bytes"
+    forward, backward = operations(batch.mechanism)
+    with tempfile.TemporaryFile() as stderr:
+        child = subprocess.Popen(  # noqa: S603 - our own interpreter and module, fixed argv
+            [sys.executable, "-c", CHILD_CODE],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env=_child_env(),
+        )
+        try:
+            assert child.stdin is not None
+            assert child.stdout is not None
+            child.stdin.write(batch.to_json().encode("utf-8") + b"\n")
+            child.stdin.close()
+            for line in _lines(child.stdout.fileno(), stop, where):
+                word, _, rest = line.partition(" ")
+                if word == "done":
+                    return
+                if word == "error":
+                    raise BenchFailed(rest)
+                rep, f_wall, f_cpu, b_wall, b_cpu, rss = (int(x) for x in rest.split())
+                size = batch.data_bytes
+                emit(Sample(batch.mechanism, forward, size, rep, f_wall, f_cpu, rss))
+                emit(Sample(batch.mechanism, backward, size, rep, b_wall, b_cpu, rss))
+            code = child.wait(CHILD_EXIT_WAIT_S)
+            stderr.seek(0)
+            tail = stderr.read()[-STDERR_TAIL_BYTES:].decode("utf-8", "replace").strip()
+            raise BenchFailed(
+                f"the benchmark process of {where} ended without finishing (exit code "
+                f"{code}){': ' + tail.splitlines()[-1] if tail else ''}"
+            )
+        finally:
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+            if child.stdout is not None:
+                child.stdout.close()
+
+
+def _lines(fd: int, stop: threading.Event | None, where: str) -> Iterator[str]:
+    """The child's stdout lines until EOF, checking ``stop`` every POLL_S (a 1 GiB
+    repetition of 3DES on a Pi takes minutes; shutdown must not wait for it)."""
+    pending = b""
+    while True:
+        if stop is not None and stop.is_set():
+            raise RunAborted(f"stopped during {where}")
+        ready, _, _ = select.select([fd], [], [], POLL_S)
+        if not ready:
+            continue
+        data = os.read(fd, READ_BYTES)
+        if not data:
+            return
+        *lines, pending = (pending + data).split(b"\n")
+        for line in lines:
+            yield line.decode("utf-8", "replace")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _child_env() -> dict[str, str]:
+    """The environment plus this package's directory on PYTHONPATH, so the child imports
+    the same code as the parent also when it runs from a source tree."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+# -- summaries ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The paper's statistics of one (mechanism, operation, data size): mean, sample
+    variance and sample standard deviation (n − 1) of the wall time; mean CPU time;
+    throughput from the mean wall time; the batch's peak RSS."""
+
+    mechanism: str
+    operation: str
+    data_bytes: int
+    n: int
+    wall_mean_us: float
+    wall_var_us2: float | None
+    wall_std_us: float | None
+    cpu_mean_us: float
+    throughput_mb_s: float
+    peak_rss_kb: int
+
+
+def summarize(samples: Iterable[Sample]) -> list[Summary]:
+    """One Summary per (mechanism, operation, data size), in first-seen order. Variance and
+    standard deviation need two samples (None below)."""
+    groups: dict[tuple[str, str, int], list[Sample]] = {}
+    for sample in samples:
+        groups.setdefault((sample.mechanism, sample.operation, sample.data_bytes), []).append(
+            sample
+        )
+    summaries = []
+    for (mechanism, operation, data_bytes), group in groups.items():
+        wall_us = [s.wall_ns / 1000 for s in group]
+        mean = statistics.mean(wall_us)
+        two = len(wall_us) > 1
+        summaries.append(
+            Summary(
+                mechanism=mechanism,
+                operation=operation,
+                data_bytes=data_bytes,
+                n=len(group),
+                wall_mean_us=mean,
+                wall_var_us2=statistics.variance(wall_us) if two else None,
+                wall_std_us=statistics.stdev(wall_us) if two else None,
+                cpu_mean_us=statistics.mean(s.cpu_ns / 1000 for s in group),
+                # bytes per µs is MB/s (10^6 bytes per second)
+                throughput_mb_s=data_bytes / mean if mean > 0 else float("inf"),
+                peak_rss_kb=max(s.peak_rss_kb for s in group),
+            )
+        )
+    return summaries

@@ -1,0 +1,162 @@
+"""The local, append-only sample log of a cipher-bench run (§7 of docs/control-plane.md).
+
+``<state-dir>/runs/<run_id>.samples.csv`` gets one line per repetition of one operation,
+flushed as soon as it is measured, beside the run's ``<run_id>.json`` (the same ``RunMeta``
+as a messaging run) and ``<run_id>.samples.uploaded`` (the upload cursor). A run is a
+sample run exactly when its samples file exists; that is how the executor picks the upload
+format after a restart.
+
+Torn-tail repair is the record log's (``recordlog``); the upload is the record uploader's
+with the samples header and the ``samples`` idempotency scope (``SAMPLES_UPLOAD``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from iotsecbench_agent.recordlog import RUNS_DIR, _drop_torn_tail
+from iotsecbench_agent.uploader import UploadFormat
+
+HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb"
+
+ENCRYPT = "encrypt"
+DECRYPT = "decrypt"
+SIGN = "sign"
+VERIFY = "verify"
+OPERATIONS = (ENCRYPT, DECRYPT, SIGN, VERIFY)
+
+# The scope in `Idempotency-Key: <run_id>:<device_id>:samples:<index>`, so a samples chunk
+# can never collide with a records chunk of the same index.
+UPLOAD_SCOPE = "samples"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One timed repetition of one operation on ``data_bytes`` bytes.
+
+    ``cpu_ns`` is the process CPU time of the repetition; ``peak_rss_kb`` the peak resident
+    memory of the batch's child process (as of this repetition: the high-water mark only
+    grows, so the batch's last sample holds the batch's peak).
+    """
+
+    mechanism: str
+    operation: str
+    data_bytes: int
+    repetition: int
+    wall_ns: int
+    cpu_ns: int
+    peak_rss_kb: int
+
+    def __post_init__(self) -> None:
+        if self.operation not in OPERATIONS:
+            raise ValueError(f"unknown operation {self.operation!r}")
+        if not self.mechanism or "," in self.mechanism or "\n" in self.mechanism:
+            raise ValueError(f"mechanism name {self.mechanism!r} cannot go into a CSV field")
+
+    def to_line(self) -> str:
+        return (
+            f"{self.mechanism},{self.operation},{self.data_bytes},{self.repetition},"
+            f"{self.wall_ns},{self.cpu_ns},{self.peak_rss_kb}\n"
+        )
+
+    @classmethod
+    def from_line(cls, line: str) -> Sample:
+        mechanism, operation, data_bytes, repetition, wall, cpu, rss = line.rstrip("\n").split(",")
+        return cls(
+            mechanism=mechanism,
+            operation=operation,
+            data_bytes=int(data_bytes),
+            repetition=int(repetition),
+            wall_ns=int(wall),
+            cpu_ns=int(cpu),
+            peak_rss_kb=int(rss),
+        )
+
+
+@dataclass(frozen=True)
+class SampleFiles:
+    """Where one cipher-bench run's sample files live (its meta is ``RunFiles.meta``)."""
+
+    runs_dir: Path
+    run_id: str
+
+    @classmethod
+    def of(cls, state_dir: Path, run_id: str) -> SampleFiles:
+        return cls(runs_dir=state_dir / RUNS_DIR, run_id=run_id)
+
+    @property
+    def csv(self) -> Path:
+        return self.runs_dir / f"{self.run_id}.samples.csv"
+
+    @property
+    def uploaded(self) -> Path:
+        return self.runs_dir / f"{self.run_id}.samples.uploaded"
+
+
+def is_sample_run(state_dir: Path, run_id: str) -> bool:
+    return SampleFiles.of(state_dir, run_id).csv.exists()
+
+
+class SampleLog:
+    """Append-only samples CSV, as ``recordlog.RecordLog``: flushed to the OS per sample (a
+    crash loses nothing measured), fsynced on close, a torn last line cut on reopen."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _drop_torn_tail(path)
+        new = not path.exists() or path.stat().st_size == 0
+        self._file: IO[str] = open(path, "a", encoding="ascii", newline="")  # noqa: SIM115 - closed in close()
+        if new:
+            self._file.write(HEADER + "\n")
+            self._file.flush()
+        self.count = sum(1 for _ in iter_sample_lines(path))
+
+    def append(self, sample: Sample) -> None:
+        self._file.write(sample.to_line())
+        self._file.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._file.closed:
+            return
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+
+    def __enter__(self) -> SampleLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iter_sample_lines(path: Path) -> Iterator[str]:
+    """The sample lines of a log (without its header), each ending in a newline, read
+    lazily. A torn last line (the process died mid-write) is not a sample and is left out.
+
+    Not ``recordlog.iter_lines``: that one is the record log's (it skips any ``seq,…``
+    header and upgrades 6-field record lines), which must never touch a sample line.
+    """
+    try:
+        f = open(path, encoding="ascii", newline="")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        return
+    with f:
+        for index, line in enumerate(f):
+            if not line.endswith("\n"):
+                return
+            if index == 0 and line.rstrip("\n") == HEADER:
+                continue
+            yield line
+
+
+def read_samples(path: Path) -> list[Sample]:
+    return [Sample.from_line(line) for line in iter_sample_lines(path)]
+
+
+SAMPLES_UPLOAD = UploadFormat(header=HEADER, key_scope=UPLOAD_SCOPE, lines=iter_sample_lines)

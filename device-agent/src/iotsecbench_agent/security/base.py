@@ -1,0 +1,125 @@
+"""The common base of payload security mechanisms, and their errors.
+
+A mechanism turns an application payload into the bytes put on the wire (``secure``) and
+back (``unsecure``). It is built once per run with its key: key schedules, cipher objects,
+signer objects and key imports happen in the constructor, so the timed per-message path
+does only what must be done per message (a fresh IV or nonce, the cipher pass, the tag or
+signature). See ``docs/security-mechanisms.md`` for each mechanism's wire framing.
+
+Mechanism objects keep per-run state (e.g. a CBC chain, see ``mechanisms.py``) and are not
+thread-safe: one runner thread owns one.
+"""
+
+from __future__ import annotations
+
+import abc
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+from iotsecbench_agent.errors import AgentError
+
+# kind: what a mechanism does to the payload.
+NONE = "none"  # nothing at all (today's behaviour)
+NULL = "null"  # a cipher's code path and framing without the cryptography (harness floor)
+CIPHER = "cipher"  # confidentiality only
+AEAD = "aead"  # confidentiality and integrity
+MAC = "mac"  # integrity with a shared key
+SIGNATURE = "signature"  # integrity and origin with a key pair
+KINDS = (NONE, NULL, CIPHER, AEAD, MAC, SIGNATURE)
+
+# Where IVs and nonces come from. Always os.urandom, except in known-answer tests, which
+# pass the published IV to reproduce the published ciphertext.
+RandomBytes = Callable[[int], bytes]
+DEFAULT_RANDOM: RandomBytes = os.urandom
+
+
+class SecurityError(AgentError):
+    """``unsecure`` refused a message: it is not what ``secure`` produced with this key."""
+
+
+class DecryptError(SecurityError):
+    """The message does not decrypt: wrong frame length, bad padding or a failed AEAD tag."""
+
+
+class SignatureError(SecurityError):
+    """The message's MAC or signature does not verify."""
+
+
+class MechanismError(AgentError):
+    """A mechanism cannot be set up as asked: an unknown name, a key of the wrong length
+    or kind, or a native cipher whose module is not built on this device."""
+
+
+class UnknownMechanism(MechanismError):
+    """No mechanism is registered under that name."""
+
+
+@dataclass(frozen=True)
+class MechanismInfo:
+    """What a mechanism is, known without building it (no key, no native module).
+
+    The bytes a mechanism adds are ``fixed_overhead`` plus, for padded block modes,
+    PKCS#7 padding to ``pad_block`` bytes (1..pad_block bytes, a whole block when the
+    payload is already a multiple of it).
+    """
+
+    name: str
+    kind: str
+    key_bits: int  # security-relevant key size (DES: 56, 3DES: 168, RSA: the modulus)
+    block_bytes: int  # the cipher's block size; 0 for stream ciphers, MACs and signatures
+    description: str
+    framing: str  # the wire bytes, e.g. "iv(16) || AES-CBC(PKCS#7(payload))"
+    key_bytes: int | None  # length of a raw key for ``key=``; None: any length or a key file
+    fixed_overhead: int
+    pad_block: int = 0
+    native: bool = False  # needs the C extension iotsecbench_agent._lwc
+
+    def overhead(self, payload_len: int) -> int:
+        """Exact number of bytes ``secure`` adds to a payload of ``payload_len`` bytes."""
+        if payload_len < 0:
+            raise ValueError("payload_len must be >= 0")
+        padding = self.pad_block - payload_len % self.pad_block if self.pad_block else 0
+        return self.fixed_overhead + padding
+
+
+class Mechanism(abc.ABC):
+    """Base of every security mechanism. Build one with ``registry.create``."""
+
+    def __init__(self, info: MechanismInfo) -> None:
+        self.info = info
+        self.name = info.name
+        self.kind = info.kind
+
+    @abc.abstractmethod
+    def secure(self, payload: bytes) -> bytes:
+        """The bytes to put on the wire for ``payload`` (e.g. iv || ciphertext,
+        nonce || ciphertext || tag, payload || mac, payload || signature)."""
+
+    @abc.abstractmethod
+    def unsecure(self, data: bytes) -> bytes:
+        """The payload inside wire bytes made by ``secure``; raises DecryptError (frame,
+        padding or AEAD tag) or SignatureError (MAC or signature)."""
+
+    def overhead(self, payload_len: int) -> int:
+        """Exact number of bytes ``secure`` adds to a payload of ``payload_len`` bytes."""
+        return self.info.overhead(payload_len)
+
+    def __repr__(self) -> str:
+        # Never the key.
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def pkcs7_pad(data: bytes, block: int) -> bytes:
+    """PKCS#7 padding (RFC 5652 §6.3): 1..block bytes, each holding the pad length."""
+    n = block - len(data) % block
+    return data + bytes((n,)) * n
+
+
+def pkcs7_unpad(data: bytes, block: int, name: str) -> bytes:
+    """Strip PKCS#7 padding or raise DecryptError. Not constant-time: these mechanisms
+    are measured, not deployed behind a padding oracle."""
+    n = data[-1] if data else 0
+    if not 1 <= n <= block or len(data) < n or data[-n:] != bytes((n,)) * n:
+        raise DecryptError(f"{name}: bad padding")
+    return data[:-n]

@@ -1,0 +1,532 @@
+"""The registry of security mechanisms, by name (the ``spec.security`` of a job).
+
+``create(name, key=None, seed=None)`` builds a mechanism for one run:
+
+- ``key``: raw key bytes of exactly ``info.key_bytes`` for the ciphers (any non-empty
+  length for HMAC); a PEM or DER key for RSA (private, or public to verify only); PEM/DER
+  or the raw 32-byte private scalar (ECDSA P-256) or RFC 8032 secret key (Ed25519).
+- no ``key``: a fresh random key from ``os.urandom``, or, with ``seed``, a key derived
+  from the seed (SHAKE256 of the mechanism name and the seed) so a run can be repeated
+  with the same key. The seed makes only the key repeatable: IVs and nonces are always
+  random.
+- RSA keys are generated once per process per (size, seed) and cached: RSA-4096 takes
+  up to seconds to generate, and a run must not wait for it twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Callable, cast
+
+from Crypto.Cipher import AES, DES, DES3
+from Crypto.Hash import SHAKE256
+from Crypto.PublicKey import ECC, RSA
+from Crypto.PublicKey.ECC import EccKey
+from Crypto.PublicKey.RSA import RsaKey
+from Crypto.Signature import eddsa
+
+from iotsecbench_agent.security import lightweight_mechanisms as lwc
+from iotsecbench_agent.security import mechanisms as m
+from iotsecbench_agent.security.base import (
+    AEAD,
+    CIPHER,
+    DEFAULT_RANDOM,
+    MAC,
+    NONE,
+    NULL,
+    SIGNATURE,
+    Mechanism,
+    MechanismError,
+    MechanismInfo,
+    RandomBytes,
+    UnknownMechanism,
+)
+
+# (key, seed, random_bytes) -> mechanism; key/seed are as given to create().
+Builder = Callable[[MechanismInfo, "bytes | None", "int | None", RandomBytes], Mechanism]
+
+HMAC_DEFAULT_KEY_BYTES = 32  # a random HMAC-SHA256 key as long as the hash output
+AES_SIZES = (128, 192, 256)
+RSA_SIZES = (2048, 3072, 4096)
+ECC_SCALAR_BYTES = 32
+
+
+@dataclass(frozen=True)
+class Entry:
+    info: MechanismInfo
+    build: Builder
+
+
+_ENTRIES: dict[str, Entry] = {}
+_lock = threading.Lock()
+_rsa_cache: dict[tuple[int, int | None], RsaKey] = {}
+
+
+def register(entry: Entry) -> None:
+    """Add a mechanism under ``entry.info.name``; a name can be registered once."""
+    name = entry.info.name
+    if name in _ENTRIES:
+        raise ValueError(f"mechanism {name!r} is already registered")
+    _ENTRIES[name] = entry
+
+
+def unregister(name: str) -> None:
+    _ENTRIES.pop(name, None)
+
+
+def names() -> list[str]:
+    """Every registered name, in registration order."""
+    return list(_ENTRIES)
+
+
+def infos() -> Iterator[MechanismInfo]:
+    return (entry.info for entry in _ENTRIES.values())
+
+
+def describe(name: str) -> MechanismInfo:
+    return _entry(name).info
+
+
+def create(
+    name: str,
+    key: bytes | None = None,
+    seed: int | None = None,
+    *,
+    random_bytes: RandomBytes | None = None,
+) -> Mechanism:
+    """Build mechanism ``name`` for one run (see the module doc for ``key`` and ``seed``).
+
+    ``random_bytes`` replaces os.urandom as the source of IVs and nonces: for known-answer
+    tests only. Raises UnknownMechanism or MechanismError (bad key, native module missing).
+    """
+    entry = _entry(name)
+    return entry.build(entry.info, key, seed, random_bytes or DEFAULT_RANDOM)
+
+
+def _entry(name: str) -> Entry:
+    entry = _ENTRIES.get(name)
+    if entry is None:
+        raise UnknownMechanism(f"unknown security mechanism {name!r} (see `mechanisms`)")
+    return entry
+
+
+# -- keys -------------------------------------------------------------------------------
+
+
+def _keyless(info: MechanismInfo, key: bytes | None) -> MechanismInfo:
+    if key:
+        raise MechanismError(f"{info.name} takes no key")
+    return info
+
+
+def seeded_stream(name: str, seed: int) -> RandomBytes:
+    """A deterministic byte stream for deriving ``name``'s key from ``seed``."""
+    return SHAKE256.new(f"iotsecbench-agent key|{name}|{seed}".encode()).read
+
+
+def symmetric_key(info: MechanismInfo, key: bytes | None, seed: int | None) -> bytes:
+    """``key`` checked against the mechanism's key length, or a random/seeded one."""
+    length = info.key_bytes
+    if key is not None:
+        if length is not None and len(key) != length:
+            raise MechanismError(
+                f"{info.name} needs a {length}-byte key ({length * 8} bits), got {len(key)} bytes"
+            )
+        if not key:
+            raise MechanismError(f"{info.name} needs a non-empty key")
+        return bytes(key)
+    length = length or HMAC_DEFAULT_KEY_BYTES
+    return seeded_stream(info.name, seed)(length) if seed is not None else DEFAULT_RANDOM(length)
+
+
+def rsa_key(info: MechanismInfo, bits: int, key: bytes | None, seed: int | None) -> RsaKey:
+    if key is not None:
+        try:
+            imported = RSA.import_key(key)
+        except (ValueError, IndexError, TypeError):
+            raise MechanismError(f"{info.name}: the key is not a PEM or DER RSA key") from None
+        if imported.size_in_bits() != bits:
+            raise MechanismError(
+                f"{info.name} needs a {bits}-bit RSA key, got {imported.size_in_bits()} bits"
+            )
+        return imported
+    with _lock:
+        cached = _rsa_cache.get((bits, seed))
+        if cached is None:
+            randfunc = seeded_stream(f"rsa-{bits}", seed) if seed is not None else None
+            cached = RSA.generate(bits, randfunc=randfunc)
+            _rsa_cache[(bits, seed)] = cached
+        return cached
+
+
+def ecc_key(info: MechanismInfo, curve: str, key: bytes | None, seed: int | None) -> EccKey:
+    randfunc = seeded_stream(info.name, seed) if seed is not None else None
+    if key is None:
+        return ECC.generate(curve=curve, randfunc=randfunc)
+    try:
+        if len(key) == ECC_SCALAR_BYTES and curve == "Ed25519":
+            return eddsa.import_private_key(key)
+        if len(key) == ECC_SCALAR_BYTES:
+            return ECC.construct(curve=curve, d=int.from_bytes(key, "big"))
+        imported = ECC.import_key(key)
+    except (ValueError, IndexError, TypeError):
+        raise MechanismError(
+            f"{info.name}: the key is neither a raw 32-byte private key nor a PEM/DER {curve} key"
+        ) from None
+    if imported.curve not in _CURVE_NAMES[curve]:
+        raise MechanismError(f"{info.name} needs a {curve} key, got {imported.curve}")
+    return imported
+
+
+_CURVE_NAMES = {"P-256": ("NIST P-256", "P-256", "p256", "secp256r1"), "Ed25519": ("Ed25519",)}
+
+
+# -- the built-in mechanisms ------------------------------------------------------------
+
+
+def _info(
+    name: str,
+    kind: str,
+    *,
+    key_bits: int,
+    block: int = 0,
+    description: str,
+    framing: str,
+    key_bytes: int | None,
+    fixed: int,
+    pad: int = 0,
+    native: bool = False,
+) -> MechanismInfo:
+    return MechanismInfo(
+        name=name,
+        kind=kind,
+        key_bits=key_bits,
+        block_bytes=block,
+        description=description,
+        framing=framing,
+        key_bytes=key_bytes,
+        fixed_overhead=fixed,
+        pad_block=pad,
+        native=native,
+    )
+
+
+def _builtins() -> None:
+    register(
+        Entry(
+            _info(
+                "none",
+                NONE,
+                key_bits=0,
+                description="no security: the payload as it is",
+                framing="payload",
+                key_bytes=0,
+                fixed=0,
+            ),
+            lambda info, key, seed, rnd: m.NoneMechanism(_keyless(info, key)),
+        )
+    )
+    register(
+        Entry(
+            _info(
+                "null",
+                NULL,
+                key_bits=0,
+                description="a cipher's framing and copies without cryptography: the floor",
+                framing="zeros(16) || payload",
+                key_bytes=0,
+                fixed=m.NULL_FRAME_BYTES,
+            ),
+            lambda info, key, seed, rnd: m.NullMechanism(_keyless(info, key)),
+        )
+    )
+    for register_aes in (_register_aes_cbc, _register_aes_ctr, _register_aes_gcm):
+        for bits in AES_SIZES:
+            register_aes(bits)
+    _register_cbc(
+        "des-cbc",
+        # DES is broken; it is measured because the papers measured it.
+        lambda key, iv: cast(m.Chain, DES.new(key, DES.MODE_CBC, iv=iv)),  # noqa: S304
+        block=DES.block_size,
+        key_bytes=8,
+        key_bits=56,
+        description="DES (FIPS 46-3), CBC, PKCS#7",
+    )
+    _register_cbc(
+        "3des-cbc",
+        lambda key, iv: cast(m.Chain, DES3.new(key, DES3.MODE_CBC, iv=iv)),
+        block=DES3.block_size,
+        key_bytes=24,
+        key_bits=168,
+        description="3-key Triple DES EDE (NIST SP 800-67), CBC, PKCS#7",
+    )
+    register(
+        Entry(
+            _info(
+                "rc4",
+                CIPHER,
+                key_bits=128,
+                description="RC4 keyed with key || per-message nonce (broken; for the papers)",
+                framing="nonce(16) || RC4(key || nonce)(payload)",
+                key_bytes=16,
+                fixed=m.RC4_NONCE_BYTES,
+            ),
+            lambda info, key, seed, rnd: m.Rc4(
+                info, key=symmetric_key(info, key, seed), random_bytes=rnd
+            ),
+        )
+    )
+    register(
+        Entry(
+            _info(
+                "chacha20-poly1305",
+                AEAD,
+                key_bits=256,
+                description="ChaCha20-Poly1305 AEAD (RFC 8439)",
+                framing="nonce(12) || ciphertext || tag(16)",
+                key_bytes=32,
+                fixed=m.AEAD_NONCE_BYTES + m.AEAD_TAG_BYTES,
+            ),
+            lambda info, key, seed, rnd: m.ChaChaPoly(
+                info, key=symmetric_key(info, key, seed), random_bytes=rnd
+            ),
+        )
+    )
+    register(
+        Entry(
+            _info(
+                "hmac-sha256",
+                MAC,
+                key_bits=HMAC_DEFAULT_KEY_BYTES * 8,
+                description="HMAC-SHA256 (RFC 2104), integrity only",
+                framing="payload || mac(32)",
+                key_bytes=None,
+                fixed=m.HMAC_SHA256_BYTES,
+            ),
+            lambda info, key, seed, rnd: m.HmacSha256(info, key=symmetric_key(info, key, seed)),
+        )
+    )
+    for scheme, label in (("pkcs1v15", "PKCS#1 v1.5"), ("pss", "PSS")):
+        for bits in RSA_SIZES:
+            _register_rsa(bits, scheme, label)
+    register(
+        Entry(
+            _info(
+                "ecdsa-p256",
+                SIGNATURE,
+                key_bits=256,
+                description="ECDSA P-256 over SHA-256, deterministic nonces (RFC 6979)",
+                framing="payload || r(32) || s(32)",
+                key_bytes=None,
+                fixed=m.EcdsaP256.signature_bytes,
+            ),
+            lambda info, key, seed, rnd: m.EcdsaP256(info, key=ecc_key(info, "P-256", key, seed)),
+        )
+    )
+    register(
+        Entry(
+            _info(
+                "ed25519",
+                SIGNATURE,
+                key_bits=256,
+                description="Ed25519 (RFC 8032)",
+                framing="payload || signature(64)",
+                key_bytes=None,
+                fixed=m.Ed25519.signature_bytes,
+            ),
+            lambda info, key, seed, rnd: m.Ed25519(info, key=ecc_key(info, "Ed25519", key, seed)),
+        )
+    )
+    for cipher, key_bytes in lwc.BLOCK_CIPHER_KEY_BYTES.items():
+        _register_lwc(cipher, key_bytes)
+    register(
+        Entry(
+            _info(
+                "ascon-aead128",
+                AEAD,
+                key_bits=128,
+                description="Ascon-AEAD128 (NIST SP 800-232), native",
+                framing="nonce(16) || ciphertext || tag(16)",
+                key_bytes=lwc.ASCON_KEY_BYTES,
+                fixed=lwc.ASCON_NONCE_BYTES + lwc.ASCON_TAG_BYTES,
+                native=True,
+            ),
+            _build_ascon,
+        )
+    )
+
+
+def _register_aes_cbc(bits: int) -> None:
+    _register_cbc(
+        f"aes-{bits}-cbc",
+        lambda key, iv: AES.new(key, AES.MODE_CBC, iv=iv),
+        block=AES.block_size,
+        key_bytes=bits // 8,
+        key_bits=bits,
+        description=f"AES-{bits} (FIPS 197), CBC, PKCS#7",
+    )
+
+
+def _register_aes_ctr(bits: int) -> None:
+    register(
+        Entry(
+            _info(
+                f"aes-{bits}-ctr",
+                CIPHER,
+                key_bits=bits,
+                block=16,
+                description=f"AES-{bits}, CTR (NIST SP 800-38A), no integrity",
+                framing="nonce(8) || AES-CTR(payload)",
+                key_bytes=bits // 8,
+                fixed=m.CTR_NONCE_BYTES,
+            ),
+            lambda info, key, seed, rnd: m.AesCtr(
+                info, key=symmetric_key(info, key, seed), random_bytes=rnd
+            ),
+        )
+    )
+
+
+def _register_aes_gcm(bits: int) -> None:
+    register(
+        Entry(
+            _info(
+                f"aes-{bits}-gcm",
+                AEAD,
+                key_bits=bits,
+                block=16,
+                description=f"AES-{bits}-GCM AEAD (NIST SP 800-38D)",
+                framing="nonce(12) || ciphertext || tag(16)",
+                key_bytes=bits // 8,
+                fixed=m.AEAD_NONCE_BYTES + m.AEAD_TAG_BYTES,
+            ),
+            lambda info, key, seed, rnd: m.AesGcm(
+                info, key=symmetric_key(info, key, seed), random_bytes=rnd
+            ),
+        )
+    )
+
+
+def _register_cbc(
+    name: str,
+    new_cbc: Callable[[bytes, bytes], m.Chain],
+    *,
+    block: int,
+    key_bytes: int,
+    key_bits: int,
+    description: str,
+) -> None:
+    def build(
+        info: MechanismInfo, key: bytes | None, seed: int | None, rnd: RandomBytes
+    ) -> Mechanism:
+        raw = symmetric_key(info, key, seed)
+        zero_iv = bytes(block)
+        try:
+            new_cbc(raw, zero_iv)  # rejects e.g. a degenerate 3DES key here, not mid-run
+        except ValueError as exc:
+            raise MechanismError(f"{info.name}: {exc}") from None
+        return m.ChainedCbc(
+            info, new_chain=lambda: new_cbc(raw, zero_iv), block=block, random_bytes=rnd
+        )
+
+    register(
+        Entry(
+            _info(
+                name,
+                CIPHER,
+                key_bits=key_bits,
+                block=block,
+                description=description,
+                framing=f"iv({block}) || CBC(iv, PKCS#7(payload))",
+                key_bytes=key_bytes,
+                fixed=block,
+                pad=block,
+            ),
+            build,
+        )
+    )
+
+
+def _register_rsa(bits: int, scheme: str, label: str) -> None:
+    register(
+        Entry(
+            _info(
+                f"rsa-{bits}-{scheme}",
+                SIGNATURE,
+                key_bits=bits,
+                description=f"RSA-{bits} {label} signature over SHA-256 (RFC 8017)",
+                framing=f"payload || signature({bits // 8})",
+                key_bytes=None,
+                fixed=bits // 8,
+            ),
+            lambda info, key, seed, rnd: m.RsaSignature(
+                info, key=rsa_key(info, bits, key, seed), scheme=scheme
+            ),
+        )
+    )
+
+
+def _register_lwc(cipher: str, key_bytes: int) -> None:
+    block = lwc.LWC_BLOCK_BYTES
+
+    def build_ecb(
+        info: MechanismInfo, key: bytes | None, seed: int | None, rnd: RandomBytes
+    ) -> Mechanism:
+        return lwc.LwcEcb(info, cipher=lwc.block_cipher(cipher, symmetric_key(info, key, seed)))
+
+    def build_cbc(
+        info: MechanismInfo, key: bytes | None, seed: int | None, rnd: RandomBytes
+    ) -> Mechanism:
+        return lwc.LwcCbc(
+            info,
+            cipher=lwc.block_cipher(cipher, symmetric_key(info, key, seed)),
+            random_bytes=rnd,
+        )
+
+    label = cipher.upper()
+    register(
+        Entry(
+            _info(
+                f"{cipher}-ecb",
+                CIPHER,
+                key_bits=key_bytes * 8,
+                block=block,
+                description=f"{label}, ECB, PKCS#7, native",
+                framing="ECB(PKCS#7(payload))",
+                key_bytes=key_bytes,
+                fixed=0,
+                pad=block,
+                native=True,
+            ),
+            build_ecb,
+        )
+    )
+    register(
+        Entry(
+            _info(
+                f"{cipher}-cbc",
+                CIPHER,
+                key_bits=key_bytes * 8,
+                block=block,
+                description=f"{label}, CBC, PKCS#7, native",
+                framing=f"iv({block}) || CBC(iv, PKCS#7(payload))",
+                key_bytes=key_bytes,
+                fixed=block,
+                pad=block,
+                native=True,
+            ),
+            build_cbc,
+        )
+    )
+
+
+def _build_ascon(
+    info: MechanismInfo, key: bytes | None, seed: int | None, rnd: RandomBytes
+) -> Mechanism:
+    raw = symmetric_key(info, key, seed)
+    return lwc.AsconAead128(info, native=lwc.load_native(), key=raw, random_bytes=rnd)
+
+
+_builtins()

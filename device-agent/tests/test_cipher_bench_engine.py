@@ -1,0 +1,252 @@
+"""The cipher-bench engine (§7): samples per batch from real child processes, the paper's
+statistics, streaming that really streams, verification that really fails, and stop."""
+
+from __future__ import annotations
+
+import io
+import statistics
+import threading
+import time
+
+import pytest
+from Crypto.Cipher import AES, ChaCha20_Poly1305
+
+from iotsecbench_agent.cipherbench import (
+    CHUNK_BYTES,
+    BenchFailed,
+    BenchPlan,
+    run_batch,
+    run_plan,
+    summarize,
+)
+from iotsecbench_agent.cipherbench_child import Batch, oneshot_pass, run, stream_pass
+from iotsecbench_agent.cipherbench_streams import (
+    AeadStream,
+    CbcStream,
+    VerificationFailed,
+    generate_key,
+    make_stream,
+)
+from iotsecbench_agent.errors import RunAborted, UnsupportedJob
+from iotsecbench_agent.samplelog import Sample
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import Mechanism
+
+MiB = 1 << 20
+# Every mechanism but those measuring nothing; RSA-3072/4096 run RSA-2048's code with a
+# bigger key, whose generation alone takes seconds.
+STREAMABLE = [n for n in registry.names() if n != "none" and not n.startswith(("rsa-3", "rsa-4"))]
+
+
+def test_engine_emits_both_operations_per_repetition_when_sizes_are_small() -> None:
+    plan = BenchPlan.of(["aes-128-cbc", "hmac-sha256", "ed25519"], [16, 1000], repetitions=5)
+    samples: list[Sample] = []
+
+    run_plan(plan, emit=samples.append)
+
+    assert len(samples) == plan.total_samples == 3 * 2 * 2 * 5
+    ops = {(s.mechanism, s.operation) for s in samples}
+    assert ops == {
+        ("aes-128-cbc", "encrypt"),
+        ("aes-128-cbc", "decrypt"),
+        ("hmac-sha256", "sign"),
+        ("hmac-sha256", "verify"),
+        ("ed25519", "sign"),
+        ("ed25519", "verify"),
+    }
+    for mechanism, size in [(m, s) for m in plan.mechanisms for s in plan.data_sizes]:
+        batch = [s for s in samples if (s.mechanism, s.data_bytes) == (mechanism, size)]
+        # per repetition: the forward operation, then the backward one
+        assert [s.repetition for s in batch] == [r for r in range(5) for _ in range(2)]
+        assert all(s.wall_ns > 0 and s.cpu_ns >= 0 for s in batch)
+        peaks = [s.peak_rss_kb for s in batch]
+        assert 0 < peaks[0] <= peaks[-1] == max(peaks)  # a high-water mark only grows
+
+
+def test_summaries_are_mean_sample_variance_and_stdev_of_the_wall_times() -> None:
+    plan = BenchPlan.of(["aes-128-ctr"], [64], repetitions=7)
+    samples: list[Sample] = []
+    run_plan(plan, emit=samples.append)
+
+    encrypt, decrypt = summarize(samples)
+
+    walls = [s.wall_ns / 1000 for s in samples if s.operation == "encrypt"]
+    assert (encrypt.operation, encrypt.n, decrypt.operation) == ("encrypt", 7, "decrypt")
+    assert encrypt.wall_mean_us == pytest.approx(statistics.mean(walls))
+    assert encrypt.wall_var_us2 == pytest.approx(statistics.variance(walls))
+    assert encrypt.wall_std_us == pytest.approx(statistics.stdev(walls))
+    cpus = [s.cpu_ns / 1000 for s in samples if s.operation == "encrypt"]
+    assert encrypt.cpu_mean_us == pytest.approx(statistics.mean(cpus))
+    assert encrypt.throughput_mb_s == pytest.approx(64 / statistics.mean(walls))
+
+
+def test_streamed_batch_stays_far_below_its_data_size_in_memory() -> None:
+    size = 64 * MiB
+    batch = Batch(
+        mechanism="aes-128-gcm",
+        data_bytes=size,
+        repetitions=1,
+        key=generate_key("aes-128-gcm"),
+        stream=True,
+        chunk_bytes=CHUNK_BYTES,
+    )
+    samples: list[Sample] = []
+
+    run_batch(batch, emit=samples.append)
+
+    assert [(s.operation, s.data_bytes) for s in samples] == [
+        ("encrypt", size),
+        ("decrypt", size),
+    ]
+    # Held whole, plaintext + ciphertext alone would be 128 MiB on top of the interpreter.
+    assert samples[0].peak_rss_kb * 1024 < size // 2
+
+
+def test_peak_rss_is_the_childs_own_when_the_parent_is_large() -> None:
+    ballast = bytearray(256 * MiB)
+    ballast[::4096] = b"\x01" * len(ballast[::4096])  # make the pages resident
+    samples: list[Sample] = []
+
+    run_batch(
+        Batch("null", 16, repetitions=1, key=b"", stream=False, chunk_bytes=CHUNK_BYTES),
+        emit=samples.append,
+    )
+
+    # wait4()/RUSAGE_CHILDREN would report this process's 256+ MiB for the child.
+    assert samples[0].peak_rss_kb * 1024 < 128 * MiB
+    del ballast
+
+
+@pytest.mark.parametrize("name", STREAMABLE)
+def test_streaming_gives_the_data_back_for_every_mechanism(name: str) -> None:
+    stream = make_stream(name, generate_key(name))
+    buffer = bytes(range(256)) * 16  # 4 KiB chunks: 10000 bytes = 2 whole + 1 partial
+
+    forward, backward = stream_pass(stream, 10_000, buffer)
+
+    assert forward.wall_ns > 0
+    assert backward.wall_ns > 0
+
+
+INTEROPERABLE = [
+    n
+    for n in STREAMABLE
+    # null frames differently; Ed25519 streams as Ed25519ph; Ascon streams in segments.
+    if n not in ("null", "ed25519", "ascon-aead128")
+]
+
+
+@pytest.mark.parametrize("name", INTEROPERABLE)
+def test_streamed_wire_bytes_are_the_registry_mechanisms_format(name: str) -> None:
+    key = generate_key(name)
+    stream = make_stream(name, key)
+    data = bytes(range(200)) * 5  # one chunk, the last
+    stream.start_forward()
+    pieces = stream.forward(data, last=True)
+    stream.finish_forward()
+
+    wire = stream.header + pieces + stream.trailer
+
+    assert registry.create(name, key=key).unsecure(wire) == data
+
+
+def test_stream_pass_fails_when_decryption_does_not_give_the_plaintext_back() -> None:
+    class Corrupting(CbcStream):
+        def backward(self, piece: bytes, last: bool) -> bytes:
+            plain = super().backward(piece, last)
+            return bytes([plain[0] ^ 1]) + plain[1:]
+
+    key = generate_key("aes-128-cbc")
+    stream = Corrupting(lambda iv: AES.new(key, AES.MODE_CBC, iv=iv), AES.block_size)
+
+    with pytest.raises(VerificationFailed, match="did not give the plaintext back"):
+        stream_pass(stream, 3 * 4096, bytes(4096))
+
+
+def test_stream_pass_fails_when_the_aead_tag_does_not_verify() -> None:
+    class BadTag(AeadStream):
+        def finish_forward(self) -> None:
+            super().finish_forward()
+            self.trailer = bytes(len(self.trailer))
+
+    key = generate_key("chacha20-poly1305")
+    stream = BadTag(lambda nonce: ChaCha20_Poly1305.new(key=key, nonce=nonce))
+
+    with pytest.raises(VerificationFailed, match="tag does not verify"):
+        stream_pass(stream, 10_000, bytes(4096))
+
+
+class _Lossy(Mechanism):
+    def secure(self, payload: bytes) -> bytes:
+        return payload
+
+    def unsecure(self, data: bytes) -> bytes:
+        return data[:-1]
+
+
+def test_oneshot_pass_fails_when_unsecure_does_not_give_the_payload_back() -> None:
+    lossy = _Lossy(registry.describe("null"))
+
+    with pytest.raises(VerificationFailed, match="did not give the payload back"):
+        oneshot_pass(lossy, b"x" * 16)
+
+
+def test_child_reports_an_error_line_when_verification_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(
+        registry, "create", lambda name, key=None: _Lossy(registry.describe("null"))
+    )
+    out = io.BytesIO()
+
+    run(Batch("null", 16, 3, b"", stream=False, chunk_bytes=CHUNK_BYTES), out)
+
+    assert out.getvalue().decode() == (
+        "error null on 16 bytes: unsecure did not give the payload back\n"
+    )
+
+
+def test_batch_fails_loudly_when_its_child_reports_an_error() -> None:
+    batch = Batch("aes-128-cbc", 16, 3, key=b"short", stream=False, chunk_bytes=CHUNK_BYTES)
+
+    with pytest.raises(BenchFailed, match=r"aes-128-cbc on 16 bytes: .*16-byte key"):
+        run_batch(batch, emit=lambda sample: None)
+
+
+def test_batch_stops_within_a_poll_and_kills_its_child_when_stop_is_set() -> None:
+    stop = threading.Event()
+    batch = Batch(
+        "3des-cbc",
+        1 << 30,
+        repetitions=100,
+        key=generate_key("3des-cbc"),
+        stream=True,
+        chunk_bytes=CHUNK_BYTES,
+    )
+    threading.Timer(0.3, stop.set).start()
+    started = time.monotonic()
+
+    with pytest.raises(RunAborted, match="3des-cbc on 1073741824 bytes"):
+        run_batch(batch, emit=lambda sample: None, stop=stop)
+
+    assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"mechanisms": ["aes-999"], "data_sizes": [16], "repetitions": 1}, "unknown mechanism"),
+        ({"mechanisms": ["none"], "data_sizes": [16], "repetitions": 1}, "nothing to measure"),
+        ({"mechanisms": "aes-128-cbc", "data_sizes": [16], "repetitions": 1}, "list of"),
+        ({"mechanisms": ["aes-128-cbc"], "data_sizes": [0], "repetitions": 1}, "out of range"),
+        ({"mechanisms": ["aes-128-cbc"], "data_sizes": [True], "repetitions": 1}, "integers"),
+        ({"mechanisms": ["aes-128-cbc"], "data_sizes": [16, 16], "repetitions": 1}, "repeat"),
+        ({"mechanisms": ["aes-128-cbc"], "data_sizes": [16], "repetitions": 0}, "repetitions"),
+        ({"mechanisms": ["aes-128-cbc"], "data_sizes": []}, "repetitions"),
+    ],
+)
+def test_plan_rejects_spec_with_a_message_when_it_is_invalid(
+    spec: dict[str, object], message: str
+) -> None:
+    with pytest.raises(UnsupportedJob, match=message):
+        BenchPlan.parse(spec)

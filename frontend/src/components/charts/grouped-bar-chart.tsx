@@ -1,0 +1,21 @@
+import { useMemo } from 'react';
+
+import {
+  hasCategoryValues,
+  toGroupedBarFigure,
+  type CategoryChartData,
+  type CategoryChartOptions,
+} from './figures';
+import { LazyPlotlyFigure } from './lazy-plotly-figure';
+
+type GroupedBarChartProps = CategoryChartOptions & { data: CategoryChartData };
+
+/** Bars grouped by category, one colour per series, with ± error bars when the series has them. */
+export const GroupedBarChart = ({ data, categoryLabel, valueLabel, logScale }: GroupedBarChartProps) => {
+  const figure = useMemo(
+    () => toGroupedBarFigure(data, { categoryLabel, valueLabel, logScale }),
+    [data, categoryLabel, valueLabel, logScale],
+  );
+  if (!hasCategoryValues(data)) return <p className="muted">No results to plot.</p>;
+  return <LazyPlotlyFigure data={figure.data} layout={figure.layout} />;
+};
