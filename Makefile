@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
-.PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e bench \
+.PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e screenshot bench \
         schema frontend deps chromium clean
 
 help: ## list the targets
@@ -75,6 +75,9 @@ test-frontend: deps ## vitest
 
 test-e2e: deps frontend chromium ## the whole path: real worker, agents, broker and Chromium
 	$(VENV)/bin/pytest e2e -p no:cacheprovider
+
+screenshot: deps frontend chromium ## refresh docs/img/run-page.png from the browser test
+	UPDATE_DOCS_SCREENSHOT=1 $(VENV)/bin/pytest e2e/test_browser.py -p no:cacheprovider
 
 bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/ingest.py
