@@ -174,3 +174,47 @@ def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(
         run["id"],
     )
     assert stored[0][0] == len(expected) * 20
+
+
+def test_throughput_run_counts_secured_packets_per_window_against_no_security(
+    product: Product,
+) -> None:
+    devices = product.wait_devices_online()
+    experiment = product.api(
+        "POST",
+        "/api/experiments/",
+        {
+            "name": "e2e throughput",
+            "kind": "throughput",
+            "mechanisms": ["none", "present-80-cbc"],
+            "data_sizes": [1, 1280],
+            "repetitions": 2,
+            "window_ms": 100,
+            "device_ids": [devices[0]["id"]],
+        },
+    )
+    run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+    run = wait_run_finished(product, run["id"])
+    assert run["status"] == "completed", run["error"]
+    rows = {(r["mechanism"], r["operation"], r["data_bytes"]): r for r in run["bench_summary"]}
+    assert set(rows) == {
+        (m, op, size)
+        for m in ("none", "present-80-cbc")
+        for op in ("secure", "send")
+        for size in (1, 1280)
+    }
+    for (mechanism, _, _), row in rows.items():
+        assert row["n"] == 2
+        assert row["packets_per_s_mean"] > 0
+        if mechanism == "none":
+            assert row["relative_cost"] == 1.0
+    # Securing 1280 bytes with a software block cipher costs far more than sending as is.
+    assert rows[("present-80-cbc", "secure", 1280)]["relative_cost"] > 2
+    windows = product.sql(
+        "SELECT min(s.wall_ns), max(s.wall_ns), min(s.packets) FROM measurements_benchsample s"
+        " JOIN experiments_rundevice rd ON rd.id = s.run_device_id WHERE rd.run_id = %s",
+        run["id"],
+    )
+    shortest, longest, fewest = windows[0]
+    assert 100_000_000 <= shortest <= longest < 200_000_000
+    assert fewest > 0

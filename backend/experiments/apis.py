@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 from accounts.selectors import workspace_for_user
 from devices.models import Device
 from experiments.catalogue import (
-    BENCH_MECHANISM_CHOICES,
     MECHANISM_CHOICES,
     MECHANISM_KINDS,
     MECHANISMS,
@@ -25,6 +24,9 @@ from experiments.models import (
     INTERVAL_MS_MAX,
     MESSAGE_COUNT_MAX,
     PAYLOAD_SIZE_MAX,
+    SAMPLE_KINDS,
+    WINDOW_MS_MAX,
+    WINDOW_MS_MIN,
     Experiment,
     ExperimentKind,
     Measurement,
@@ -34,7 +36,7 @@ from experiments.models import (
 )
 from experiments.selectors import experiment_get, experiment_list, run_get
 from experiments.services import experiment_create, run_start
-from measurements.models import BenchOperation
+from measurements.models import BenchOperation, BenchStatistic
 from measurements.selectors import (
     NS_PER_MS,
     NS_PER_US,
@@ -47,6 +49,12 @@ ALL_DEVICES_LABEL = "All devices"
 BENCH_NEEDS_MECHANISMS = "A cipher benchmark needs at least one mechanism."
 BENCH_NEEDS_SIZES = "A cipher benchmark needs at least one data size (bytes)."
 BENCH_DUPLICATES = "List each value once."
+BENCH_NO_NONE = "A cipher benchmark times cryptography: leave out None (Null is the floor)."
+# A UDP datagram carries at most 65,507 bytes; leave room for the largest framing overhead.
+THROUGHPUT_PAYLOAD_MAX = 65_000
+THROUGHPUT_PAYLOAD_TOO_LARGE = (
+    f"Throughput payloads go in one UDP datagram: at most {THROUGHPUT_PAYLOAD_MAX} bytes."
+)
 
 
 @extend_schema_serializer(component_name="RunBrief")
@@ -79,6 +87,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "mechanisms",
             "data_sizes",
             "repetitions",
+            "window_ms",
             "device_ids",
             "created_at",
             "runs",
@@ -100,7 +109,7 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
         choices=Measurement.choices, default=Measurement.ROUND_TRIP
     )
     mechanisms = serializers.ListField(
-        child=serializers.ChoiceField(choices=BENCH_MECHANISM_CHOICES),
+        child=serializers.ChoiceField(choices=MECHANISM_CHOICES),
         default=list,
         max_length=BENCH_MECHANISMS_MAX,
     )
@@ -112,11 +121,20 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     repetitions = serializers.IntegerField(
         min_value=1, max_value=BENCH_REPETITIONS_MAX, default=100
     )
+    window_ms = serializers.IntegerField(
+        min_value=WINDOW_MS_MIN, max_value=WINDOW_MS_MAX, default=2000
+    )
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["kind"] == ExperimentKind.CIPHER_BENCH:
-            errors = {}
+        if attrs["kind"] in SAMPLE_KINDS:
+            errors: dict[str, list[str]] = {}
+            if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
+                errors["mechanisms"] = [BENCH_NO_NONE]
+            if attrs["kind"] == ExperimentKind.THROUGHPUT and any(
+                size > THROUGHPUT_PAYLOAD_MAX for size in attrs["data_sizes"]
+            ):
+                errors["data_sizes"] = [THROUGHPUT_PAYLOAD_TOO_LARGE]
             if not attrs["mechanisms"]:
                 errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
             if not attrs["data_sizes"]:
@@ -206,6 +224,19 @@ class BenchSummaryRowSerializer(serializers.Serializer[object]):
     cpu_mean_us = serializers.FloatField()
     throughput_mb_s = serializers.FloatField()
     peak_rss_kb = serializers.IntegerField()
+    packets_per_s_mean = serializers.FloatField(allow_null=True)
+    packets_per_s_std = serializers.FloatField(allow_null=True)
+    net_mean_us = serializers.FloatField(
+        allow_null=True,
+        help_text="Mean time minus the `null` mechanism's mean for the same device, size and "
+        "direction (encrypt/sign vs. decrypt/verify): the cost net of the harness floor; null "
+        "when the run has no `null` rows.",
+    )
+    relative_cost = serializers.FloatField(
+        allow_null=True,
+        help_text="Packets/s without security ÷ packets/s with this mechanism (same device, "
+        "operation and size); null when the run has no `none` rows.",
+    )
 
 
 @extend_schema_serializer(component_name="ExperimentBrief")
@@ -234,6 +265,27 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else value / NS_PER_MS
 
 
+# The null mechanism encrypts/decrypts; a signature's sign/verify compare with those.
+_FLOOR_OPERATION = {"sign": "encrypt", "verify": "decrypt"}
+
+
+def _net_mean_us(row: BenchStatistic, floor: dict[tuple[int, str, int], float]) -> float | None:
+    operation = _FLOOR_OPERATION.get(row.operation, row.operation)
+    floor_ns = floor.get((row.run_device_id, operation, row.data_bytes))
+    if floor_ns is None:
+        return None
+    return (row.wall_mean_ns - floor_ns) / NS_PER_US
+
+
+def _relative_cost(
+    row: BenchStatistic, baseline: dict[tuple[int, str, int], float | None]
+) -> float | None:
+    none_rate = baseline.get((row.run_device_id, row.operation, row.data_bytes))
+    if not none_rate or not row.rate_mean:
+        return None
+    return none_rate / row.rate_mean
+
+
 def _us(value: float | None) -> float | None:
     return None if value is None else value / NS_PER_US
 
@@ -257,6 +309,17 @@ def _run_payload(run: Run) -> dict[str, object]:
         }
         for s in run_statistics(run=run)
     ]
+    statistics = list(bench_statistics(run=run))
+    baseline = {
+        (b.run_device_id, b.operation, b.data_bytes): b.rate_mean
+        for b in statistics
+        if b.mechanism == "none"
+    }
+    floor = {
+        (b.run_device_id, b.operation, b.data_bytes): b.wall_mean_ns
+        for b in statistics
+        if b.mechanism == "null"
+    }
     bench_summary = [
         {
             "device_id": b.run_device.device_id,
@@ -274,8 +337,12 @@ def _run_payload(run: Run) -> dict[str, object]:
             if b.wall_mean_ns
             else 0.0,
             "peak_rss_kb": b.peak_rss_kb,
+            "packets_per_s_mean": b.rate_mean,
+            "packets_per_s_std": b.rate_std,
+            "net_mean_us": _net_mean_us(b, floor),
+            "relative_cost": _relative_cost(b, baseline),
         }
-        for b in bench_statistics(run=run)
+        for b in statistics
     ]
     run.summary = summary  # type: ignore[attr-defined]
     run.bench_summary = bench_summary  # type: ignore[attr-defined]

@@ -79,5 +79,3 @@ MECHANISMS: tuple[MechanismInfo, ...] = (
 MECHANISM_NAMES = tuple(m.name for m in MECHANISMS)
 MECHANISM_KINDS = ["none", "null", "cipher", "aead", "mac", "signature"]
 MECHANISM_CHOICES = [(m.name, m.label) for m in MECHANISMS]
-# In a cipher benchmark "none" measures nothing; "null" is the harness floor.
-BENCH_MECHANISM_CHOICES = [(m.name, m.label) for m in MECHANISMS if m.kind != "none"]

@@ -8,7 +8,7 @@ from django.db import models
 
 from accounts.models import Workspace
 from devices.models import Device
-from experiments.catalogue import BENCH_MECHANISM_CHOICES, MECHANISM_CHOICES
+from experiments.catalogue import MECHANISM_CHOICES
 
 PAYLOAD_SIZE_MAX = 65536  # bytes; larger payloads are not IoT messaging any more
 MESSAGE_COUNT_MAX = 100_000  # per device and run; keeps one run's upload within minutes
@@ -26,6 +26,13 @@ class Protocol(models.TextChoices):
 class ExperimentKind(models.TextChoices):
     MESSAGING = "messaging", "Messaging round trip"
     CIPHER_BENCH = "cipher_bench", "Cipher benchmark"
+    THROUGHPUT = "throughput", "Throughput (secured packets per window)"
+
+
+# Kinds whose results are benchmark samples (BenchSample), not message records.
+SAMPLE_KINDS = (ExperimentKind.CIPHER_BENCH, ExperimentKind.THROUGHPUT)
+WINDOW_MS_MIN = 10
+WINDOW_MS_MAX = 60_000
 
 
 class Measurement(models.TextChoices):
@@ -54,12 +61,14 @@ class Experiment(models.Model):
     measurement = models.CharField(
         max_length=16, choices=Measurement.choices, default=Measurement.ROUND_TRIP
     )
-    # --- cipher benchmark ----------------------------------------------------------------
+    # --- cipher benchmark and throughput ------------------------------------------------
     mechanisms = ArrayField(
-        models.CharField(max_length=40, choices=BENCH_MECHANISM_CHOICES), default=list, blank=True
+        models.CharField(max_length=40, choices=MECHANISM_CHOICES), default=list, blank=True
     )
+    # Data sizes (cipher benchmark) or payload sizes (throughput), bytes.
     data_sizes = ArrayField(models.BigIntegerField(), default=list, blank=True)
     repetitions = models.PositiveIntegerField(default=100)
+    window_ms = models.PositiveIntegerField(default=2000)
     devices = models.ManyToManyField(Device, related_name="experiments")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -21,6 +21,7 @@ from devices.signing import job_envelope
 from experiments.errors import DeviceNotInWorkspace, DevicesOffline, RunAlreadyActive
 from experiments.models import (
     FINISHED_STATUSES,
+    SAMPLE_KINDS,
     Experiment,
     ExperimentKind,
     Run,
@@ -65,6 +66,7 @@ def experiment_create(
     mechanisms: Sequence[str] = (),
     data_sizes: Sequence[int] = (),
     repetitions: int = 100,
+    window_ms: int = 2000,
 ) -> Experiment:
     devices = list(Device.objects.filter(workspace=workspace, pk__in=device_ids))
     missing = sorted({str(i) for i in device_ids} - {str(d.pk) for d in devices})
@@ -88,6 +90,7 @@ def experiment_create(
         mechanisms=list(mechanisms),
         data_sizes=list(data_sizes),
         repetitions=repetitions,
+        window_ms=window_ms,
     )
     experiment.full_clean()
     experiment.save()
@@ -96,12 +99,15 @@ def experiment_create(
 
 
 def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
-    if experiment.kind == ExperimentKind.CIPHER_BENCH:
-        return {
+    if experiment.kind in SAMPLE_KINDS:
+        spec: dict[str, Any] = {
             "mechanisms": list(experiment.mechanisms),
             "data_sizes": list(experiment.data_sizes),
             "repetitions": experiment.repetitions,
         }
+        if experiment.kind == ExperimentKind.THROUGHPUT:
+            spec["window_ms"] = experiment.window_ms
+        return spec
     return {
         "protocol": experiment.protocol,
         "mqtt_version": "3.1.1",
@@ -145,8 +151,9 @@ def run_start(*, experiment: Experiment) -> Run:
 
 def _planned_total(experiment: Experiment) -> int:
     """What the device's progress counts up to: messages, or benchmark repetitions."""
-    if experiment.kind == ExperimentKind.CIPHER_BENCH:
-        # Two operations (encrypt+decrypt or sign+verify) per mechanism and size.
+    if experiment.kind in SAMPLE_KINDS:
+        # Two operations per mechanism and size: encrypt+decrypt or sign+verify (cipher
+        # benchmark), or the secure-only and the send window (throughput).
         return 2 * len(experiment.mechanisms) * len(experiment.data_sizes) * experiment.repetitions
     return experiment.message_count
 
@@ -165,7 +172,7 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         "run_id": str(run.pk),
         "kind": run.experiment.kind,
     }
-    if run.experiment.kind == ExperimentKind.CIPHER_BENCH:
+    if run.experiment.kind in SAMPLE_KINDS:
         job["spec"] = run.spec
         job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
     else:

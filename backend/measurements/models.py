@@ -136,6 +136,8 @@ class BenchOperation(models.TextChoices):
     DECRYPT = "decrypt"
     SIGN = "sign"
     VERIFY = "verify"
+    SECURE = "secure"  # throughput, loopback: securing only
+    SEND = "send"  # throughput, network: securing and sending over UDP
 
 
 class BenchSample(models.Model):
@@ -155,6 +157,8 @@ class BenchSample(models.Model):
     wall_ns = models.BigIntegerField()
     cpu_ns = models.BigIntegerField()
     peak_rss_kb = models.BigIntegerField()
+    # Packets completed in the window (throughput); NULL for cipher benchmarks.
+    packets = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -185,3 +189,6 @@ class BenchStatistic(models.Model):
     wall_std_ns = models.FloatField(null=True)
     cpu_mean_ns = models.FloatField()
     peak_rss_kb = models.BigIntegerField()
+    # Throughput: mean and sample std of packets per second over the windows.
+    rate_mean = models.FloatField(null=True)
+    rate_std = models.FloatField(null=True)

@@ -1,5 +1,6 @@
-"""The append-only samples log of a cipher-bench run (§7): format, crash safety, and its
-upload through the record uploader with the samples header and idempotency scope."""
+"""The append-only samples log of a cipher-bench (§7) or throughput (§8) run: format, crash
+safety, old 7-column logs, and its upload through the record uploader with the samples
+header and idempotency scope."""
 
 from __future__ import annotations
 
@@ -39,11 +40,38 @@ def test_sample_log_writes_the_contract_header_then_one_line_per_sample(tmp_path
         log.append(sample(0, "decrypt"))
 
     lines = path.read_text().splitlines()
-    expected = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb"
+    expected = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
     assert lines[0] == HEADER == expected
-    assert lines[1:] == [
-        "aes-128-cbc,encrypt,1024,0,15000,14000,22552",
-        "aes-128-cbc,decrypt,1024,0,15000,14000,22552",
+    assert lines[1:] == [  # a cipher-bench sample has no packets: an empty last field
+        "aes-128-cbc,encrypt,1024,0,15000,14000,22552,",
+        "aes-128-cbc,decrypt,1024,0,15000,14000,22552,",
+    ]
+    assert read_samples(path) == [sample(0), sample(0, "decrypt")]
+
+
+def test_sample_log_writes_packets_when_a_throughput_window_has_them(tmp_path: Path) -> None:
+    path = tmp_path / "s.csv"
+    window = Sample("present-80-cbc", "send", 1280, 2, 2_000_104_000, 1_990_000_000, 27340, 5612)
+    with SampleLog(path) as log:
+        log.append(window)
+
+    assert path.read_text().splitlines()[1] == (
+        "present-80-cbc,send,1280,2,2000104000,1990000000,27340,5612"
+    )
+    assert read_samples(path) == [window]
+
+
+def test_sample_log_reads_an_old_7_column_log_with_empty_packets(tmp_path: Path) -> None:
+    path = tmp_path / "old.samples.csv"
+    path.write_text(
+        "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb\n"
+        "aes-128-cbc,encrypt,1024,0,15000,14000,22552\n"
+        "aes-128-cbc,decrypt,1024,0,15000,14000,22552\n"
+    )
+
+    assert list(iter_sample_lines(path)) == [
+        "aes-128-cbc,encrypt,1024,0,15000,14000,22552,\n",
+        "aes-128-cbc,decrypt,1024,0,15000,14000,22552,\n",
     ]
     assert read_samples(path) == [sample(0), sample(0, "decrypt")]
 
@@ -92,6 +120,11 @@ def test_sample_refuses_fields_that_would_break_the_csv(mechanism: str, operatio
         Sample(mechanism, operation, 16, 0, 1, 1, 1)
 
 
+def test_sample_refuses_a_negative_packet_count() -> None:
+    with pytest.raises(ValueError, match="packets must not be negative"):
+        Sample("none", "secure", 1, 0, 1, 1, 1, -1)
+
+
 def test_samples_upload_uses_the_samples_header_and_idempotency_scope(
     platform: FakePlatform, tmp_path: Path
 ) -> None:
@@ -118,3 +151,32 @@ def test_samples_upload_uses_the_samples_header_and_idempotency_scope(
     ]
     assert sent[1].headers["x-record-total"] == "3"
     assert sent[0].body.decode() == HEADER + "\n" + sample(0).to_line() + sample(1).to_line()
+
+
+def test_samples_upload_sends_an_old_7_column_log_in_the_8_column_format(
+    platform: FakePlatform, tmp_path: Path
+) -> None:
+    path = tmp_path / "old.samples.csv"
+    path.write_text(
+        "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb\n"
+        "ed25519,sign,16,0,110000,111000,22600\n"
+        "ed25519,verify,16,0,220000,221000,22600\n"
+    )
+    api = PlatformApi(server_url=platform.url, api_token=TOKEN, retry=RetryPolicy(attempts=1))
+
+    Uploader(api, device_id=DEVICE).upload(
+        run_id=RUN,
+        url=f"{platform.url}/api/agent/runs/{RUN}/samples/",
+        csv_path=path,
+        chunk_records=10,
+        cursor=UploadCursor(tmp_path / "s.uploaded"),
+        log_format=SAMPLES_UPLOAD,
+    )
+
+    (sent,) = platform.to(f"/api/agent/runs/{RUN}/samples/")
+    assert sent.body.decode() == (
+        f"{HEADER}\n"
+        "ed25519,sign,16,0,110000,111000,22600,\n"
+        "ed25519,verify,16,0,220000,221000,22600,\n"
+    )
+    assert sent.headers["x-record-total"] == "2"

@@ -25,7 +25,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"RunStatusEnum": "experiments.models.RunStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "RunStatusEnum": "experiments.models.RunStatus",
+        "ExperimentKindEnum": "experiments.models.ExperimentKind",
+        "BenchOperationEnum": "measurements.models.BenchOperation",
+        "MechanismKindEnum": "experiments.catalogue.MECHANISM_KINDS",
+        "MechanismEnum": "experiments.catalogue.MECHANISM_CHOICES",
+    },
     # Every error answers with this envelope (core/exception_handlers.py).
     "APPEND_COMPONENTS": {
         "schemas": {

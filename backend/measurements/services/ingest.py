@@ -45,7 +45,16 @@ STREAMS = {
     ),
     Stream.SAMPLES: StreamFormat(
         BenchSample._meta.db_table,
-        ("mechanism", "operation", "data_bytes", "repetition", "wall_ns", "cpu_ns", "peak_rss_kb"),
+        (
+            "mechanism",
+            "operation",
+            "data_bytes",
+            "repetition",
+            "wall_ns",
+            "cpu_ns",
+            "peak_rss_kb",
+            "packets",
+        ),
     ),
 }
 RECORD_HEADER = STREAMS[Stream.RECORDS].header

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from experiments.models import ExperimentKind, Run
+from experiments.models import SAMPLE_KINDS, Run
 from measurements.models import BenchSample, BenchStatistic, MessageRecord, RunStatistic
 
 _RECORDS = MessageRecord._meta.db_table
@@ -32,7 +32,9 @@ GROUP BY ROLLUP (r.run_device_id)
 _BENCH_SQL = f"""
 SELECT s.run_device_id, s.mechanism, s.operation, s.data_bytes, count(*),
        avg(s.wall_ns), var_samp(s.wall_ns), stddev_samp(s.wall_ns), avg(s.cpu_ns),
-       max(s.peak_rss_kb)
+       max(s.peak_rss_kb),
+       avg(s.packets * 1e9 / nullif(s.wall_ns, 0)),
+       stddev_samp(s.packets * 1e9 / nullif(s.wall_ns, 0))
 FROM {BenchSample._meta.db_table} s
 JOIN experiments_rundevice rd ON rd.id = s.run_device_id
 WHERE rd.run_id = %s
@@ -43,7 +45,7 @@ GROUP BY s.run_device_id, s.mechanism, s.operation, s.data_bytes
 def summarize(*, run_id: Any) -> None:
     """Compute the summary that fits the run's kind."""
     kind = Run.objects.values_list("experiment__kind", flat=True).get(pk=run_id)
-    if kind == ExperimentKind.CIPHER_BENCH:
+    if kind in SAMPLE_KINDS:
         bench_summarize(run_id=run_id)
     else:
         run_summarize(run_id=run_id)
@@ -99,8 +101,23 @@ def bench_summarize(*, run_id: Any) -> list[BenchStatistic]:
             wall_std_ns=_float(std),
             cpu_mean_ns=float(cpu),
             peak_rss_kb=peak,
+            rate_mean=_float(rate),
+            rate_std=_float(rate_std),
         )
-        for rd, mechanism, operation, data_bytes, n, mean, var, std, cpu, peak in rows
+        for (
+            rd,
+            mechanism,
+            operation,
+            data_bytes,
+            n,
+            mean,
+            var,
+            std,
+            cpu,
+            peak,
+            rate,
+            rate_std,
+        ) in rows
     )
 
 

@@ -1,5 +1,5 @@
 """Command line: ``iotsecbench-agent enroll | run | facts | config-reference | selftest |
-encrypt | mechanisms``.
+encrypt | mechanisms | cipher-bench | throughput``.
 
 The entry point loads and validates configuration, then runs. Any AgentError ends the
 process with one readable ``error: …`` line on stderr and exit status 1; secrets never
@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 
-from iotsecbench_agent import __version__, api, cli_bench
+from iotsecbench_agent import __version__, api, cli_bench, cli_throughput
 from iotsecbench_agent.agent import Agent, AgentOptions
 from iotsecbench_agent.config import (
     ENV_ENROLL_TOKEN,
@@ -144,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"{MECHANISMS_PAYLOAD_BYTES}-byte payload",
     )
     cli_bench.add_parser(commands)
+    cli_throughput.add_parser(commands)
     return parser
 
 
@@ -170,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_mechanisms()
         if args.command == "cipher-bench":
             return cli_bench.main(args)
+        if args.command == "throughput":
+            return cli_throughput.main(args)
     except AgentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

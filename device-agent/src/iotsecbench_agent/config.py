@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.fsutil import atomic_write_text
 from iotsecbench_agent.recordlog import HEADER as RECORD_HEADER
+from iotsecbench_agent.samplelog import HEADER as SAMPLE_HEADER
 
 STATE_FILE = "state.json"
 
@@ -274,6 +275,11 @@ def config_reference_markdown() -> str:
         "`replayed`, also after a restart. |",
         f"| `runs/<run_id>.csv` | Append-only record log of a run (`{RECORD_HEADER}`). |",
         "| `runs/<run_id>.uploaded` | Index of the last chunk the platform acknowledged. |",
+        "| `runs/<run_id>.samples.csv` | Append-only sample log of a cipher-bench or throughput "
+        f"run (`{SAMPLE_HEADER}`; `packets` is empty for cipher benchmarks), instead of "
+        "`<run_id>.csv`. |",
+        "| `runs/<run_id>.samples.uploaded` | Index of the last samples chunk the platform "
+        "acknowledged. |",
         "| `runs/<run_id>.json` | The run's upload target and status "
         "(`running`, `measured`, `uploaded`, `failed`), used to resume after a restart. |",
         "",

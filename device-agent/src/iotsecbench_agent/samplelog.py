@@ -1,10 +1,11 @@
-"""The local, append-only sample log of a cipher-bench run (§7 of docs/control-plane.md).
+"""The local, append-only sample log of a cipher-bench run (§7 of docs/control-plane.md) or
+a throughput run (§8).
 
-``<state-dir>/runs/<run_id>.samples.csv`` gets one line per repetition of one operation,
-flushed as soon as it is measured, beside the run's ``<run_id>.json`` (the same ``RunMeta``
-as a messaging run) and ``<run_id>.samples.uploaded`` (the upload cursor). A run is a
-sample run exactly when its samples file exists; that is how the executor picks the upload
-format after a restart.
+``<state-dir>/runs/<run_id>.samples.csv`` gets one line per repetition of one operation (a
+cipher-bench repetition, or a throughput window), flushed as soon as it is measured, beside
+the run's ``<run_id>.json`` (the same ``RunMeta`` as a messaging run) and
+``<run_id>.samples.uploaded`` (the upload cursor). A run is a sample run exactly when its
+samples file exists; that is how the executor picks the upload format after a restart.
 
 Torn-tail repair is the record log's (``recordlog``); the upload is the record uploader's
 with the samples header and the ``samples`` idempotency scope (``SAMPLES_UPLOAD``).
@@ -21,13 +22,24 @@ from typing import IO
 from iotsecbench_agent.recordlog import RUNS_DIR, _drop_torn_tail
 from iotsecbench_agent.uploader import UploadFormat
 
-HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb"
+HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
+# Before throughput runs a sample had no `packets`; such lines (a cipher-bench log written by
+# an older agent and uploaded after an upgrade) are read with an empty `packets`.
+LEGACY_FIELDS = 7
+FIELDS = 8
 
+# cipher-bench operations (§7)
 ENCRYPT = "encrypt"
 DECRYPT = "decrypt"
 SIGN = "sign"
 VERIFY = "verify"
-OPERATIONS = (ENCRYPT, DECRYPT, SIGN, VERIFY)
+# throughput operations (§8): secure only (loopback mode), secure and send (network mode)
+SECURE = "secure"
+SEND = "send"
+OPERATIONS = (ENCRYPT, DECRYPT, SIGN, VERIFY, SECURE, SEND)
+
+# Every version of the header starts so; no sample line does (a repetition is a number).
+_HEADER_START = "mechanism,operation,data_bytes,repetition,"
 
 # The scope in `Idempotency-Key: <run_id>:<device_id>:samples:<index>`, so a samples chunk
 # can never collide with a records chunk of the same index.
@@ -39,8 +51,10 @@ class Sample:
     """One timed repetition of one operation on ``data_bytes`` bytes.
 
     ``cpu_ns`` is the process CPU time of the repetition; ``peak_rss_kb`` the peak resident
-    memory of the batch's child process (as of this repetition: the high-water mark only
-    grows, so the batch's last sample holds the batch's peak).
+    memory of the measuring process (a cipher-bench batch's child; the agent for a
+    throughput window) as of this repetition: the high-water mark only grows, so a batch's
+    last sample holds the batch's peak. ``packets`` is the number of packets a throughput
+    window completed, None (an empty field) for a cipher-bench sample.
     """
 
     mechanism: str
@@ -50,22 +64,30 @@ class Sample:
     wall_ns: int
     cpu_ns: int
     peak_rss_kb: int
+    packets: int | None = None
 
     def __post_init__(self) -> None:
         if self.operation not in OPERATIONS:
             raise ValueError(f"unknown operation {self.operation!r}")
         if not self.mechanism or "," in self.mechanism or "\n" in self.mechanism:
             raise ValueError(f"mechanism name {self.mechanism!r} cannot go into a CSV field")
+        if self.packets is not None and self.packets < 0:
+            raise ValueError(f"packets must not be negative, got {self.packets}")
 
     def to_line(self) -> str:
+        packets = "" if self.packets is None else str(self.packets)
         return (
             f"{self.mechanism},{self.operation},{self.data_bytes},{self.repetition},"
-            f"{self.wall_ns},{self.cpu_ns},{self.peak_rss_kb}\n"
+            f"{self.wall_ns},{self.cpu_ns},{self.peak_rss_kb},{packets}\n"
         )
 
     @classmethod
     def from_line(cls, line: str) -> Sample:
-        mechanism, operation, data_bytes, repetition, wall, cpu, rss = line.rstrip("\n").split(",")
+        """A sample from a log line of this format or the legacy 7-field one."""
+        fields = upgrade_line(line).rstrip("\n").split(",")
+        if len(fields) != FIELDS:
+            raise ValueError(f"a sample line has {FIELDS} fields, got {len(fields)}: {line!r}")
+        mechanism, operation, data_bytes, repetition, wall, cpu, rss, packets = fields
         return cls(
             mechanism=mechanism,
             operation=operation,
@@ -74,12 +96,21 @@ class Sample:
             wall_ns=int(wall),
             cpu_ns=int(cpu),
             peak_rss_kb=int(rss),
+            packets=int(packets) if packets else None,
         )
+
+
+def upgrade_line(line: str) -> str:
+    """A sample line in the current format: a legacy 7-field line (no ``packets``) gets an
+    empty ``packets``; any other line is returned as it is."""
+    if line.count(",") == LEGACY_FIELDS - 1:
+        return line.rstrip("\n") + ",\n"
+    return line
 
 
 @dataclass(frozen=True)
 class SampleFiles:
-    """Where one cipher-bench run's sample files live (its meta is ``RunFiles.meta``)."""
+    """Where one samples run's files live (its meta is ``RunFiles.meta``)."""
 
     runs_dir: Path
     run_id: str
@@ -138,6 +169,8 @@ class SampleLog:
 def iter_sample_lines(path: Path) -> Iterator[str]:
     """The sample lines of a log (without its header), each ending in a newline, read
     lazily. A torn last line (the process died mid-write) is not a sample and is left out.
+    Lines of a log written by an older agent (7 fields, after its own 7-column header) come
+    out in the current 8-field format, with an empty ``packets``.
 
     Not ``recordlog.iter_lines``: that one is the record log's (it skips any ``seq,…``
     header and upgrades 6-field record lines), which must never touch a sample line.
@@ -150,9 +183,9 @@ def iter_sample_lines(path: Path) -> Iterator[str]:
         for index, line in enumerate(f):
             if not line.endswith("\n"):
                 return
-            if index == 0 and line.rstrip("\n") == HEADER:
+            if index == 0 and line.startswith(_HEADER_START):  # this or an older header
                 continue
-            yield line
+            yield upgrade_line(line)
 
 
 def read_samples(path: Path) -> list[Sample]:

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatBytes, formatDataSize, formatDateTime, formatDecimal, formatMs, MISSING } from './format';
+import {
+  formatBytes,
+  formatDataSize,
+  formatDateTime,
+  formatDecimal,
+  formatFactor,
+  formatMs,
+  MISSING,
+} from './format';
 
 describe('formatMs', () => {
   it('should show exactly three decimals', () => {
@@ -21,6 +29,20 @@ describe('formatDecimal', () => {
     expect(formatDecimal(1.23456)).toBe('1.235');
     expect(formatDecimal(1.23456, 1)).toBe('1.2');
     expect(formatDecimal(null)).toBe(MISSING);
+  });
+});
+
+describe('formatFactor', () => {
+  it('should show a ratio with two decimals and a times sign', () => {
+    expect(formatFactor(1)).toBe('1.00×');
+    expect(formatFactor(2.345678)).toBe('2.35×');
+    expect(formatFactor(0.5, 1)).toBe('0.5×');
+  });
+
+  it('should show a dash, without a times sign, when there is no value', () => {
+    expect(formatFactor(null)).toBe(MISSING);
+    expect(formatFactor(undefined)).toBe(MISSING);
+    expect(formatFactor(Number.POSITIVE_INFINITY)).toBe(MISSING);
   });
 });
 

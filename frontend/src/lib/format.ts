@@ -9,6 +9,12 @@ export const formatDecimal = (value: number | null | undefined, decimals = 3): s
 /** Milliseconds (or any timing) to exactly 3 decimals; null/NaN (no samples) as an em dash. */
 export const formatMs = (value: number | null | undefined): string => formatDecimal(value, 3);
 
+/** A ratio as a factor to exactly `decimals` decimals: 2.345 → "2.35×"; null/NaN as an em dash. */
+export const formatFactor = (value: number | null | undefined, decimals = 2): string => {
+  const text = formatDecimal(value, decimals);
+  return text === MISSING ? MISSING : `${text}×`;
+};
+
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
 /** Binary units, one decimal above bytes: 3_975_000_000 → "3.7 GiB". */

@@ -331,12 +331,22 @@ export interface components {
         AgentRunFailInput: {
             message: string;
         };
+        /**
+         * @description * `encrypt` - Encrypt
+         *     * `decrypt` - Decrypt
+         *     * `sign` - Sign
+         *     * `verify` - Verify
+         *     * `secure` - Secure
+         *     * `send` - Send
+         * @enum {string}
+         */
+        BenchOperationEnum: "encrypt" | "decrypt" | "sign" | "verify" | "secure" | "send";
         BenchSummaryRow: {
             /** Format: uuid */
             device_id: string;
             device_name: string;
             mechanism: string;
-            operation: string;
+            operation: components["schemas"]["BenchOperationEnum"];
             data_bytes: number;
             n: number;
             /** Format: double */
@@ -350,6 +360,20 @@ export interface components {
             /** Format: double */
             throughput_mb_s: number;
             peak_rss_kb: number;
+            /** Format: double */
+            packets_per_s_mean: number | null;
+            /** Format: double */
+            packets_per_s_std: number | null;
+            /**
+             * Format: double
+             * @description Mean time minus the `null` mechanism's mean for the same device, size and direction (encrypt/sign vs. decrypt/verify): the cost net of the harness floor; null when the run has no `null` rows.
+             */
+            net_mean_us: number | null;
+            /**
+             * Format: double
+             * @description Packets/s without security ÷ packets/s with this mechanism (same device, operation and size); null when the run has no `none` rows.
+             */
+            relative_cost: number | null;
         };
         Catalogue: {
             mechanisms: components["schemas"]["MechanismInfo"][];
@@ -402,17 +426,18 @@ export interface components {
             /** Format: uuid */
             readonly id: string;
             readonly name: string;
-            readonly kind: components["schemas"]["KindEnum"];
+            readonly kind: components["schemas"]["ExperimentKindEnum"];
             readonly protocol: components["schemas"]["ProtocolEnum"];
             readonly qos: number;
-            readonly security: components["schemas"]["SecurityEnum"];
+            readonly security: components["schemas"]["MechanismEnum"];
             readonly payload_size: number;
             readonly message_count: number;
             readonly interval_ms: number;
             readonly measurement: components["schemas"]["MeasurementEnum"];
-            readonly mechanisms: components["schemas"]["MechanismsEnum"][];
+            readonly mechanisms: components["schemas"]["MechanismEnum"][];
             readonly data_sizes: number[];
             readonly repetitions: number;
+            readonly window_ms: number;
             readonly device_ids: string[];
             /** Format: date-time */
             readonly created_at: string;
@@ -426,13 +451,13 @@ export interface components {
         ExperimentInput: {
             name: string;
             /** @default messaging */
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["ExperimentKindEnum"];
             /** @default mqtt */
             protocol: components["schemas"]["ProtocolEnum"];
             /** @default 1 */
             qos: number;
             /** @default none */
-            security: components["schemas"]["SecurityEnum"];
+            security: components["schemas"]["MechanismEnum"];
             /** @default 66 */
             payload_size: number;
             /** @default 100 */
@@ -441,21 +466,24 @@ export interface components {
             interval_ms: number;
             /** @default round_trip */
             measurement: components["schemas"]["MeasurementEnum"];
-            mechanisms?: components["schemas"]["MechanismsEnum"][];
+            mechanisms?: components["schemas"]["MechanismEnum"][];
             data_sizes?: number[];
             /** @default 100 */
             repetitions: number;
+            /** @default 2000 */
+            window_ms: number;
             device_ids: string[];
-        };
-        Health: {
-            status: string;
         };
         /**
          * @description * `messaging` - Messaging round trip
          *     * `cipher_bench` - Cipher benchmark
+         *     * `throughput` - Throughput (secured packets per window)
          * @enum {string}
          */
-        KindEnum: "messaging" | "cipher_bench";
+        ExperimentKindEnum: "messaging" | "cipher_bench" | "throughput";
+        Health: {
+            status: string;
+        };
         LoginInput: {
             username: string;
             password: string;
@@ -465,15 +493,9 @@ export interface components {
          * @enum {string}
          */
         MeasurementEnum: "round_trip";
-        MechanismInfo: {
-            name: string;
-            label: string;
-            family: string;
-            kind: string;
-            key_bits: number | null;
-        };
         /**
-         * @description * `null` - Null (harness floor, no cryptography)
+         * @description * `none` - None
+         *     * `null` - Null (harness floor, no cryptography)
          *     * `aes-128-cbc` - AES-128-CBC
          *     * `aes-192-cbc` - AES-192-CBC
          *     * `aes-256-cbc` - AES-256-CBC
@@ -515,7 +537,24 @@ export interface components {
          *     * `ascon-aead128` - Ascon-AEAD128 (NIST SP 800-232)
          * @enum {string}
          */
-        MechanismsEnum: "null" | "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "aes-128-ctr" | "aes-192-ctr" | "aes-256-ctr" | "aes-128-gcm" | "aes-192-gcm" | "aes-256-gcm" | "des-cbc" | "3des-cbc" | "rc4" | "chacha20-poly1305" | "hmac-sha256" | "rsa-2048-pkcs1v15" | "rsa-3072-pkcs1v15" | "rsa-4096-pkcs1v15" | "rsa-2048-pss" | "rsa-3072-pss" | "rsa-4096-pss" | "ecdsa-p256" | "ed25519" | "tea-ecb" | "tea-cbc" | "xtea-ecb" | "xtea-cbc" | "present-80-ecb" | "present-80-cbc" | "present-128-ecb" | "present-128-cbc" | "klein-64-ecb" | "klein-64-cbc" | "klein-80-ecb" | "klein-80-cbc" | "klein-96-ecb" | "klein-96-cbc" | "lblock-ecb" | "lblock-cbc" | "ascon-aead128";
+        MechanismEnum: "none" | "null" | "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "aes-128-ctr" | "aes-192-ctr" | "aes-256-ctr" | "aes-128-gcm" | "aes-192-gcm" | "aes-256-gcm" | "des-cbc" | "3des-cbc" | "rc4" | "chacha20-poly1305" | "hmac-sha256" | "rsa-2048-pkcs1v15" | "rsa-3072-pkcs1v15" | "rsa-4096-pkcs1v15" | "rsa-2048-pss" | "rsa-3072-pss" | "rsa-4096-pss" | "ecdsa-p256" | "ed25519" | "tea-ecb" | "tea-cbc" | "xtea-ecb" | "xtea-cbc" | "present-80-ecb" | "present-80-cbc" | "present-128-ecb" | "present-128-cbc" | "klein-64-ecb" | "klein-64-cbc" | "klein-80-ecb" | "klein-80-cbc" | "klein-96-ecb" | "klein-96-cbc" | "lblock-ecb" | "lblock-cbc" | "ascon-aead128";
+        MechanismInfo: {
+            name: string;
+            label: string;
+            family: string;
+            kind: components["schemas"]["MechanismKindEnum"];
+            key_bits: number | null;
+        };
+        /**
+         * @description * `none` - none
+         *     * `null` - null
+         *     * `cipher` - cipher
+         *     * `aead` - aead
+         *     * `mac` - mac
+         *     * `signature` - signature
+         * @enum {string}
+         */
+        MechanismKindEnum: "none" | "null" | "cipher" | "aead" | "mac" | "signature";
         /**
          * @description * `mqtt` - MQTT
          * @enum {string}
@@ -525,7 +564,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             experiment: components["schemas"]["ExperimentBrief"];
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["ExperimentKindEnum"];
             status: components["schemas"]["RunStatusEnum"];
             error: string;
             spec: {
@@ -600,51 +639,6 @@ export interface components {
             /** Format: double */
             unsecure_mean_us: number | null;
         };
-        /**
-         * @description * `none` - None
-         *     * `null` - Null (harness floor, no cryptography)
-         *     * `aes-128-cbc` - AES-128-CBC
-         *     * `aes-192-cbc` - AES-192-CBC
-         *     * `aes-256-cbc` - AES-256-CBC
-         *     * `aes-128-ctr` - AES-128-CTR
-         *     * `aes-192-ctr` - AES-192-CTR
-         *     * `aes-256-ctr` - AES-256-CTR
-         *     * `aes-128-gcm` - AES-128-GCM
-         *     * `aes-192-gcm` - AES-192-GCM
-         *     * `aes-256-gcm` - AES-256-GCM
-         *     * `des-cbc` - DES-CBC
-         *     * `3des-cbc` - 3DES-CBC (3 keys)
-         *     * `rc4` - RC4
-         *     * `chacha20-poly1305` - ChaCha20-Poly1305
-         *     * `hmac-sha256` - HMAC-SHA256
-         *     * `rsa-2048-pkcs1v15` - RSA-2048 PKCS#1 v1.5 (SHA-256)
-         *     * `rsa-3072-pkcs1v15` - RSA-3072 PKCS#1 v1.5 (SHA-256)
-         *     * `rsa-4096-pkcs1v15` - RSA-4096 PKCS#1 v1.5 (SHA-256)
-         *     * `rsa-2048-pss` - RSA-2048 PSS (SHA-256)
-         *     * `rsa-3072-pss` - RSA-3072 PSS (SHA-256)
-         *     * `rsa-4096-pss` - RSA-4096 PSS (SHA-256)
-         *     * `ecdsa-p256` - ECDSA P-256 (SHA-256)
-         *     * `ed25519` - Ed25519
-         *     * `tea-ecb` - TEA-ECB
-         *     * `tea-cbc` - TEA-CBC
-         *     * `xtea-ecb` - XTEA-ECB
-         *     * `xtea-cbc` - XTEA-CBC
-         *     * `present-80-ecb` - PRESENT-80-ECB
-         *     * `present-80-cbc` - PRESENT-80-CBC
-         *     * `present-128-ecb` - PRESENT-128-ECB
-         *     * `present-128-cbc` - PRESENT-128-CBC
-         *     * `klein-64-ecb` - KLEIN-64-ECB
-         *     * `klein-64-cbc` - KLEIN-64-CBC
-         *     * `klein-80-ecb` - KLEIN-80-ECB
-         *     * `klein-80-cbc` - KLEIN-80-CBC
-         *     * `klein-96-ecb` - KLEIN-96-ECB
-         *     * `klein-96-cbc` - KLEIN-96-CBC
-         *     * `lblock-ecb` - LBlock-ECB
-         *     * `lblock-cbc` - LBlock-CBC
-         *     * `ascon-aead128` - Ascon-AEAD128 (NIST SP 800-232)
-         * @enum {string}
-         */
-        SecurityEnum: "none" | "null" | "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "aes-128-ctr" | "aes-192-ctr" | "aes-256-ctr" | "aes-128-gcm" | "aes-192-gcm" | "aes-256-gcm" | "des-cbc" | "3des-cbc" | "rc4" | "chacha20-poly1305" | "hmac-sha256" | "rsa-2048-pkcs1v15" | "rsa-3072-pkcs1v15" | "rsa-4096-pkcs1v15" | "rsa-2048-pss" | "rsa-3072-pss" | "rsa-4096-pss" | "ecdsa-p256" | "ed25519" | "tea-ecb" | "tea-cbc" | "xtea-ecb" | "xtea-cbc" | "present-80-ecb" | "present-80-cbc" | "present-128-ecb" | "present-128-cbc" | "klein-64-ecb" | "klein-64-cbc" | "klein-80-ecb" | "klein-80-cbc" | "klein-96-ecb" | "klein-96-cbc" | "lblock-ecb" | "lblock-cbc" | "ascon-aead128";
         User: {
             id: number;
             username: string;

@@ -13,16 +13,22 @@ export type EnrollmentToken = Schemas['EnrollmentToken'];
 export type Catalogue = Schemas['Catalogue'];
 export type MechanismInfo = Schemas['MechanismInfo'];
 export type Choice = Schemas['Choice'];
-export type ExperimentKind = Schemas['KindEnum'];
-/** Any catalogue mechanism, "none" included: what a messaging experiment secures its payload with. */
-export type MechanismName = Schemas['SecurityEnum'];
+export type ExperimentKind = Schemas['ExperimentKindEnum'];
+/**
+ * Any catalogue mechanism, "none" included: what a messaging experiment secures its payload
+ * with, and what a throughput experiment compares (with "none" as its baseline).
+ */
+export type MechanismName = Schemas['MechanismEnum'];
 /** A mechanism a cipher benchmark can time: every catalogue mechanism except "none". */
-export type BenchMechanismName = Schemas['MechanismsEnum'];
+export type BenchMechanismName = Exclude<MechanismName, 'none'>;
+export type MechanismKind = Schemas['MechanismKindEnum'];
+/** encrypt/decrypt and sign/verify (cipher benchmark), secure and send (throughput). */
+export type BenchOperation = Schemas['BenchOperationEnum'];
 export type ExperimentInput = Schemas['ExperimentInput'];
 export type Experiment = Schemas['Experiment'];
 export type ExperimentRunRef = Experiment['runs'][number];
 export type Run = Schemas['Run'];
-export type RunStatus = Run['status'];
+export type RunStatus = Schemas['RunStatusEnum'];
 export type RunDevice = Schemas['RunDevice'];
 export type RunSummaryRow = Schemas['RunSummaryRow'];
 export type BenchSummaryRow = Schemas['BenchSummaryRow'];

@@ -37,7 +37,11 @@ def test_catalogue_lists_the_mechanisms_and_kinds(owner_client):
         "kind": "aead",
         "key_bits": 256,
     }
-    assert [k["name"] for k in body["experiment_kinds"]] == ["messaging", "cipher_bench"]
+    assert [k["name"] for k in body["experiment_kinds"]] == [
+        "messaging",
+        "cipher_bench",
+        "throughput",
+    ]
 
 
 @pytest.mark.django_db
@@ -107,3 +111,30 @@ def test_messaging_experiment_accepts_any_catalogue_mechanism(personas, owner_cl
     bad = owner_client.post("/api/experiments/", {**body, "security": "rot13"}, format="json")
     assert bad.status_code == 400
     assert "security" in bad.json()["extra"]["fields"]
+
+
+@pytest.mark.django_db
+def test_throughput_experiment_sends_its_window_and_allows_none_as_baseline(
+    personas, owner_client, monkeypatch
+):
+    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {
+        "name": "MQTT-SN paper",
+        "kind": "throughput",
+        "mechanisms": ["none", "present-80-cbc", "aes-128-cbc"],
+        "data_sizes": [1, 1280],
+        "repetitions": 5,
+        "window_ms": 2000,
+        "device_ids": [str(device.pk)],
+    }
+    response = owner_client.post("/api/experiments/", body, format="json")
+    assert response.status_code == 201, response.json()
+    run = owner_client.post(f"/api/experiments/{response.json()['id']}/runs/").json()
+    assert Run.objects.get(pk=run["id"]).spec["window_ms"] == 2000
+    assert RunDevice.objects.get(run_id=run["id"]).total == 2 * 3 * 2 * 5
+    too_big = owner_client.post(
+        "/api/experiments/", {**body, "data_sizes": [65_001]}, format="json"
+    )
+    assert too_big.status_code == 400
+    assert "data_sizes" in too_big.json()["extra"]["fields"]

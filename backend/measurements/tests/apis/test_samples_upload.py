@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 
 import pytest
 
@@ -12,8 +13,10 @@ from measurements.services import SAMPLE_HEADER
 from measurements.tests.conftest import upload
 
 
-def samples_chunk(rows: list[tuple[str, str, int, int, int, int, int]]) -> bytes:
-    lines = [SAMPLE_HEADER.decode(), *(",".join(map(str, row)) for row in rows)]
+def samples_chunk(rows: Sequence[tuple[object, ...]]) -> bytes:
+    """Rows without the trailing `packets` value get it empty (cipher benchmarks)."""
+    lines = [SAMPLE_HEADER.decode()]
+    lines += [",".join("" if v is None else str(v) for v in (*row, None)[:8]) for row in rows]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -98,3 +101,60 @@ def test_samples_with_the_records_header_are_refused(running_run):
     )
     assert response.status_code == 400
     assert response.json()["code"] == "chunk_format_invalid"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_throughput_windows_give_packet_rates_and_cost_relative_to_no_security(
+    running_run, owner_client, django_capture_on_commit_callbacks
+):
+    run, part, agent = running_run.run, running_run.parts[0], running_run.agents[0]
+    run.experiment.kind = ExperimentKind.THROUGHPUT
+    run.experiment.save()
+    window = 2_000_000_000
+    rows = [
+        (mechanism, "send", 1280, rep, window, window // 2, 20000, packets)
+        for mechanism, base in (("none", 100_000), ("present-80-cbc", 25_000))
+        for rep, packets in enumerate((base - 1000, base, base + 1000))
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_samples(agent, run, samples_chunk(rows), index=0, final=True, total=6, key="t0")
+        other = running_run.agents[1]
+        upload_samples(other, run, samples_chunk([]), index=0, final=True, total=0, key="t1")
+    run.refresh_from_db()
+    assert run.status == RunStatus.COMPLETED
+    stat = BenchStatistic.objects.get(run_device=part, mechanism="present-80-cbc")
+    rates = [p / 2 for p in (24_000, 25_000, 26_000)]
+    assert stat.rate_mean == pytest.approx(statistics.mean(rates))
+    assert stat.rate_std == pytest.approx(statistics.stdev(rates))
+    detail = owner_client.get(f"/api/runs/{run.pk}/").json()
+    rows_by_mechanism = {r["mechanism"]: r for r in detail["bench_summary"]}
+    assert rows_by_mechanism["none"]["relative_cost"] == pytest.approx(1.0)
+    assert rows_by_mechanism["present-80-cbc"]["relative_cost"] == pytest.approx(4.0)
+    assert rows_by_mechanism["present-80-cbc"]["packets_per_s_mean"] == pytest.approx(12_500)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cipher_bench_rows_show_their_cost_net_of_the_null_floor(
+    running_run, owner_client, django_capture_on_commit_callbacks
+):
+    run, agents = running_run.run, running_run.agents
+    run.experiment.kind = ExperimentKind.CIPHER_BENCH
+    run.experiment.save()
+    rows = [
+        (mechanism, op, 64, rep, wall, wall, 9000)
+        for mechanism, op, wall in (
+            ("null", "encrypt", 300),
+            ("null", "decrypt", 200),
+            ("aes-128-cbc", "encrypt", 3300),
+            ("ed25519", "verify", 90200),
+        )
+        for rep in range(3)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_samples(agents[0], run, samples_chunk(rows), index=0, final=True, total=12, key="n0")
+        upload_samples(agents[1], run, samples_chunk([]), index=0, final=True, total=0, key="n1")
+    detail = owner_client.get(f"/api/runs/{run.pk}/").json()
+    net = {(r["mechanism"], r["operation"]): r["net_mean_us"] for r in detail["bench_summary"]}
+    assert net[("aes-128-cbc", "encrypt")] == pytest.approx(3.0)
+    assert net[("ed25519", "verify")] == pytest.approx(90.0)  # against null's decrypt
+    assert net[("null", "encrypt")] == pytest.approx(0.0)

@@ -5,8 +5,9 @@ OS-specific, so the package imports everywhere), ``run`` measures and emits one 
 message, ``cleanup`` releases everything and is always called, also after a failure.
 
 Messaging runners are registered by ``protocol``; a runner of another job kind (e.g.
-``cipher_bench``, §7) sets ``kind`` and is registered by it. A runner whose ``log`` is
-``SAMPLES`` emits ``samplelog.Sample`` through ``context.emit_sample`` instead of records.
+``cipher_bench``, §7, or ``throughput``, §8) sets ``kind`` and is registered by it. A
+runner whose ``log`` is ``SAMPLES`` emits ``samplelog.Sample`` through
+``context.emit_sample`` instead of records.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from iotsecbench_agent.recordlog import Record
 from iotsecbench_agent.samplelog import Sample
 
 MESSAGING = "messaging"
-# What a runner logs: one Record per message (§6) or one Sample per repetition (§7).
+# What a runner logs: one Record per message (§6) or one Sample per repetition (§7) or
+# window (§8).
 RECORDS = "records"
 SAMPLES = "samples"
 

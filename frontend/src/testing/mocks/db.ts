@@ -4,6 +4,7 @@ import type {
   Experiment,
   ExperimentInput,
   MechanismInfo,
+  MechanismKind,
   Run,
   RunRtt,
   User,
@@ -45,7 +46,7 @@ const mechanism = (
   name: string,
   label: string,
   family: string,
-  kind: string,
+  kind: MechanismKind,
   keyBits: number | null,
 ): MechanismInfo => ({ name, label, family, kind, key_bits: keyBits });
 
@@ -67,6 +68,7 @@ export const catalogueFixture: Catalogue = {
   experiment_kinds: [
     { name: 'messaging', label: 'Messaging round trip' },
     { name: 'cipher_bench', label: 'Cipher benchmark' },
+    { name: 'throughput', label: 'Throughput (secured packets per window)' },
   ],
 };
 
@@ -83,6 +85,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   mechanisms: [],
   data_sizes: [],
   repetitions: 100,
+  window_ms: 2000,
 });
 
 export const experimentFixture = (overrides: Partial<Experiment> = {}): Experiment => ({

@@ -35,14 +35,23 @@ let nextId = 1;
 const newId = () => `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`;
 
 /** What a run is dispatched with, as the backend's experiments/services.py builds it. */
-const runSpec = (experiment: Experiment): Run['spec'] =>
-  experiment.kind === 'cipher_bench'
-    ? {
+const runSpec = (experiment: Experiment): Run['spec'] => {
+  switch (experiment.kind) {
+    case 'cipher_bench':
+      return {
         mechanisms: experiment.mechanisms,
         data_sizes: experiment.data_sizes,
         repetitions: experiment.repetitions,
-      }
-    : {
+      };
+    case 'throughput':
+      return {
+        mechanisms: experiment.mechanisms,
+        data_sizes: experiment.data_sizes,
+        repetitions: experiment.repetitions,
+        window_ms: experiment.window_ms,
+      };
+    case 'messaging':
+      return {
         protocol: experiment.protocol,
         qos: experiment.qos,
         security: experiment.security,
@@ -51,6 +60,8 @@ const runSpec = (experiment: Experiment): Run['spec'] =>
         interval_ms: experiment.interval_ms,
         measurement: experiment.measurement,
       };
+  }
+};
 
 export const handlers = [
   http.get('/api/auth/csrf/', () =>

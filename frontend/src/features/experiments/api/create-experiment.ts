@@ -21,12 +21,23 @@ export const BENCH_DATA_SIZE_MAX_BYTES = 1024 ** 3; // 1 GiB, the largest file o
 export const BENCH_DATA_SIZES_MAX = 16; // sizes per benchmark, bounds one run's matrix
 export const BENCH_MECHANISMS_MAX = 64; // more than the catalogue holds
 export const BENCH_REPETITIONS_MAX = 10_000;
+// A UDP datagram carries at most 65,507 bytes; the server leaves room for the largest framing.
+export const THROUGHPUT_PAYLOAD_MAX_BYTES = 65_000;
+export const WINDOW_MS_MIN = 10; // shorter windows measure the timer more than the packets
+export const WINDOW_MS_MAX = 60_000;
 
-export const EXPERIMENT_KINDS = ['messaging', 'cipher_bench'] as const satisfies readonly ExperimentKind[];
+export const EXPERIMENT_KINDS = [
+  'messaging',
+  'cipher_bench',
+  'throughput',
+] as const satisfies readonly ExperimentKind[];
 export const PROTOCOLS = ['mqtt'] as const satisfies readonly ExperimentInput['protocol'][];
 export const QOS_LEVELS = [0, 1, 2] as const satisfies readonly ExperimentInput['qos'][];
 export const MEASUREMENTS = ['round_trip'] as const satisfies readonly ExperimentInput['measurement'][];
-/** The "no security" mechanism: a messaging default, and meaningless to benchmark. */
+/**
+ * The "no security" mechanism: a messaging default, meaningless to benchmark, and the
+ * baseline of a throughput experiment (its relative costs are measured against it).
+ */
 export const NO_SECURITY = 'none' satisfies MechanismName;
 
 const wholeNumber = (label: string) =>
@@ -69,6 +80,25 @@ export const messagingInputSchema = z.object({
   device_ids: commonFields.device_ids,
 });
 
+// A list of sizes in bytes (cipher-benchmark data sizes, throughput payload sizes); `noun`
+// names one size in the messages.
+const sizeList = (noun: string, max: number, maxText: string) =>
+  z
+    .array(
+      wholeNumber(`A ${noun}`)
+        .min(1, { error: `Each ${noun} must be at least 1 byte.` })
+        .max(max, { error: `Each ${noun} must be at most ${maxText}.` }),
+    )
+    .min(1, { error: `Enter at least one ${noun}.` })
+    .max(BENCH_DATA_SIZES_MAX, { error: `Enter at most ${BENCH_DATA_SIZES_MAX} ${noun}s.` })
+    .refine((sizes) => new Set(sizes).size === sizes.length, {
+      error: `Enter each ${noun} only once.`,
+    });
+
+const repetitions = wholeNumber('Repetitions')
+  .min(1, { error: 'Repeat at least once.' })
+  .max(BENCH_REPETITIONS_MAX, { error: `Repeat at most ${BENCH_REPETITIONS_MAX} times.` });
+
 export const cipherBenchInputSchema = z.object({
   kind: z.literal('cipher_bench'),
   name: commonFields.name,
@@ -76,20 +106,25 @@ export const cipherBenchInputSchema = z.object({
     .array(benchMechanismName)
     .min(1, { error: 'Choose at least one mechanism.' })
     .max(BENCH_MECHANISMS_MAX, { error: `Choose at most ${BENCH_MECHANISMS_MAX} mechanisms.` }),
-  data_sizes: z
-    .array(
-      wholeNumber('A data size')
-        .min(1, { error: 'Each data size must be at least 1 byte.' })
-        .max(BENCH_DATA_SIZE_MAX_BYTES, { error: 'Each data size must be at most 1 GiB.' }),
-    )
-    .min(1, { error: 'Enter at least one data size.' })
-    .max(BENCH_DATA_SIZES_MAX, { error: `Enter at most ${BENCH_DATA_SIZES_MAX} data sizes.` })
-    .refine((sizes) => new Set(sizes).size === sizes.length, {
-      error: 'Enter each data size only once.',
-    }),
-  repetitions: wholeNumber('Repetitions')
-    .min(1, { error: 'Repeat at least once.' })
-    .max(BENCH_REPETITIONS_MAX, { error: `Repeat at most ${BENCH_REPETITIONS_MAX} times.` }),
+  data_sizes: sizeList('data size', BENCH_DATA_SIZE_MAX_BYTES, '1 GiB'),
+  repetitions,
+  device_ids: commonFields.device_ids,
+});
+
+export const throughputInputSchema = z.object({
+  kind: z.literal('throughput'),
+  name: commonFields.name,
+  // Any mechanism, "none" included: it is the baseline. The server accepts a list without
+  // it (relative costs are then unknown), so the form only suggests it.
+  mechanisms: z
+    .array(mechanismName)
+    .min(1, { error: 'Choose at least one mechanism.' })
+    .max(BENCH_MECHANISMS_MAX, { error: `Choose at most ${BENCH_MECHANISMS_MAX} mechanisms.` }),
+  data_sizes: sizeList('payload size', THROUGHPUT_PAYLOAD_MAX_BYTES, `${THROUGHPUT_PAYLOAD_MAX_BYTES} bytes`),
+  repetitions,
+  window_ms: wholeNumber('Window')
+    .min(WINDOW_MS_MIN, { error: `The window must be at least ${WINDOW_MS_MIN} ms.` })
+    .max(WINDOW_MS_MAX, { error: `The window must be at most ${WINDOW_MS_MAX} ms.` }),
   device_ids: commonFields.device_ids,
 });
 
@@ -97,6 +132,7 @@ export const cipherBenchInputSchema = z.object({
 export const createExperimentInputSchema = z.discriminatedUnion('kind', [
   messagingInputSchema,
   cipherBenchInputSchema,
+  throughputInputSchema,
 ]);
 
 export type CreateExperimentInput = z.infer<typeof createExperimentInputSchema>;
@@ -111,10 +147,24 @@ export const EXPERIMENT_DEFAULTS = {
   interval_ms: 0,
   measurement: 'round_trip',
   repetitions: 100,
+  window_ms: 2000,
+} as const satisfies Partial<ExperimentInput>;
+
+/**
+ * What a new throughput experiment starts with: the MQTT-SN paper's smallest and largest
+ * payloads, fewer repetitions than a cipher benchmark (each one is two whole windows), and
+ * the "none" baseline its relative costs need.
+ */
+export const THROUGHPUT_DEFAULTS = {
+  mechanisms: [NO_SECURITY],
+  data_sizes: [1, 1280],
+  repetitions: 10,
+  window_ms: EXPERIMENT_DEFAULTS.window_ms,
 } as const satisfies Partial<ExperimentInput>;
 
 // openapi-typescript marks every field with a server default as required, but a request may
-// leave them out: a cipher benchmark sends none of the messaging fields, and vice versa.
+// leave them out: a cipher benchmark or throughput experiment sends none of the messaging
+// fields, and vice versa.
 type ExperimentInputBody = Pick<ExperimentInput, 'name' | 'kind' | 'device_ids'> &
   Partial<ExperimentInput>;
 

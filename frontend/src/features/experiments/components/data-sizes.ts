@@ -1,5 +1,6 @@
 /**
- * Reads the "Data sizes" field of a cipher benchmark: comma-separated sizes, each a number of
+ * Reads the "Data sizes" field of a cipher benchmark (and the "Payload sizes" of a throughput
+ * experiment, the same notation): comma-separated sizes, each a number of
  * bytes with an optional binary suffix (K, M, G = 1024, 1024², 1024³), so "16, 1K, 8K, 1M" is
  * [16, 1024, 8192, 1048576]. Also accepted: a "B" or "iB" after the suffix ("8 KiB", "16 B",
  * which is how the app shows sizes) and decimals that make whole bytes ("1.5K" = 1536).
@@ -14,6 +15,9 @@ const MULTIPLIERS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1
 const SIZE_PATTERN = /^(\d+(?:\.\d+)?)\s*(?:([kmg])(?:i?b)?|b)?$/i;
 
 export const DATA_SIZES_HINT = 'Bytes, comma-separated; K, M and G multiply by 1024 (e.g. 16, 1K, 8K, 1M).';
+/** Each payload goes in one UDP datagram, hence the limit (the schema enforces it). */
+export const PAYLOAD_SIZES_HINT = (maxBytes: number) =>
+  `Bytes, comma-separated, each at most ${maxBytes}; K multiplies by 1024 (e.g. 1, 64, 1280).`;
 
 export type DataSizesResult = { ok: true; sizes: number[] } | { ok: false; error: string };
 

@@ -41,6 +41,30 @@ const CipherBenchParameters = ({ experiment, catalogue }: { experiment: Experime
   </>
 );
 
+const ThroughputParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
+  <>
+    <dt>Mechanisms</dt>
+    <dd>{experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', ')}</dd>
+    <dt>Payload sizes</dt>
+    <dd>{experiment.data_sizes.map(formatDataSize).join(', ')}</dd>
+    <dt>Repetitions</dt>
+    <dd>{experiment.repetitions}</dd>
+    <dt>Window (ms)</dt>
+    <dd>{experiment.window_ms}</dd>
+  </>
+);
+
+const KindParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => {
+  switch (experiment.kind) {
+    case 'messaging':
+      return <MessagingParameters experiment={experiment} catalogue={catalogue} />;
+    case 'cipher_bench':
+      return <CipherBenchParameters experiment={experiment} catalogue={catalogue} />;
+    case 'throughput':
+      return <ThroughputParameters experiment={experiment} catalogue={catalogue} />;
+  }
+};
+
 type ExperimentDetailsProps = {
   experiment: Experiment;
   /** device id → name, for showing which devices take part. */
@@ -80,11 +104,7 @@ export const ExperimentDetails = ({
         <dl className="params">
           <dt>Kind</dt>
           <dd>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</dd>
-          {experiment.kind === 'cipher_bench' ? (
-            <CipherBenchParameters experiment={experiment} catalogue={catalogue} />
-          ) : (
-            <MessagingParameters experiment={experiment} catalogue={catalogue} />
-          )}
+          <KindParameters experiment={experiment} catalogue={catalogue} />
           <dt>Devices</dt>
           <dd>
             {experiment.device_ids.map((id) => deviceNames.get(id) ?? id).join(', ') || 'none'}

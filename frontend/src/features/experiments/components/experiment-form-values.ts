@@ -7,6 +7,8 @@ import {
   EXPERIMENT_DEFAULTS,
   EXPERIMENT_KINDS,
   messagingInputSchema,
+  THROUGHPUT_DEFAULTS,
+  throughputInputSchema,
   type CreateExperimentInput,
 } from '../api/create-experiment';
 
@@ -15,14 +17,27 @@ import { parseDataSizes } from './data-sizes';
 /** What the new-experiment form holds, and how it becomes a create-experiment input. */
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
-/** Every field of either kind of experiment. */
+/** Every field of any kind of experiment. */
 export type FieldName = KeysOfUnion<CreateExperimentInput>;
-type ListField = 'device_ids' | 'mechanisms';
-export type TextField = Exclude<FieldName, ListField | 'kind'>;
 
-// What the inputs hold: text, as typed. Numbers (and data sizes) are parsed at submit time.
-// Both kinds' values are kept, so switching the kind back and forth loses nothing.
-export type FormValues = Record<TextField, string> & Record<ListField, string[]> & { kind: ExperimentKind };
+type CommonField = 'kind' | 'name' | 'device_ids';
+type InputOf<K extends ExperimentKind> = Extract<CreateExperimentInput, { kind: K }>;
+/** A kind's own fields as its inputs hold them: checked names for a list of names, else text as typed. */
+type DraftOf<I> = { [F in Exclude<keyof I, CommonField>]: I[F] extends readonly string[] ? string[] : string };
+/**
+ * Each kind's own fields, kept apart: a cipher benchmark and a throughput experiment share
+ * field names (mechanisms, sizes, repetitions) but not their defaults, and switching the kind
+ * back and forth loses nothing.
+ */
+export type Drafts = { [K in ExperimentKind]: DraftOf<InputOf<K>> };
+/** The text fields of one kind (what an <input> or <select> edits); each a FieldName. */
+export type TextFieldOf<K extends ExperimentKind> = Extract<
+  { [F in keyof Drafts[K]]: Drafts[K][F] extends string ? F : never }[keyof Drafts[K]],
+  FieldName
+>;
+
+// Numbers (and sizes) are parsed at submit time.
+export type FormValues = { kind: ExperimentKind; name: string; device_ids: string[]; drafts: Drafts };
 
 export type FieldErrorMap = Partial<Record<FieldName, string[]>>;
 
@@ -30,6 +45,7 @@ export type FieldErrorMap = Partial<Record<FieldName, string[]>>;
 const FIELDS_BY_KIND: Record<ExperimentKind, readonly string[]> = {
   messaging: Object.keys(messagingInputSchema.shape),
   cipher_bench: Object.keys(cipherBenchInputSchema.shape),
+  throughput: Object.keys(throughputInputSchema.shape),
 };
 
 export const isKind = (value: string): value is ExperimentKind =>
@@ -40,44 +56,85 @@ const isFieldOf = (kind: ExperimentKind, key: string): key is FieldName =>
 
 const toNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
 
-const toCandidate = (values: FormValues, dataSizes: readonly number[]) =>
-  values.kind === 'cipher_bench'
-    ? {
+/** The sizes field of the chosen kind, parsed; null for a kind without one. */
+const sizesOf = (values: FormValues) => {
+  switch (values.kind) {
+    case 'cipher_bench':
+    case 'throughput':
+      return parseDataSizes(values.drafts[values.kind].data_sizes);
+    case 'messaging':
+      return null;
+  }
+};
+
+const toCandidate = (values: FormValues, sizes: readonly number[]) => {
+  const common = { name: values.name, device_ids: values.device_ids };
+  switch (values.kind) {
+    case 'messaging': {
+      const draft = values.drafts.messaging;
+      return {
         kind: values.kind,
-        name: values.name,
-        mechanisms: values.mechanisms,
-        data_sizes: dataSizes,
-        repetitions: toNumber(values.repetitions),
-        device_ids: values.device_ids,
-      }
-    : {
-        kind: values.kind,
-        name: values.name,
-        protocol: values.protocol,
-        qos: toNumber(values.qos),
-        security: values.security,
-        payload_size: toNumber(values.payload_size),
-        message_count: toNumber(values.message_count),
-        interval_ms: toNumber(values.interval_ms),
-        measurement: values.measurement,
-        device_ids: values.device_ids,
+        ...common,
+        protocol: draft.protocol,
+        qos: toNumber(draft.qos),
+        security: draft.security,
+        payload_size: toNumber(draft.payload_size),
+        message_count: toNumber(draft.message_count),
+        interval_ms: toNumber(draft.interval_ms),
+        measurement: draft.measurement,
       };
+    }
+    case 'cipher_bench': {
+      const draft = values.drafts.cipher_bench;
+      return {
+        kind: values.kind,
+        ...common,
+        mechanisms: draft.mechanisms,
+        data_sizes: sizes,
+        repetitions: toNumber(draft.repetitions),
+      };
+    }
+    case 'throughput': {
+      const draft = values.drafts.throughput;
+      return {
+        kind: values.kind,
+        ...common,
+        mechanisms: draft.mechanisms,
+        data_sizes: sizes,
+        repetitions: toNumber(draft.repetitions),
+        window_ms: toNumber(draft.window_ms),
+      };
+    }
+  }
+};
 
 export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[]): FormValues => ({
   kind: EXPERIMENT_DEFAULTS.kind,
   name: '',
-  protocol: EXPERIMENT_DEFAULTS.protocol,
-  qos: String(EXPERIMENT_DEFAULTS.qos),
-  security: EXPERIMENT_DEFAULTS.security,
-  payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
-  message_count: String(EXPERIMENT_DEFAULTS.message_count),
-  interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
-  measurement: EXPERIMENT_DEFAULTS.measurement,
-  mechanisms: [],
-  data_sizes: '',
-  repetitions: String(EXPERIMENT_DEFAULTS.repetitions),
   // Online devices can run right away, so they are the sensible default.
   device_ids: devices.filter((d) => d.online).map((d) => d.id),
+  drafts: {
+    messaging: {
+      protocol: EXPERIMENT_DEFAULTS.protocol,
+      qos: String(EXPERIMENT_DEFAULTS.qos),
+      security: EXPERIMENT_DEFAULTS.security,
+      payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
+      message_count: String(EXPERIMENT_DEFAULTS.message_count),
+      interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
+      measurement: EXPERIMENT_DEFAULTS.measurement,
+    },
+    cipher_bench: {
+      mechanisms: [],
+      data_sizes: '',
+      repetitions: String(EXPERIMENT_DEFAULTS.repetitions),
+    },
+    throughput: {
+      mechanisms: [...THROUGHPUT_DEFAULTS.mechanisms],
+      data_sizes: THROUGHPUT_DEFAULTS.data_sizes.join(', '),
+      repetitions: String(THROUGHPUT_DEFAULTS.repetitions),
+      window_ms: String(THROUGHPUT_DEFAULTS.window_ms),
+    },
+  },
 });
 
 const addError = (errors: FieldErrorMap, field: FieldName, message: string) => {
@@ -93,7 +150,7 @@ const addError = (errors: FieldErrorMap, field: FieldName, message: string) => {
 export const validateForm = (
   values: FormValues,
 ): { ok: true; input: CreateExperimentInput } | { ok: false; errors: FieldErrorMap } => {
-  const sizes = values.kind === 'cipher_bench' ? parseDataSizes(values.data_sizes) : null;
+  const sizes = sizesOf(values);
   const parsed = createExperimentInputSchema.safeParse(toCandidate(values, sizes?.ok ? sizes.sizes : []));
   if (parsed.success && sizes?.ok !== false) return { ok: true, input: parsed.data };
 

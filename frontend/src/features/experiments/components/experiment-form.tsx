@@ -5,33 +5,24 @@ import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
 import { InputField, SelectField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
-import type { Catalogue, Device, Experiment, Run } from '@/types/api';
+import type { Catalogue, Device, Experiment, ExperimentKind, Run } from '@/types/api';
 
-import {
-  BENCH_REPETITIONS_MAX,
-  MEASUREMENTS,
-  MESSAGE_COUNT_MAX,
-  PAYLOAD_SIZE_MAX_BYTES,
-  PROTOCOLS,
-  QOS_LEVELS,
-  useCreateExperiment,
-} from '../api/create-experiment';
+import { useCreateExperiment } from '../api/create-experiment';
 import { useStartRun } from '../api/start-run';
 
 import { benchMechanisms, groupByFamily } from './catalogue';
-import { DATA_SIZES_HINT } from './data-sizes';
 import {
   initialValues,
   isKind,
   splitServerErrors,
   validateForm,
+  type Drafts,
   type FieldErrorMap,
   type FieldName,
   type FormValues,
-  type TextField,
+  type TextFieldOf,
 } from './experiment-form-values';
-import { MEASUREMENT_LABELS, PROTOCOL_LABELS } from './labels';
-import { MechanismFieldset } from './mechanism-fieldset';
+import { CipherBenchFields, MessagingFields, ThroughputFields } from './experiment-kind-fields';
 
 type Intent = 'create' | 'run';
 
@@ -65,15 +56,28 @@ export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: 
       })),
     [catalogue.mechanisms],
   );
-  const benchable = useMemo(() => benchMechanisms(catalogue.mechanisms), [catalogue.mechanisms]);
-  const benchFamilies = useMemo(() => groupByFamily(benchable), [benchable]);
+  const benchFamilies = useMemo(() => groupByFamily(benchMechanisms(catalogue.mechanisms)), [catalogue.mechanisms]);
+  // A throughput experiment compares every mechanism with "none", so it offers them all.
+  const allFamilies = useMemo(() => groupByFamily(catalogue.mechanisms), [catalogue.mechanisms]);
 
   const clearError = (name: FieldName) => setFieldErrors(({ [name]: _cleared, ...rest }) => rest);
 
-  const setField = (name: TextField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    setValues((prev) => ({ ...prev, [name]: event.target.value }));
-    clearError(name);
+  const updateDraft = <K extends ExperimentKind>(kind: K, update: (draft: Drafts[K]) => Drafts[K]) =>
+    setValues((prev) => ({ ...prev, drafts: { ...prev.drafts, [kind]: update(prev.drafts[kind]) } }));
+
+  const setName = (event: ChangeEvent<HTMLInputElement>) => {
+    setValues((prev) => ({ ...prev, name: event.target.value }));
+    clearError('name');
   };
+
+  const setDraftField =
+    <K extends ExperimentKind>(kind: K) =>
+    (field: TextFieldOf<K>) =>
+    (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      const { value } = event.target;
+      updateDraft(kind, (draft) => ({ ...draft, [field]: value }));
+      clearError(field);
+    };
 
   const setKind = (event: ChangeEvent<HTMLSelectElement>) => {
     const kind = event.target.value;
@@ -95,13 +99,13 @@ export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: 
     clearError('device_ids');
   };
 
-  const toggleMechanism = (name: string, checked: boolean) => {
-    setValues((prev) => ({
-      ...prev,
+  const toggleMechanism = (kind: 'cipher_bench' | 'throughput') => (name: string, checked: boolean) => {
+    updateDraft(kind, (draft) => ({
+      ...draft,
       // Catalogue order, whatever the click order: the run's results are listed that way.
-      mechanisms: benchable
+      mechanisms: catalogue.mechanisms
         .map((m) => m.name)
-        .filter((m) => (m === name ? checked : prev.mechanisms.includes(m))),
+        .filter((m) => (m === name ? checked : draft.mechanisms.includes(m))),
     }));
     clearError('mechanisms');
   };
@@ -161,7 +165,7 @@ export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: 
           label="Name"
           type="text"
           value={values.name}
-          onChange={setField('name')}
+          onChange={setName}
           error={fieldErrors.name}
           required
         />
@@ -175,104 +179,31 @@ export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: 
       </div>
 
       {values.kind === 'messaging' ? (
-        <>
-          <div className="field-row">
-            <SelectField
-              label="Protocol"
-              value={values.protocol}
-              onChange={setField('protocol')}
-              options={PROTOCOLS.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] }))}
-              error={fieldErrors.protocol}
-            />
-            <SelectField
-              label="QoS"
-              value={values.qos}
-              onChange={setField('qos')}
-              options={QOS_LEVELS.map((q) => ({ value: String(q), label: String(q) }))}
-              error={fieldErrors.qos}
-            />
-            <SelectField
-              label="Payload security"
-              value={values.security}
-              onChange={setField('security')}
-              options={securityOptions}
-              error={fieldErrors.security}
-            />
-          </div>
-          <div className="field-row">
-            <InputField
-              label="Payload size (bytes)"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={PAYLOAD_SIZE_MAX_BYTES}
-              step={1}
-              value={values.payload_size}
-              onChange={setField('payload_size')}
-              error={fieldErrors.payload_size}
-            />
-            <InputField
-              label="Messages per device"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={MESSAGE_COUNT_MAX}
-              step={1}
-              value={values.message_count}
-              onChange={setField('message_count')}
-              error={fieldErrors.message_count}
-            />
-            <InputField
-              label="Interval between messages (ms)"
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              value={values.interval_ms}
-              onChange={setField('interval_ms')}
-              error={fieldErrors.interval_ms}
-            />
-          </div>
-          <SelectField
-            label="Measurement"
-            value={values.measurement}
-            onChange={setField('measurement')}
-            options={MEASUREMENTS.map((m) => ({ value: m, label: MEASUREMENT_LABELS[m] }))}
-            error={fieldErrors.measurement}
-          />
-        </>
-      ) : (
-        <>
-          <MechanismFieldset
-            families={benchFamilies}
-            selected={values.mechanisms}
-            onToggle={toggleMechanism}
-            error={fieldErrors.mechanisms}
-          />
-          <div className="field-row">
-            <InputField
-              label="Data sizes"
-              type="text"
-              className="field-wide"
-              value={values.data_sizes}
-              onChange={setField('data_sizes')}
-              hint={DATA_SIZES_HINT}
-              error={fieldErrors.data_sizes}
-            />
-            <InputField
-              label="Repetitions"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={BENCH_REPETITIONS_MAX}
-              step={1}
-              value={values.repetitions}
-              onChange={setField('repetitions')}
-              error={fieldErrors.repetitions}
-            />
-          </div>
-        </>
-      )}
+        <MessagingFields
+          draft={values.drafts.messaging}
+          errors={fieldErrors}
+          onChange={setDraftField('messaging')}
+          securityOptions={securityOptions}
+        />
+      ) : null}
+      {values.kind === 'cipher_bench' ? (
+        <CipherBenchFields
+          draft={values.drafts.cipher_bench}
+          errors={fieldErrors}
+          onChange={setDraftField('cipher_bench')}
+          families={benchFamilies}
+          onToggleMechanism={toggleMechanism('cipher_bench')}
+        />
+      ) : null}
+      {values.kind === 'throughput' ? (
+        <ThroughputFields
+          draft={values.drafts.throughput}
+          errors={fieldErrors}
+          onChange={setDraftField('throughput')}
+          families={allFamilies}
+          onToggleMechanism={toggleMechanism('throughput')}
+        />
+      ) : null}
 
       <fieldset
         className="fieldset"

@@ -1,4 +1,4 @@
-import { useId, type ChangeEvent } from 'react';
+import { useId, type ChangeEvent, type ReactNode } from 'react';
 
 import type { MechanismFamily } from './catalogue';
 
@@ -6,16 +6,26 @@ type MechanismFieldsetProps = {
   families: readonly MechanismFamily[];
   selected: readonly string[];
   onToggle: (name: string, checked: boolean) => void;
+  /** Advice about the choice, read with the group (like a field's hint). */
+  hint?: ReactNode;
   error?: string[];
 };
 
-/** "Mechanisms" checkboxes of a cipher benchmark, one group per family. */
-export const MechanismFieldset = ({ families, selected, onToggle, error }: MechanismFieldsetProps) => {
-  const errorId = `${useId()}-error`;
+/** "Mechanisms" checkboxes of a cipher benchmark or throughput experiment, one group per family. */
+export const MechanismFieldset = ({ families, selected, onToggle, hint, error }: MechanismFieldsetProps) => {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
   const invalid = error !== undefined && error.length > 0;
+  const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(' ');
   return (
-    <fieldset className="fieldset" aria-describedby={invalid ? errorId : undefined}>
+    <fieldset className="fieldset" aria-describedby={describedBy || undefined}>
       <legend>Mechanisms</legend>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <div className="mechanism-families">
         {families.map(({ family, mechanisms }) => (
           <fieldset key={family} className="mechanism-family">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { BenchSummaryRow } from '@/types/api';
+import type { BenchOperation, BenchSummaryRow } from '@/types/api';
 
 import { dataSizesOf, meanTimeChartData, sortBenchRows, throughputChartData } from './bench-data';
 
@@ -9,7 +9,7 @@ const PI2 = '5d1c0d9e-0000-4000-8000-000000000002';
 
 const row = (
   mechanism: string,
-  operation: string,
+  operation: BenchOperation,
   dataBytes: number,
   meanUs: number,
   overrides: Partial<BenchSummaryRow> = {},
@@ -26,6 +26,11 @@ const row = (
   cpu_mean_us: meanUs,
   throughput_mb_s: dataBytes / meanUs,
   peak_rss_kb: 20_000,
+  // Throughput runs only.
+  packets_per_s_mean: null,
+  packets_per_s_std: null,
+  net_mean_us: null,
+  relative_cost: null,
   ...overrides,
 });
 

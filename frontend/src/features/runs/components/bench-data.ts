@@ -3,8 +3,9 @@ import { formatDataSize } from '@/lib/format';
 import type { BenchSummaryRow } from '@/types/api';
 
 /**
- * Pure reshaping of a cipher-benchmark run's `bench_summary` rows for its table and charts.
- * Mechanisms are shown by label: `labelFor` maps a name to it.
+ * Pure reshaping of a cipher-benchmark run's `bench_summary` rows for its table and charts
+ * (a throughput run's are reshaped in ./throughput-data.ts). Mechanisms are shown by label:
+ * `labelFor` maps a name to it.
  */
 
 export type LabelFor = (mechanism: string) => string;
@@ -14,7 +15,8 @@ export type LabelFor = (mechanism: string) => string;
 const OPERATION_ORDER = ['encrypt', 'decrypt', 'sign', 'verify'];
 const INVERSE_OPERATIONS = new Set(['decrypt', 'verify']);
 
-const rank = (order: readonly string[], value: string) => {
+/** Where `value` comes in `order`; values it does not list come last. */
+export const rank = (order: readonly string[], value: string) => {
   const index = order.indexOf(value);
   return index === -1 ? order.length : index;
 };
@@ -47,7 +49,7 @@ export const dataSizesOf = (rows: readonly BenchSummaryRow[]): number[] =>
 const distinct = <T>(values: readonly T[]): T[] => [...new Set(values)];
 
 // With one device the device name is noise; with several it tells the series apart.
-const seriesPrefix = (rows: readonly BenchSummaryRow[]) => {
+export const seriesPrefix = (rows: readonly BenchSummaryRow[]) => {
   const several = distinct(rows.map((row) => row.device_id)).length > 1;
   return (row: BenchSummaryRow) => (several ? `${row.device_name} · ` : '');
 };

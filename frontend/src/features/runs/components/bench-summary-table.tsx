@@ -7,6 +7,7 @@ type BenchSummaryTableProps = { rows: readonly BenchSummaryRow[]; labelFor: Labe
 
 const DECIMAL_COLUMNS = [
   ['mean_us', 'Mean (µs)'],
+  ['net_mean_us', 'Net of Null (µs)'],
   ['std_us', 'Std dev (µs)'],
   ['var_us2', 'Variance (µs²)'],
   ['cpu_mean_us', 'CPU (µs)'],

@@ -12,6 +12,7 @@ import { BenchResults } from './bench-results';
 import { RunCharts } from './run-charts';
 import { RunProgress } from './run-progress';
 import { RunSummaryTable } from './run-summary-table';
+import { ThroughputResults } from './throughput-results';
 
 const NO_SECURITY = 'none';
 const NO_LABELS: ReadonlyMap<string, string> = new Map();
@@ -63,6 +64,9 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
 
       {run.status === 'completed' && run.kind === 'cipher_bench' ? (
         <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
+      ) : null}
+      {run.status === 'completed' && run.kind === 'throughput' ? (
+        <ThroughputResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
       {run.status === 'completed' && run.kind === 'messaging' ? (
         <>

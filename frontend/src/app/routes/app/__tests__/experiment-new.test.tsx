@@ -19,6 +19,15 @@ const renderBenchForm = async () => {
   return view;
 };
 
+const renderThroughputForm = async () => {
+  const view = await renderForm();
+  await view.user.selectOptions(
+    screen.getByRole('combobox', { name: 'Kind' }),
+    'Throughput (secured packets per window)',
+  );
+  return view;
+};
+
 describe('New experiment page', () => {
   it('should offer the documented fields and defaults', async () => {
     await renderForm();
@@ -29,6 +38,7 @@ describe('New experiment page', () => {
     expect(within(kind).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Messaging round trip',
       'Cipher benchmark',
+      'Throughput (secured packets per window)',
     ]);
     expect(screen.getByRole('combobox', { name: 'Protocol' })).toHaveDisplayValue('MQTT');
     expect(screen.getByRole('combobox', { name: 'QoS' })).toHaveDisplayValue('1');
@@ -318,6 +328,165 @@ describe('New experiment page', () => {
             mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15', 'present-80-cbc'],
             data_sizes: [16, 1024, 8192, 1024 ** 2],
             repetitions: 50,
+          },
+        }),
+      ]);
+      expect(router.state.location.pathname).toBe(`/runs/${db.runs[0]?.id}`);
+    });
+  });
+
+  describe('for a throughput experiment', () => {
+    it('should show the throughput fields with the paper\'s defaults and "None" checked', async () => {
+      await renderThroughputForm();
+
+      for (const name of ['Protocol', 'QoS', 'Payload security', 'Measurement']) {
+        expect(screen.queryByRole('combobox', { name })).not.toBeInTheDocument();
+      }
+      expect(screen.queryByRole('spinbutton', { name: 'Payload size (bytes)' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('textbox', { name: 'Data sizes' })).not.toBeInTheDocument();
+
+      // Every catalogue mechanism, "none" included and checked: it is the baseline.
+      const mechanisms = screen.getByRole('group', { name: 'Mechanisms' });
+      const families = within(mechanisms).getAllByRole('group');
+      expect(families.map((family) => within(family).getAllByRole('checkbox').length)).toEqual([2, 2, 1, 1, 1, 1, 1, 2]);
+      expect(within(mechanisms).getByRole('checkbox', { name: 'None' })).toBeChecked();
+      expect(within(mechanisms).getByRole('checkbox', { name: 'AES-128-CBC' })).not.toBeChecked();
+      expect(mechanisms).toHaveAccessibleDescription(expect.stringContaining('relative cost'));
+
+      const sizes = screen.getByRole('textbox', { name: 'Payload sizes' });
+      expect(sizes).toHaveValue('1, 1280');
+      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('each at most 65000'));
+      expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveValue(10);
+      expect(screen.getByRole('spinbutton', { name: 'Window (ms)' })).toHaveValue(2000);
+      expect(screen.getByRole('checkbox', { name: 'pi-lab-1' })).toBeChecked();
+    });
+
+    it('should keep its values apart from the cipher benchmark\'s', async () => {
+      const { user } = await renderThroughputForm();
+      const kind = screen.getByRole('combobox', { name: 'Kind' });
+      await user.click(screen.getByRole('checkbox', { name: 'AES-128-CBC' }));
+
+      await user.selectOptions(kind, 'Cipher benchmark');
+      // No "None" to offer, nothing carried over.
+      expect(screen.queryByRole('checkbox', { name: 'None' })).not.toBeInTheDocument();
+      expect(screen.getByRole('checkbox', { name: 'AES-128-CBC' })).not.toBeChecked();
+      expect(screen.getByRole('textbox', { name: 'Data sizes' })).toHaveValue('');
+      expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveValue(100);
+
+      await user.selectOptions(kind, 'Throughput (secured packets per window)');
+      expect(screen.getByRole('checkbox', { name: 'None' })).toBeChecked();
+      expect(screen.getByRole('checkbox', { name: 'AES-128-CBC' })).toBeChecked();
+      expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveValue(10);
+    });
+
+    it('should validate the window and the payload sizes before sending anything', async () => {
+      const { user } = await renderThroughputForm();
+
+      await user.type(screen.getByRole('textbox', { name: 'Name' }), 'MQTT-SN');
+      await user.click(screen.getByRole('checkbox', { name: 'None' }));
+      const sizes = screen.getByRole('textbox', { name: 'Payload sizes' });
+      await user.clear(sizes);
+      await user.type(sizes, '1, 65001');
+      const windowMs = screen.getByRole('spinbutton', { name: 'Window (ms)' });
+      await user.clear(windowMs);
+      await user.type(windowMs, '5');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('Please correct the highlighted fields.');
+      expect(sizes).toHaveAttribute('aria-invalid', 'true');
+      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('Each payload size must be at most 65000 bytes.'));
+      expect(windowMs).toHaveAttribute('aria-invalid', 'true');
+      expect(windowMs).toHaveAccessibleDescription(expect.stringContaining('The window must be at least 10 ms.'));
+      // Unchecking "None" left nothing checked; the hint stays next to the error.
+      expect(screen.getByRole('group', { name: 'Mechanisms' })).toHaveAccessibleDescription(
+        expect.stringMatching(/relative cost .* Choose at least one mechanism\.$/),
+      );
+
+      await user.clear(windowMs);
+      await user.type(windowMs, '60001');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      expect(await screen.findByText('The window must be at most 60000 ms.')).toBeInTheDocument();
+      expect(db.experiments).toHaveLength(0);
+      expect(db.csrfHeaders).toHaveLength(0);
+    });
+
+    it('should show server field errors next to the throughput fields', async () => {
+      server.use(
+        http.post('/api/experiments/', () =>
+          errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+            fields: {
+              data_sizes: ['Throughput payloads go in one UDP datagram: at most 65000 bytes.'],
+              window_ms: ['Ensure this value is less than or equal to 60000.'],
+              repetitions: ['Ensure this value is greater than or equal to 1.'],
+              security: ['Not shown for a throughput experiment.'],
+            },
+          }),
+        ),
+      );
+      const { user } = await renderThroughputForm();
+
+      await user.type(screen.getByRole('textbox', { name: 'Name' }), 'MQTT-SN');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Some fields are invalid: correct them and send again. Not shown for a throughput experiment.',
+      );
+      expect(screen.getByRole('textbox', { name: 'Payload sizes' })).toHaveAccessibleDescription(
+        expect.stringContaining('Throughput payloads go in one UDP datagram: at most 65000 bytes.'),
+      );
+      const windowMs = screen.getByRole('spinbutton', { name: 'Window (ms)' });
+      expect(windowMs).toHaveAttribute('aria-invalid', 'true');
+      expect(windowMs).toHaveAccessibleDescription(
+        expect.stringContaining('Ensure this value is less than or equal to 60000.'),
+      );
+      expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveAccessibleDescription(
+        'Ensure this value is greater than or equal to 1.',
+      );
+      expect(screen.getByRole('checkbox', { name: 'None' })).not.toHaveAttribute('aria-invalid');
+    });
+
+    it('should create the experiment, start a run and open it with "Create and run"', async () => {
+      let sent: unknown;
+      server.use(
+        http.post('/api/experiments/', async ({ request }) => {
+          sent = await request.clone().json();
+          // Falls through to the fake backend's handler.
+        }),
+      );
+      const { user, router } = await renderThroughputForm();
+
+      await user.type(screen.getByRole('textbox', { name: 'Name' }), 'MQTT-SN lightweight ciphers');
+      // Clicked out of catalogue order: sent in catalogue order, "none" first.
+      await user.click(screen.getByRole('checkbox', { name: 'PRESENT-80-CBC' }));
+      await user.click(screen.getByRole('checkbox', { name: 'AES-128-CBC' }));
+      const sizes = screen.getByRole('textbox', { name: 'Payload sizes' });
+      await user.clear(sizes);
+      await user.type(sizes, '1, 64, 1280');
+      const windowMs = screen.getByRole('spinbutton', { name: 'Window (ms)' });
+      await user.clear(windowMs);
+      await user.type(windowMs, '1000');
+      await user.click(screen.getByRole('button', { name: 'Create and run' }));
+
+      expect(await screen.findByRole('heading', { name: 'Run: MQTT-SN lightweight ciphers' })).toBeInTheDocument();
+      // Only the throughput fields: the server defaults the others.
+      expect(sent).toEqual({
+        kind: 'throughput',
+        name: 'MQTT-SN lightweight ciphers',
+        mechanisms: ['none', 'aes-128-cbc', 'present-80-cbc'],
+        data_sizes: [1, 64, 1280],
+        repetitions: 10,
+        window_ms: 1000,
+        device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+      });
+      expect(db.runs).toEqual([
+        expect.objectContaining({
+          kind: 'throughput',
+          spec: {
+            mechanisms: ['none', 'aes-128-cbc', 'present-80-cbc'],
+            data_sizes: [1, 64, 1280],
+            repetitions: 10,
+            window_ms: 1000,
           },
         }),
       ]);

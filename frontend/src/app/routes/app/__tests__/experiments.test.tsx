@@ -19,6 +19,16 @@ const benchmark = experimentFixture({
   repetitions: 250,
 });
 
+const throughput = experimentFixture({
+  id: 'e0000000-0000-4000-8000-000000000003',
+  name: 'MQTT-SN lightweight ciphers',
+  kind: 'throughput',
+  mechanisms: ['none', 'aes-128-cbc', 'present-80-cbc'],
+  data_sizes: [1, 1280],
+  repetitions: 10,
+  window_ms: 2000,
+});
+
 /** The experiment page's parameters, term → definition. */
 const parameters = () => {
   const region = screen.getByRole('region', { name: 'Parameters' });
@@ -73,6 +83,34 @@ describe('Experiments pages', () => {
     expect(within(benchRow).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
       'Cipher benchmark', '—', '—', '—', '—', '1', 'none', expect.any(String),
     ]);
+  });
+
+  it('should show the kind of a throughput experiment in the list', async () => {
+    db.experiments.push(throughput);
+    renderApp('/');
+
+    const table = await screen.findByRole('table', { name: 'All experiments' });
+    const row = within(table).getByRole('row', { name: /MQTT-SN lightweight ciphers/ });
+    expect(await within(row).findByRole('cell', { name: 'Throughput (secured packets per window)' })).toBeInTheDocument();
+    expect(within(row).getAllByRole('cell').map((cell) => cell.textContent).slice(1, 5)).toEqual(['—', '—', '—', '—']);
+  });
+
+  it("should show a throughput experiment's mechanisms, payload sizes, repetitions and window", async () => {
+    db.experiments.push(throughput);
+    renderApp(`/experiments/${throughput.id}`);
+
+    expect(await screen.findByRole('heading', { name: 'MQTT-SN lightweight ciphers' })).toBeInTheDocument();
+    await vi.waitFor(() =>
+      expect(parameters()).toMatchObject({
+        Kind: 'Throughput (secured packets per window)',
+        Mechanisms: 'None, AES-128-CBC, PRESENT-80-CBC',
+        'Payload sizes': '1 B, 1280 B',
+        Repetitions: '10',
+        'Window (ms)': '2000',
+      }),
+    );
+    expect(parameters()).not.toHaveProperty('Payload security');
+    expect(parameters()).not.toHaveProperty('Data sizes');
   });
 
   it('should show the payload security of a messaging experiment by its label', async () => {

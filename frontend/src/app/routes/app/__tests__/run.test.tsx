@@ -6,7 +6,7 @@ import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
 import { db, deviceFixture } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
-import type { BenchSummaryRow, Run } from '@/types/api';
+import type { BenchOperation, BenchSummaryRow, Run } from '@/types/api';
 
 // The seam: Plotly cannot draw in jsdom, so the one module that imports it is replaced
 // by a stub that records what it was given.
@@ -55,7 +55,7 @@ const rtt = {
 
 const benchRow = (
   mechanism: string,
-  operation: string,
+  operation: BenchOperation,
   dataBytes: number,
   meanUs: number,
   overrides: Partial<BenchSummaryRow> = {},
@@ -72,6 +72,11 @@ const benchRow = (
   cpu_mean_us: meanUs * 0.9,
   throughput_mb_s: dataBytes / meanUs,
   peak_rss_kb: 21_504,
+  // Throughput runs only.
+  packets_per_s_mean: null,
+  packets_per_s_std: null,
+  net_mean_us: null,
+  relative_cost: null,
   ...overrides,
 });
 
@@ -103,9 +108,66 @@ const completedBench: Run = {
   ],
 };
 
+const runningThroughput: Run = {
+  ...runningRun,
+  experiment: { id: 'e0000000-0000-4000-8000-000000000003', name: 'MQTT-SN lightweight ciphers' },
+  kind: 'throughput',
+  spec: { mechanisms: ['none', 'aes-128-cbc', 'present-80-cbc'], data_sizes: [1, 1280], repetitions: 2, window_ms: 2000 },
+  devices: [
+    // Two windows (loopback, network) per mechanism, payload size and repetition.
+    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 3, received: 3, total: 24, records_ingested: 0, error: '', facts: {} },
+  ],
+};
+
+const throughputRow = (
+  mechanism: string,
+  operation: BenchOperation,
+  payloadBytes: number,
+  packetsPerS: number,
+  std: number | null,
+  relativeCost: number | null,
+): BenchSummaryRow => ({
+  ...benchRow(mechanism, operation, payloadBytes, 2_000_000, { n: 2, throughput_mb_s: 0 }),
+  packets_per_s_mean: packetsPerS,
+  packets_per_s_std: std,
+  relative_cost: relativeCost,
+});
+
+const completedThroughput: Run = {
+  ...runningThroughput,
+  status: 'completed',
+  finished_at: '2025-01-02T10:01:00Z',
+  devices: runningThroughput.devices.map((d) => ({ ...d, status: 'completed', sent: 24, received: 24, records_ingested: 24 })),
+  // In the server's order (mechanism name, operation name, size): the page re-sorts them.
+  bench_summary: [
+    throughputRow('aes-128-cbc', 'secure', 1, 80_000, 900, 2.5),
+    throughputRow('aes-128-cbc', 'secure', 1280, 20_000, 250, 7.5),
+    throughputRow('aes-128-cbc', 'send', 1, 40_000, 500, 1.5),
+    throughputRow('aes-128-cbc', 'send', 1280, 15_000, 200, 3),
+    throughputRow('none', 'secure', 1, 200_000, 1500, 1),
+    throughputRow('none', 'secure', 1280, 150_000, 1000, 1),
+    throughputRow('none', 'send', 1, 60_000, 800, 1),
+    throughputRow('none', 'send', 1280, 45_000, 700, 1),
+    throughputRow('present-80-cbc', 'secure', 1, 50_000.04, 600, 4),
+    throughputRow('present-80-cbc', 'secure', 1280, 5_000, 50, 30),
+    throughputRow('present-80-cbc', 'send', 1, 30_000, null, 2),
+    throughputRow('present-80-cbc', 'send', 1280, 4_500, 45, 10),
+  ],
+};
+
 /** Props of the most recent figure of this trace type handed to the (mocked) Plotly seam. */
 const lastFigure = (type: string) =>
   plotlyFigure.mock.calls.map(([props]) => props as PlotlyFigureProps).filter((f) => f.data[0]?.type === type).at(-1);
+
+/** Props of the most recent figure whose value axis has this title. */
+const lastFigureOf = (valueLabel: string) =>
+  plotlyFigure.mock.calls
+    .map(([props]) => props as PlotlyFigureProps)
+    .filter((f) => f.layout.yaxis?.title?.text === valueLabel)
+    .at(-1);
+
+const PACKETS_AXIS = 'Packets per second, ± std dev';
+const RELATIVE_COST_AXIS = 'Relative cost (×, None = 1)';
 
 describe('Run page', () => {
   it('should show live progress, then the charts and summary once completed', async () => {
@@ -207,7 +269,7 @@ describe('Run page', () => {
     expect(screen.queryByRole('region', { name: 'Round-trip time histogram' })).not.toBeInTheDocument();
 
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Device', 'Mechanism', 'Operation', 'Data size', 'n', 'Mean (µs)', 'Std dev (µs)', 'Variance (µs²)',
+      'Device', 'Mechanism', 'Operation', 'Data size', 'n', 'Mean (µs)', 'Net of Null (µs)', 'Std dev (µs)', 'Variance (µs²)',
       'CPU (µs)', 'Throughput (MB/s)', 'Peak RSS (KB)',
     ]);
     // Mechanisms by label once the catalogue is in; operations as encrypt before decrypt.
@@ -225,7 +287,7 @@ describe('Run page', () => {
     ]);
     expect(within(rows[0]!).getByRole('rowheader', { name: 'pi-lab-1' })).toBeInTheDocument();
     expect(within(rows[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      'AES-128-CBC', 'encrypt', '16 B', '100', '1.500', '0.100', '0.010', '1.350', '10.667', '21504',
+      'AES-128-CBC', 'encrypt', '16 B', '100', '1.500', '—', '0.100', '0.010', '1.350', '10.667', '21504',
     ]);
     expect(within(rows[1]!).getAllByRole('cell').map((c) => c.textContent).slice(5, 7)).toEqual(['—', '—']);
 
@@ -261,5 +323,125 @@ describe('Run page', () => {
         expect.objectContaining({ name: 'RSA-2048 PKCS#1 v1.5 (SHA-256) verify', y: [16 / 40, 8192 / 45] }),
       ]),
     );
+  });
+
+  it('should show throughput progress in windows, then its table and charts', async () => {
+    let polls = 0;
+    server.use(http.get('/api/runs/:id/', () => HttpResponse.json(polls++ === 0 ? runningThroughput : completedThroughput)));
+    const { user } = renderApp(`/runs/${RUN_ID}`);
+
+    expect(await screen.findByRole('heading', { name: 'Run: MQTT-SN lightweight ciphers' })).toBeInTheDocument();
+    const bar = screen.getByRole('progressbar', { name: 'pi-lab-1 progress' });
+    expect(bar).toHaveAttribute('aria-valuenow', '3');
+    expect(bar).toHaveAttribute('aria-valuemax', '24');
+    expect(bar).toHaveAttribute('aria-valuetext', '3 of 24 windows done');
+    expect(screen.getByText('3/24 windows done')).toBeInTheDocument();
+
+    // The 1 s refetch brings the completed run.
+    const table = await screen.findByRole('table', { name: 'Throughput' }, { timeout: 3000 });
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Cipher benchmark' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Summary' })).not.toBeInTheDocument();
+
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Device', 'Mechanism', 'Mode', 'Payload', 'Windows (n)', 'Packets/s (mean)', 'Std dev', 'Relative cost',
+    ]);
+    // Mechanisms by label, in catalogue order ("none" first) once the catalogue is in.
+    await within(table).findAllByRole('cell', { name: 'PRESENT-80-CBC' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 3).map((c) => c.textContent).join(' | '))).toEqual([
+      'None | Loopback (secure only) | 1 B',
+      'None | Loopback (secure only) | 1280 B',
+      'None | Network (secure + send) | 1 B',
+      'None | Network (secure + send) | 1280 B',
+      'AES-128-CBC | Loopback (secure only) | 1 B',
+      'AES-128-CBC | Loopback (secure only) | 1280 B',
+      'AES-128-CBC | Network (secure + send) | 1 B',
+      'AES-128-CBC | Network (secure + send) | 1280 B',
+      'PRESENT-80-CBC | Loopback (secure only) | 1 B',
+      'PRESENT-80-CBC | Loopback (secure only) | 1280 B',
+      'PRESENT-80-CBC | Network (secure + send) | 1 B',
+      'PRESENT-80-CBC | Network (secure + send) | 1280 B',
+    ]);
+    expect(within(rows[0]!).getByRole('rowheader', { name: 'pi-lab-1' })).toBeInTheDocument();
+    expect(within(rows[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      'None', 'Loopback (secure only)', '1 B', '2', '200000.0', '1500.0', '1.00×',
+    ]);
+    expect(within(rows[8]!).getAllByRole('cell').map((c) => c.textContent).slice(4)).toEqual(['50000.0', '600.0', '4.00×']);
+    expect(within(rows[10]!).getAllByRole('cell').map((c) => c.textContent).slice(4)).toEqual(['30000.0', '—', '2.00×']);
+
+    // Packets per second: one payload size at a time, mechanisms on the axis, one series per mode.
+    const packetsPanel = screen.getByRole('region', { name: 'Packets per second' });
+    const payloadSelect = within(packetsPanel).getByRole('combobox', { name: 'Payload' });
+    expect(payloadSelect).toHaveDisplayValue('1 B');
+    expect(within(payloadSelect).getAllByRole('option').map((o) => o.textContent)).toEqual(['1 B', '1280 B']);
+    const categories = ['None', 'AES-128-CBC', 'PRESENT-80-CBC'];
+    await vi.waitFor(() =>
+      expect(lastFigureOf(PACKETS_AXIS)?.data).toEqual([
+        expect.objectContaining({
+          type: 'bar',
+          name: 'Loopback (secure only)',
+          x: categories,
+          y: [200_000, 80_000, 50_000.04],
+          error_y: { type: 'data', array: [1500, 900, 600], visible: true },
+        }),
+        expect.objectContaining({
+          type: 'bar',
+          name: 'Network (secure + send)',
+          x: categories,
+          y: [60_000, 40_000, 30_000],
+          error_y: { type: 'data', array: [800, 500, null], visible: true },
+        }),
+      ]),
+    );
+    // Linear at first: packet rates of the usual ciphers share one order of magnitude.
+    expect(lastFigureOf(PACKETS_AXIS)?.layout.yaxis).toMatchObject({ type: 'linear' });
+
+    // Relative cost: the same payload size, no error bars.
+    const costPanel = screen.getByRole('region', { name: 'Relative cost' });
+    expect(costPanel).toHaveTextContent('Payload 1 B');
+    await vi.waitFor(() =>
+      expect(lastFigureOf(RELATIVE_COST_AXIS)?.data).toEqual([
+        expect.objectContaining({ type: 'bar', name: 'Loopback (secure only)', x: categories, y: [1, 2.5, 4] }),
+        expect.objectContaining({ type: 'bar', name: 'Network (secure + send)', x: categories, y: [1, 1.5, 2] }),
+      ]),
+    );
+    expect(lastFigureOf(RELATIVE_COST_AXIS)?.data[0]).not.toHaveProperty('error_y');
+
+    await user.selectOptions(payloadSelect, '1280 B');
+    await user.click(within(packetsPanel).getByRole('checkbox', { name: 'Log scale' }));
+    await vi.waitFor(() => {
+      expect(lastFigureOf(PACKETS_AXIS)?.data.map((trace) => (trace as { y: unknown }).y)).toEqual([
+        [150_000, 20_000, 5_000],
+        [45_000, 15_000, 4_500],
+      ]);
+      expect(lastFigureOf(PACKETS_AXIS)?.layout.yaxis).toMatchObject({ type: 'log' });
+      expect(lastFigureOf(RELATIVE_COST_AXIS)?.data.map((trace) => (trace as { y: unknown }).y)).toEqual([
+        [1, 7.5, 30],
+        [1, 3, 10],
+      ]);
+    });
+    expect(costPanel).toHaveTextContent('Payload 1280 B');
+    expect(lastFigureOf(RELATIVE_COST_AXIS)?.layout.yaxis).toMatchObject({ type: 'linear' });
+  });
+
+  it('should show no relative costs when the throughput run did not measure the None baseline', async () => {
+    // Earlier tests' figures stay recorded on the module-level stub.
+    plotlyFigure.mockClear();
+    db.runs.push({
+      ...completedThroughput,
+      bench_summary: completedThroughput.bench_summary
+        .filter((row) => row.mechanism !== 'none')
+        .map((row) => ({ ...row, relative_cost: null })),
+    });
+    renderApp(`/runs/${RUN_ID}`);
+
+    const table = await screen.findByRole('table', { name: 'Throughput' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(8);
+    for (const row of rows) expect(within(row).getAllByRole('cell').at(-1)).toHaveTextContent('—');
+    expect(within(screen.getByRole('region', { name: 'Relative cost' })).getByText(/did not measure the None baseline/)).toBeInTheDocument();
+    await vi.waitFor(() => expect(lastFigureOf(PACKETS_AXIS)).toBeDefined());
+    expect(lastFigureOf(RELATIVE_COST_AXIS)).toBeUndefined();
   });
 });

@@ -1,0 +1,159 @@
+"""What a throughput run measures (§8 of docs/control-plane.md): the spec, validated, as a
+``ThroughputPlan``; the limits that keep a run sane on a Raspberry Pi; ``udp://`` targets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.lightweight_mechanisms import native_available
+
+DEFAULT_WINDOW_MS = 2000  # the paper's window
+# Below ~10 ms a window is a few scheduler ticks (4 ms at a Pi's HZ=250). Above 10 s (the
+# paper's power-measurement window) a SIGTERM would wait too long: the stop flag is checked
+# between windows, and systemd's TimeoutStopSec (30 s) must cover a window and the report.
+MIN_WINDOW_MS = 10
+MAX_WINDOW_MS = 10_000
+# The largest UDP payload over IPv4 (65535 − 8 UDP − 20 IP header bytes): the largest frame.
+MAX_UDP_PAYLOAD = 65_507
+MAX_MECHANISMS = 64  # as cipher-bench
+MAX_DATA_SIZES = 16
+# 1000 repetitions of 2 × 2 s windows are already over an hour per mechanism and size.
+MAX_REPETITIONS = 1000
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where ``send`` windows go: ``udp://host:port``."""
+
+    host: str
+    port: int
+
+    @classmethod
+    def parse(cls, url: str) -> Target:
+        try:
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError:
+            port = None
+            parts = None
+        if (
+            parts is None
+            or parts.scheme != "udp"
+            or not parts.hostname
+            or port is None
+            or port == 0
+            or parts.path not in ("", "/")
+            or parts.query
+            or parts.fragment
+            or parts.username is not None
+        ):
+            raise UnsupportedJob(f"spec.target {url!r} is not udp://host:port")
+        return cls(parts.hostname, port)
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"udp://{host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class ThroughputPlan:
+    """What to measure: every mechanism × payload size × repetition, two windows each."""
+
+    mechanisms: tuple[str, ...]
+    data_sizes: tuple[int, ...]
+    repetitions: int
+    window_ms: int = DEFAULT_WINDOW_MS
+    target: Target | None = None
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> ThroughputPlan:
+        """The plan of a §8 spec, or UnsupportedJob saying what is wrong with it."""
+        mechanisms = spec.get("mechanisms")
+        sizes = spec.get("data_sizes")
+        repetitions = spec.get("repetitions")
+        window_ms = spec.get("window_ms", DEFAULT_WINDOW_MS)
+        target = spec.get("target")
+        if not isinstance(mechanisms, list) or not all(isinstance(m, str) for m in mechanisms):
+            raise UnsupportedJob("spec.mechanisms must be a list of mechanism names")
+        if not isinstance(sizes, list) or not all(_is_int(s) for s in sizes):
+            raise UnsupportedJob("spec.data_sizes must be a list of integers (bytes)")
+        if not isinstance(repetitions, int) or isinstance(repetitions, bool):
+            raise UnsupportedJob("spec.repetitions must be an integer")
+        if not isinstance(window_ms, int) or isinstance(window_ms, bool):
+            raise UnsupportedJob("spec.window_ms must be an integer (milliseconds)")
+        if target is not None and not isinstance(target, str):
+            raise UnsupportedJob("spec.target must be a string udp://host:port")
+        return cls.of(
+            mechanisms,
+            sizes,
+            repetitions,
+            window_ms=window_ms,
+            target=None if target is None else Target.parse(target),
+        )
+
+    @classmethod
+    def of(
+        cls,
+        mechanisms: Sequence[str],
+        sizes: Sequence[int],
+        repetitions: int,
+        *,
+        window_ms: int = DEFAULT_WINDOW_MS,
+        target: Target | None = None,
+    ) -> ThroughputPlan:
+        if not 1 <= len(mechanisms) <= MAX_MECHANISMS:
+            raise UnsupportedJob(f"give 1 to {MAX_MECHANISMS} mechanisms")
+        if not 1 <= len(sizes) <= MAX_DATA_SIZES:
+            raise UnsupportedJob(f"give 1 to {MAX_DATA_SIZES} data sizes")
+        if len(set(mechanisms)) != len(mechanisms) or len(set(sizes)) != len(sizes):
+            raise UnsupportedJob("mechanisms and data sizes must not repeat")
+        for name in mechanisms:
+            check_mechanism(name)
+        for size in sizes:
+            if not 1 <= size <= MAX_UDP_PAYLOAD:
+                raise UnsupportedJob(
+                    f"payload size {size} is out of range (1 to {MAX_UDP_PAYLOAD} bytes, "
+                    "the largest UDP payload)"
+                )
+        for name in mechanisms:
+            for size in sizes:
+                check_frame(name, size, registry.describe(name).overhead(size) + size)
+        if not 1 <= repetitions <= MAX_REPETITIONS:
+            raise UnsupportedJob(f"repetitions must be 1 to {MAX_REPETITIONS}")
+        if not MIN_WINDOW_MS <= window_ms <= MAX_WINDOW_MS:
+            raise UnsupportedJob(f"window_ms must be {MIN_WINDOW_MS} to {MAX_WINDOW_MS}")
+        return cls(tuple(mechanisms), tuple(sizes), repetitions, window_ms, target)
+
+    @property
+    def total_windows(self) -> int:
+        """Two windows (secure, send) per mechanism, size and repetition."""
+        return 2 * len(self.mechanisms) * len(self.data_sizes) * self.repetitions
+
+
+def check_mechanism(name: str) -> None:
+    """UnsupportedJob unless ``name`` is a registry mechanism that can run here."""
+    if name not in registry.names():
+        raise UnsupportedJob(f"unknown mechanism {name!r} (known: {', '.join(registry.names())})")
+    if registry.describe(name).native and not native_available():
+        raise UnsupportedJob(
+            f"mechanism {name!r} needs the agent's native module, which is not built here"
+        )
+
+
+def check_frame(mechanism: str, size: int, frame_bytes: int) -> None:
+    """UnsupportedJob if a secured ``size``-byte payload does not fit one UDP datagram."""
+    if frame_bytes > MAX_UDP_PAYLOAD:
+        raise UnsupportedJob(
+            f"{mechanism} makes a {size}-byte payload a {frame_bytes}-byte frame, above the "
+            f"{MAX_UDP_PAYLOAD}-byte UDP limit; use a smaller payload size"
+        )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
