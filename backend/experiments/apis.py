@@ -29,7 +29,9 @@ from experiments.models import (
     WINDOW_MS_MIN,
     Experiment,
     ExperimentKind,
+    IntervalDistribution,
     Measurement,
+    MqttVersion,
     Protocol,
     Run,
     RunStatus,
@@ -78,11 +80,13 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "name",
             "kind",
             "protocol",
+            "mqtt_version",
             "qos",
             "security",
             "payload_size",
             "message_count",
             "interval_ms",
+            "interval_distribution",
             "measurement",
             "mechanisms",
             "data_sizes",
@@ -100,11 +104,15 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     name = serializers.CharField(max_length=200)
     kind = serializers.ChoiceField(choices=ExperimentKind.choices, default=ExperimentKind.MESSAGING)
     protocol = serializers.ChoiceField(choices=Protocol.choices, default=Protocol.MQTT)
+    mqtt_version = serializers.ChoiceField(choices=MqttVersion.choices, default=MqttVersion.V311)
     qos = serializers.IntegerField(min_value=0, max_value=2, default=1)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
     message_count = serializers.IntegerField(min_value=1, max_value=MESSAGE_COUNT_MAX, default=100)
     interval_ms = serializers.IntegerField(min_value=0, max_value=INTERVAL_MS_MAX, default=0)
+    interval_distribution = serializers.ChoiceField(
+        choices=IntervalDistribution.choices, default=IntervalDistribution.FIXED
+    )
     measurement = serializers.ChoiceField(
         choices=Measurement.choices, default=Measurement.ROUND_TRIP
     )

@@ -23,6 +23,17 @@ class Protocol(models.TextChoices):
     MQTT = "mqtt", "MQTT"
 
 
+class MqttVersion(models.TextChoices):
+    V311 = "3.1.1", "MQTT 3.1.1"
+    V5 = "5", "MQTT 5"
+
+
+class IntervalDistribution(models.TextChoices):
+    FIXED = "fixed", "Fixed"
+    UNIFORM = "uniform", "Uniform random (0 to 2 x interval)"
+    EXPONENTIAL = "exponential", "Exponential (Poisson arrivals)"
+
+
 class ExperimentKind(models.TextChoices):
     MESSAGING = "messaging", "Messaging round trip"
     CIPHER_BENCH = "cipher_bench", "Cipher benchmark"
@@ -53,11 +64,17 @@ class Experiment(models.Model):
     )
     # --- messaging -----------------------------------------------------------------------
     protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.MQTT)
+    mqtt_version = models.CharField(
+        max_length=8, choices=MqttVersion.choices, default=MqttVersion.V311
+    )
     qos = models.PositiveSmallIntegerField(default=1)
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
     payload_size = models.PositiveIntegerField(default=66)
     message_count = models.PositiveIntegerField(default=100)
     interval_ms = models.PositiveIntegerField(default=0)
+    interval_distribution = models.CharField(
+        max_length=16, choices=IntervalDistribution.choices, default=IntervalDistribution.FIXED
+    )
     measurement = models.CharField(
         max_length=16, choices=Measurement.choices, default=Measurement.ROUND_TRIP
     )

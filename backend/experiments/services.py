@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -24,6 +25,8 @@ from experiments.models import (
     SAMPLE_KINDS,
     Experiment,
     ExperimentKind,
+    IntervalDistribution,
+    MqttVersion,
     Run,
     RunDevice,
     RunStatus,
@@ -62,6 +65,8 @@ def experiment_create(
     message_count: int,
     interval_ms: int,
     measurement: str,
+    mqtt_version: str = MqttVersion.V311,
+    interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
     mechanisms: Sequence[str] = (),
     data_sizes: Sequence[int] = (),
@@ -86,6 +91,8 @@ def experiment_create(
         message_count=message_count,
         interval_ms=interval_ms,
         measurement=measurement,
+        mqtt_version=mqtt_version,
+        interval_distribution=interval_distribution,
         kind=kind,
         mechanisms=list(mechanisms),
         data_sizes=list(data_sizes),
@@ -110,12 +117,15 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         return spec
     return {
         "protocol": experiment.protocol,
-        "mqtt_version": "3.1.1",
+        "mqtt_version": experiment.mqtt_version,
         "qos": experiment.qos,
         "security": experiment.security,  # a mechanism name of experiments.catalogue
         "payload_size": experiment.payload_size,
         "message_count": experiment.message_count,
         "interval_ms": experiment.interval_ms,
+        "interval_distribution": experiment.interval_distribution,
+        # One seed per run, kept in the spec: the same schedule can be replayed anywhere.
+        "interval_seed": secrets.randbits(32),
         "measurement": experiment.measurement,
         "timeout_ms": 5000,
         "broker_url": settings.MQTT_URL,

@@ -11,6 +11,7 @@ import time
 import pytest
 from Crypto.Cipher import AES, ChaCha20_Poly1305
 
+from iotsecbench_agent import cipherbench_child
 from iotsecbench_agent.cipherbench import (
     CHUNK_BYTES,
     BenchFailed,
@@ -19,7 +20,14 @@ from iotsecbench_agent.cipherbench import (
     run_plan,
     summarize,
 )
-from iotsecbench_agent.cipherbench_child import Batch, oneshot_pass, run, stream_pass
+from iotsecbench_agent.cipherbench_child import (
+    Batch,
+    block_repetitions,
+    oneshot_block,
+    oneshot_pass,
+    run,
+    stream_pass,
+)
 from iotsecbench_agent.cipherbench_streams import (
     AeadStream,
     CbcStream,
@@ -189,6 +197,96 @@ def test_oneshot_pass_fails_when_unsecure_does_not_give_the_payload_back() -> No
 
     with pytest.raises(VerificationFailed, match="did not give the payload back"):
         oneshot_pass(lossy, b"x" * 16)
+
+
+class _Recording(Mechanism):
+    """null's framing, logging the order of its calls."""
+
+    def __init__(self) -> None:
+        super().__init__(registry.describe("null"))
+        self.calls: list[str] = []
+
+    def secure(self, payload: bytes) -> bytes:
+        self.calls.append("secure")
+        return b"#" + payload
+
+    def unsecure(self, data: bytes) -> bytes:
+        self.calls.append("unsecure")
+        return data[1:]
+
+
+def test_oneshot_block_times_all_forward_calls_then_the_backward_ones_in_order() -> None:
+    mech = _Recording()
+
+    timings = oneshot_block(mech, b"x" * 16, 3)
+
+    assert mech.calls == ["secure"] * 3 + ["unsecure"] * 3
+    assert len(timings) == 3
+    assert all(fw > 0 and bw > 0 and fc >= 0 and bc >= 0 for fw, fc, bw, bc in timings)
+
+
+def test_oneshot_block_stops_encrypting_when_its_forward_time_is_spent() -> None:
+    mech = _Recording()
+
+    timings = oneshot_block(mech, b"x", 100, forward_ns=0)
+
+    assert mech.calls == ["secure", "unsecure"]
+    assert len(timings) == 1
+
+
+@pytest.mark.parametrize(
+    ("size", "stream", "expected"),
+    [(16, False, 256), (8192, False, 32), (100_000, False, 2), (MiB, False, 1), (2 * MiB, True, 1)],
+)
+def test_block_keeps_at_most_256_frames_and_256_kib_of_them(
+    size: int, stream: bool, expected: int
+) -> None:
+    batch = Batch("aes-128-cbc", size, 1000, b"k" * 16, stream=stream, chunk_bytes=CHUNK_BYTES)
+
+    assert block_repetitions(batch) == expected
+
+
+class _Writes(io.BytesIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[str] = []
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self.writes.append(bytes(data).decode())
+        return super().write(data)
+
+
+def test_child_writes_samples_in_groups_with_the_peak_rss_read_per_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cipherbench_child, "FLUSH_NS", 10**12)  # by count only
+    out = _Writes()
+
+    run(Batch("null", 16, 600, b"", stream=False, chunk_bytes=CHUNK_BYTES), out)
+
+    *groups, last = out.writes
+    assert last == "done\n"
+    lines = [group.splitlines() for group in groups]
+    assert [len(group) for group in lines] == [256, 256, 88]
+    reps = [line.split() for group in lines for line in group]
+    assert [int(r[1]) for r in reps] == list(range(600))
+    for group in lines:
+        assert len({line.split()[-1] for line in group}) == 1  # one VmHWM read per group
+    peaks = [int(group[0].split()[-1]) for group in lines]
+    assert 0 < peaks[0] <= peaks[1] <= peaks[2]
+
+
+def test_child_writes_a_group_after_flush_time_even_when_it_is_small(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cipherbench_child, "FLUSH_NS", 0)  # every block is due at once
+    monkeypatch.setattr(cipherbench_child, "BLOCK_BYTES", 64)  # 4 repetitions of 16 bytes
+    out = _Writes()
+
+    run(Batch("null", 16, 10, b"", stream=False, chunk_bytes=CHUNK_BYTES), out)
+
+    assert [len(w.splitlines()) for w in out.writes] == [4, 4, 2, 1]
+    assert out.getvalue().decode().splitlines()[-1] == "done"
 
 
 def test_child_reports_an_error_line_when_verification_fails(

@@ -132,6 +132,30 @@ def test_roundtrip_waits_interval_between_messages_when_interval_set(broker: Bro
     assert all(gap >= 30_000_000 for gap in gaps)
 
 
+def test_roundtrip_uses_the_jobs_interval_distribution_and_seed(broker: Broker) -> None:
+    from iotsecbench_agent.runners.intervals import interval_sampler
+
+    records = run(
+        spec(
+            broker,
+            message_count=5,
+            interval_ms=20,
+            interval_distribution="exponential",
+            interval_seed=11,
+        )
+    )
+    planned = interval_sampler("exponential", 20, 11)
+    gaps = [b.t_send_ns - a.t_send_ns for a, b in zip(records, records[1:])]
+    # Each gap is the planned interval (after the echo) plus that message's round trip.
+    for gap in gaps:
+        assert gap >= planned()
+
+
+def test_roundtrip_refuses_an_unknown_interval_distribution(broker: Broker) -> None:
+    with pytest.raises(UnsupportedJob, match="interval_distribution"):
+        run(spec(broker, interval_distribution="gaussian"))
+
+
 def test_roundtrip_stops_between_messages_when_stop_is_set(broker: Broker) -> None:
     stop = threading.Event()
     stop.set()

@@ -7,28 +7,37 @@ How a batch is measured, and why:
 - **A fresh process per batch** (``cipherbench_child``, a new interpreter importing only
   the mechanisms), so its peak memory is its own. The parent generates each mechanism's
   key once (RSA-4096 takes seconds on a Pi) and hands it over on the child's stdin.
-  Samples come back one line per repetition, so they reach the log as they are measured
-  and ``stop`` is honoured within ``POLL_S``. Not a ``fork``ed child: the agent is
-  multi-threaded (paho, heartbeats), where ``fork`` can deadlock, and a forked child's
-  resident memory starts at the agent's. Not multiprocessing's ``spawn``/``forkserver``:
-  they re-run the caller's ``__main__`` in the child.
+  Samples come back one line per repetition, written in groups (every 256 repetitions or
+  0.2 s, whichever comes first: ``cipherbench_child.FLUSH_*``), so they reach the log soon
+  after they are measured without the parent waking, and competing for a CPU, once per
+  repetition. ``stop`` is honoured within ``POLL_S`` all the same: the parent polls it
+  whether lines come or not. Not a ``fork``ed child: the agent is multi-threaded (paho,
+  heartbeats), where ``fork`` can deadlock, and a forked child's resident memory starts
+  at the agent's. Not multiprocessing's ``spawn``/``forkserver``: they re-run the
+  caller's ``__main__`` in the child.
 - **Peak memory** is the child's ``VmHWM`` (``/proc/self/status``), the high-water mark of
-  its own address space, read after each repetition: interpreter, pycryptodome and the
-  batch's buffers, like ``/usr/bin/time -f %M``. Not the ``ru_maxrss`` of ``wait4`` or
-  ``RUSAGE_CHILDREN``: Linux carries the parent's peak into a child over ``exec`` (a
-  300 MB parent makes every child report 300 MB), and ``RUSAGE_CHILDREN`` is a maximum
-  over all children, not per batch.
+  its own address space, read each time the child writes a group of samples and given to
+  every sample of the group (it only grows, so the batch's last sample holds the batch's
+  peak): interpreter, pycryptodome and the batch's buffers, like ``/usr/bin/time -f %M``.
+  Not the ``ru_maxrss`` of ``wait4`` or ``RUSAGE_CHILDREN``: Linux carries the parent's
+  peak into a child over ``exec`` (a 300 MB parent makes every child report 300 MB), and
+  ``RUSAGE_CHILDREN`` is a maximum over all children, not per batch.
 - **Data** is pseudo-random bytes from a seeded generator. Up to ``STREAM_ABOVE_BYTES``
   (1 MiB) the payload is one buffer and a repetition is one ``secure`` and one
   ``unsecure`` call of the registry's mechanism (what a messaging run times per message).
   Above it the data is a stream of ``CHUNK_BYTES`` chunks of one reused buffer, never held
   whole, through ``cipherbench_streams`` (one cipher object or hash per direction).
 - **Timing**: wall time ``perf_counter_ns`` and CPU time ``process_time_ns`` of the child,
-  around the mechanism calls only. A streamed repetition interleaves the directions chunk
-  by chunk (encrypt a chunk, decrypt it; hash it to sign, hash it again to verify) and
-  adds each direction's calls up, so the ciphertext is never stored; checking what came
-  back is outside the timed calls. A warm-up repetition (streamed ones capped at four
-  chunks) is not recorded, and the child's cyclic GC is off, as ``timeit`` does.
+  around each mechanism call only. Up to 1 MiB the repetitions are timed in blocks, one
+  direction at a time (``cipherbench_child.oneshot_block``: up to 256 ``secure`` calls,
+  keeping at most 256 KiB of frames, then ``unsecure`` of each frame in order), so a
+  timed call follows a call of its own kind, as in a loop, not the other direction's
+  call; from 256 KiB up a block is one repetition (the directions alternate). A streamed
+  repetition interleaves the directions chunk by chunk (encrypt a chunk, decrypt it; hash
+  it to sign, hash it again to verify) and adds each direction's calls up, so the
+  ciphertext is never stored; checking what came back is outside the timed calls. A
+  warm-up block (streamed: one repetition capped at four chunks) is not recorded, and the
+  child's cyclic GC is off, as ``timeit`` does.
 - A decrypt that does not give the plaintext back, or a tag, MAC or signature that does
   not verify, fails the run with a message (BenchFailed): such a sample means nothing.
 """

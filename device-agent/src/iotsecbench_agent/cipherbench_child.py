@@ -2,12 +2,21 @@
 ``cipherbench.run_batch`` as ``python -c "...cipherbench_child import main; main()"``.
 
 It reads its ``Batch`` as one JSON line on stdin (the key travels there, never in argv),
-measures a warm-up repetition and then ``repetitions`` timed ones, and writes one line per
-repetition to stdout, flushed at once:
+measures a warm-up block (as many repetitions as one timed block, see ``oneshot_block``;
+streamed: one repetition over at most four chunks) and then ``repetitions`` timed ones,
+and writes one line per repetition to stdout:
 
     rep <i> <fwd_wall_ns> <fwd_cpu_ns> <bwd_wall_ns> <bwd_cpu_ns> <peak_rss_kb>
     done                      (after the last repetition)
     error <message>           (a decrypt/verify failed, or anything else went wrong)
+
+The ``rep`` lines are buffered and written (and flushed) in groups: every
+``FLUSH_REPETITIONS`` repetitions or once ``FLUSH_NS`` has passed since the last write,
+whichever comes first, and at the end. ``peak_rss_kb`` is read once per group, when it is
+written, and given to every line of the group (``VmHWM`` only grows, so that is the peak
+as of the group's last repetition, and the batch's last line still holds the batch's peak).
+Between two timed calls the child thus does no I/O and no ``/proc`` read; the parent
+wakes once per group instead of once per repetition.
 
 It imports only the mechanisms (no HTTP, no MQTT), so its resident memory is the
 interpreter, pycryptodome and the batch's buffers. See ``cipherbench`` for the method.
@@ -31,6 +40,18 @@ from iotsecbench_agent.security.base import Mechanism, SecurityError
 # Warm-up is for code paths, caches and allocations, not for the full 1 GiB again.
 WARMUP_STREAM_CHUNKS = 4
 DATA_SEED = 0x1075EC
+# Samples go out in groups of at most this many repetitions, or after this much time,
+# whichever comes first (the parent's progress lags by at most that; its stop check does
+# not depend on it: it polls the stop flag every POLL_S whether lines come or not).
+FLUSH_REPETITIONS = 256
+FLUSH_NS = 200_000_000
+# A block (see ``oneshot_block``) is at most this many bytes of payload (the frames it
+# keeps are that plus their IVs, padding, tags or signatures): 256 repetitions of 16
+# bytes, 32 of 8 KiB, one from 256 KiB up. It also stops encrypting once its forward
+# calls have taken BLOCK_FORWARD_NS, so that slow calls (RSA-4096 signing on a Pi takes a
+# tenth of a second or more) do not hold a group of samples back for many seconds.
+BLOCK_BYTES = 256 * 1024
+BLOCK_FORWARD_NS = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -70,23 +91,56 @@ class Timing:
 # wall interval holds one ~40 ns perf_counter read but not the ~0.2 µs CPU-clock system
 # calls, which matters for a 16-byte message timed in single microseconds.
 
+# (fwd_wall_ns, fwd_cpu_ns, bwd_wall_ns, bwd_cpu_ns) of one repetition
+Repetition = tuple[int, int, int, int]
+
+
+def oneshot_block(
+    mechanism: Mechanism, payload: bytes, count: int, forward_ns: int = BLOCK_FORWARD_NS
+) -> list[Repetition]:
+    """Up to ``count`` repetitions timed direction by direction: ``secure`` of ``payload``
+    ``count`` times (fewer if these calls have taken ``forward_ns`` of wall time), keeping
+    every frame, then ``unsecure`` of each frame in the same order, checking each result.
+
+    Between two timed calls there are only the CPU-clock reads, a list append and
+    (backward) the comparison, so each call follows a call of its own kind, with the
+    caches and branch predictors as that call left them, as in a loop of the same calls;
+    repetition ``i``'s two samples are still one message's two directions, and every
+    frame is decrypted or verified (a chained CBC decrypts them in the order sent).
+    Measured so, a call is what it costs in a stream of messages going one way, not
+    right after the opposite operation on the same message."""
+    secure, unsecure = mechanism.secure, mechanism.unsecure
+    clock, cpu = time.perf_counter_ns, time.process_time_ns
+    frames: list[bytes] = []
+    forward: list[tuple[int, int]] = []
+    deadline = clock() + forward_ns
+    for _ in range(count):
+        c0 = cpu()
+        w0 = clock()
+        frame = secure(payload)
+        w1 = clock()
+        c1 = cpu()
+        frames.append(frame)
+        forward.append((w1 - w0, c1 - c0))
+        if w1 >= deadline:
+            break
+    done: list[Repetition] = []
+    for frame, (f_wall, f_cpu) in zip(frames, forward):
+        c0 = cpu()
+        w0 = clock()
+        back = unsecure(frame)
+        w1 = clock()
+        c1 = cpu()
+        if back != payload:
+            raise VerificationFailed("unsecure did not give the payload back")
+        done.append((f_wall, f_cpu, w1 - w0, c1 - c0))
+    return done
+
 
 def oneshot_pass(mechanism: Mechanism, payload: bytes) -> tuple[Timing, Timing]:
     """One ``secure`` and one ``unsecure`` call, each timed; the result is checked."""
-    clock, cpu = time.perf_counter_ns, time.process_time_ns
-    c0 = cpu()
-    w0 = clock()
-    wire = mechanism.secure(payload)
-    w1 = clock()
-    c1 = cpu()
-    c2 = cpu()
-    w2 = clock()
-    back = mechanism.unsecure(wire)
-    w3 = clock()
-    c3 = cpu()
-    if back != payload:
-        raise VerificationFailed("unsecure did not give the payload back")
-    return Timing(w1 - w0, c1 - c0), Timing(w3 - w2, c3 - c2)
+    ((fw, fc, bw, bc),) = oneshot_block(mechanism, payload, 1)
+    return Timing(fw, fc), Timing(bw, bc)
 
 
 def stream_pass(stream: Stream, size: int, buffer: bytes) -> tuple[Timing, Timing]:
@@ -164,43 +218,76 @@ def peak_rss_kb() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS
 
 
-def measurer(batch: Batch) -> Callable[[int], tuple[Timing, Timing]]:
+def block_repetitions(batch: Batch) -> int:
+    """The most repetitions one block of ``batch`` measures: at most BLOCK_BYTES of
+    payload in all and never more than a group of samples; one (so the directions
+    alternate) from BLOCK_BYTES up and for streamed batches."""
+    if batch.stream:
+        return 1
+    return max(1, min(FLUSH_REPETITIONS, BLOCK_BYTES // batch.data_bytes))
+
+
+def measurer(batch: Batch) -> Callable[[int, int], list[Repetition]]:
     """Set the batch up (untimed: key import, key schedule, data) and return a function
-    measuring one repetition over a given number of bytes."""
+    ``measure(size, count)`` timing up to ``count`` repetitions over ``size`` bytes (a
+    streamed batch: always one)."""
     rng = random.Random(DATA_SEED)  # noqa: S311 - benchmark data, not key material
     if batch.stream:
         stream = make_stream(batch.mechanism, batch.key)
         buffer = rng.randbytes(batch.chunk_bytes)
-        return lambda size: stream_pass(stream, size, buffer)
+
+        def streamed(size: int, count: int) -> list[Repetition]:
+            fwd, bwd = stream_pass(stream, size, buffer)
+            return [(fwd.wall_ns, fwd.cpu_ns, bwd.wall_ns, bwd.cpu_ns)]
+
+        return streamed
     mechanism = registry.create(batch.mechanism, key=batch.key or None)
     payload = rng.randbytes(batch.data_bytes)
-    return lambda size: oneshot_pass(mechanism, payload)
+    return lambda size, count: oneshot_block(mechanism, payload, count)
 
 
 def run(batch: Batch, out: IO[bytes]) -> None:
     """Measure ``batch``, writing the protocol lines of the module doc to ``out``."""
 
-    def send(line: str) -> None:
-        out.write(line.encode("utf-8") + b"\n")
+    def send(text: str) -> None:
+        out.write(text.encode("utf-8"))
         out.flush()
 
     where = f"{batch.mechanism} on {batch.data_bytes} bytes"
+    clock = time.perf_counter_ns
     try:
         measure = measurer(batch)
+        per_block = block_repetitions(batch)
         warmup = batch.data_bytes
         if batch.stream:
             warmup = min(batch.data_bytes, WARMUP_STREAM_CHUNKS * batch.chunk_bytes)
         gc.collect()
         gc.disable()  # as timeit does: no collector pauses inside a timed call
-        measure(warmup)
-        for rep in range(batch.repetitions):
-            fwd, bwd = measure(batch.data_bytes)
-            send(f"rep {rep} {fwd.wall_ns} {fwd.cpu_ns} {bwd.wall_ns} {bwd.cpu_ns} {peak_rss_kb()}")
-        send("done")
+        measure(warmup, per_block)  # one block, not recorded (streamed: one repetition)
+        pending: list[Repetition] = []
+        first = 0  # the repetition number of pending[0]
+        flushed = clock()
+        while first + len(pending) < batch.repetitions:
+            room = min(FLUSH_REPETITIONS - len(pending), batch.repetitions - first - len(pending))
+            pending += measure(batch.data_bytes, min(per_block, room))
+            now = clock()
+            last = first + len(pending) == batch.repetitions
+            if last or len(pending) >= FLUSH_REPETITIONS or now - flushed >= FLUSH_NS:
+                rss = peak_rss_kb()
+                send(
+                    "".join(
+                        f"rep {first + i} {fw} {fc} {bw} {bc} {rss}\n"
+                        for i, (fw, fc, bw, bc) in enumerate(pending)
+                    )
+                )
+                first += len(pending)
+                pending = []
+                flushed = clock()
+        send("done\n")
     except (VerificationFailed, SecurityError) as exc:
-        send(f"error {where}: {exc}")
+        send(f"error {where}: {exc}\n")
     except Exception as exc:  # noqa: BLE001 - whatever breaks a batch is reported, not lost
-        send(f"error {where}: {type(exc).__name__}: {exc}".replace("\n", " "))
+        send(f"error {where}: {type(exc).__name__}: {exc}".replace("\n", " ") + "\n")
 
 
 def main() -> None:

@@ -2,8 +2,8 @@
 a throughput run (§8).
 
 ``<state-dir>/runs/<run_id>.samples.csv`` gets one line per repetition of one operation (a
-cipher-bench repetition, or a throughput window), flushed as soon as it is measured, beside
-the run's ``<run_id>.json`` (the same ``RunMeta`` as a messaging run) and
+cipher-bench repetition, or a throughput window), flushed as soon as it reaches the agent,
+beside the run's ``<run_id>.json`` (the same ``RunMeta`` as a messaging run) and
 ``<run_id>.samples.uploaded`` (the upload cursor). A run is a sample run exactly when its
 samples file exists; that is how the executor picks the upload format after a restart.
 
@@ -52,9 +52,11 @@ class Sample:
 
     ``cpu_ns`` is the process CPU time of the repetition; ``peak_rss_kb`` the peak resident
     memory of the measuring process (a cipher-bench batch's child; the agent for a
-    throughput window) as of this repetition: the high-water mark only grows, so a batch's
-    last sample holds the batch's peak. ``packets`` is the number of packets a throughput
-    window completed, None (an empty field) for a cipher-bench sample.
+    throughput window) as of this repetition or shortly after it (a cipher-bench child
+    reads it once per group of samples it writes, at most 256 repetitions or 0.2 s
+    later): the high-water mark only grows, so a batch's last sample holds the batch's
+    peak. ``packets`` is the number of packets a throughput window completed, None (an
+    empty field) for a cipher-bench sample.
     """
 
     mechanism: str

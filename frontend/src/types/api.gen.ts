@@ -428,11 +428,13 @@ export interface components {
             readonly name: string;
             readonly kind: components["schemas"]["ExperimentKindEnum"];
             readonly protocol: components["schemas"]["ProtocolEnum"];
+            readonly mqtt_version: components["schemas"]["MqttVersionEnum"];
             readonly qos: number;
             readonly security: components["schemas"]["MechanismEnum"];
             readonly payload_size: number;
             readonly message_count: number;
             readonly interval_ms: number;
+            readonly interval_distribution: components["schemas"]["IntervalDistributionEnum"];
             readonly measurement: components["schemas"]["MeasurementEnum"];
             readonly mechanisms: components["schemas"]["MechanismEnum"][];
             readonly data_sizes: number[];
@@ -454,6 +456,8 @@ export interface components {
             kind: components["schemas"]["ExperimentKindEnum"];
             /** @default mqtt */
             protocol: components["schemas"]["ProtocolEnum"];
+            /** @default 3.1.1 */
+            mqtt_version: components["schemas"]["MqttVersionEnum"];
             /** @default 1 */
             qos: number;
             /** @default none */
@@ -464,6 +468,8 @@ export interface components {
             message_count: number;
             /** @default 0 */
             interval_ms: number;
+            /** @default fixed */
+            interval_distribution: components["schemas"]["IntervalDistributionEnum"];
             /** @default round_trip */
             measurement: components["schemas"]["MeasurementEnum"];
             mechanisms?: components["schemas"]["MechanismEnum"][];
@@ -484,6 +490,13 @@ export interface components {
         Health: {
             status: string;
         };
+        /**
+         * @description * `fixed` - Fixed
+         *     * `uniform` - Uniform random (0 to 2 x interval)
+         *     * `exponential` - Exponential (Poisson arrivals)
+         * @enum {string}
+         */
+        IntervalDistributionEnum: "fixed" | "uniform" | "exponential";
         LoginInput: {
             username: string;
             password: string;
@@ -555,6 +568,12 @@ export interface components {
          * @enum {string}
          */
         MechanismKindEnum: "none" | "null" | "cipher" | "aead" | "mac" | "signature";
+        /**
+         * @description * `3.1.1` - MQTT 3.1.1
+         *     * `5` - MQTT 5
+         * @enum {string}
+         */
+        MqttVersionEnum: "3.1.1" | "5";
         /**
          * @description * `mqtt` - MQTT
          * @enum {string}

@@ -121,3 +121,31 @@ def test_start_run_creates_one_part_per_device_and_refuses_a_second_active_run(
     assert again.status_code == 409
     assert again.json()["code"] == "run_already_active"
     assert run.status == RunStatus.PENDING
+
+
+@pytest.mark.django_db
+def test_run_spec_carries_mqtt_version_interval_distribution_and_a_seed(
+    personas, owner_client, monkeypatch
+):
+    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {
+        **PAPER_BASELINE,
+        "mqtt_version": "5",
+        "interval_ms": 500,
+        "interval_distribution": "exponential",
+        "device_ids": [str(device.pk)],
+    }
+    experiment = owner_client.post("/api/experiments/", body, format="json").json()
+    assert (experiment["mqtt_version"], experiment["interval_distribution"]) == ("5", "exponential")
+    first = Run.objects.get(
+        pk=owner_client.post(f"/api/experiments/{experiment['id']}/runs/").json()["id"]
+    )
+    assert first.spec["mqtt_version"] == "5"
+    assert first.spec["interval_distribution"] == "exponential"
+    assert isinstance(first.spec["interval_seed"], int)
+    bad = owner_client.post(
+        "/api/experiments/", {**body, "interval_distribution": "gaussian"}, format="json"
+    )
+    assert bad.status_code == 400
+    assert "interval_distribution" in bad.json()["extra"]["fields"]

@@ -47,6 +47,7 @@ from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
 from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.intervals import DISTRIBUTIONS, FIXED, interval_sampler
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, MeteredClient, OutboundMeter
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import (
@@ -83,6 +84,8 @@ class RoundTripSpec:
     security: str = SECURITY_NONE
     # A key from the job (hex in spec.security_key); None: the mechanism makes its own.
     security_key: bytes | None = field(default=None, repr=False)
+    interval_distribution: str = FIXED
+    interval_seed: int | None = None
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> RoundTripSpec:
@@ -110,7 +113,18 @@ class RoundTripSpec:
                 "spec.broker_url over TLS (mqtts) is not supported yet: wire bytes are metered "
                 "on plain TCP only"
             )
+        distribution = spec.get("interval_distribution", FIXED)
+        if distribution not in DISTRIBUTIONS:
+            raise UnsupportedJob(
+                f"interval_distribution {distribution!r} is not supported "
+                f"({', '.join(DISTRIBUTIONS)})"
+            )
+        seed = spec.get("interval_seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise UnsupportedJob("spec.interval_seed must be an integer")
         return cls(
+            interval_distribution=distribution,
+            interval_seed=seed,
             mqtt_version=str(version),
             qos=_int(spec, "qos", 0, 2),
             payload_size=_int(spec, "payload_size", SEQ_BYTES, MAX_PAYLOAD_BYTES),
@@ -210,7 +224,9 @@ class MqttRoundTripRunner(Runner):
         clock = self.context.clock
         stop = self.context.stop
         timeout_ns = int(spec.timeout_ms * 1_000_000)
-        interval_ns = int(spec.interval_ms * 1_000_000)
+        next_interval_ns = interval_sampler(
+            spec.interval_distribution, spec.interval_ms, spec.interval_seed
+        )
         filler = bytes([FILLER]) * (spec.payload_size - SEQ_BYTES)
         for seq in range(spec.message_count):
             if stop.is_set():
@@ -238,9 +254,10 @@ class MqttRoundTripRunner(Runner):
                     unsecure_ns=self._unsecure_ns if arrived else None,
                 )
             )
+            interval_ns = next_interval_ns()
             if interval_ns and seq + 1 < spec.message_count:
                 # The interval wait still services the socket (late acks, keepalive) and
-                # ends early on shutdown.
+                # ends early on shutdown. It starts after the echo, as in the papers.
                 self._pump(stop, time.perf_counter_ns() + interval_ns)
 
     def cleanup(self) -> None:

@@ -45,8 +45,6 @@ from iotsecbench_agent.security.base import (
     MechanismInfo,
     RandomBytes,
     SignatureError,
-    pkcs7_pad,
-    pkcs7_unpad,
 )
 
 NULL_FRAME_BYTES = 16  # the null mechanism's stand-in for an AES IV
@@ -55,6 +53,9 @@ AEAD_NONCE_BYTES = 12  # GCM and ChaCha20-Poly1305 (RFC 8439)
 AEAD_TAG_BYTES = 16
 RC4_NONCE_BYTES = 16
 HMAC_SHA256_BYTES = 32
+ED25519_SIGNATURE_BYTES = 64
+
+_from_bytes = int.from_bytes  # one global look-up per use instead of ``int`` and its attribute
 
 
 class NoneMechanism(Mechanism):
@@ -99,6 +100,12 @@ class ChainedCbc(Mechanism):
 
     ``new_chain`` builds a CBC object with a zero IV (e.g. ``AES.new(key, MODE_CBC,
     iv=zeros)``); one encrypts and one decrypts for the whole run (see the module doc).
+
+    The per-message path does the trick's calls and copies and little else: the chains'
+    bound ``encrypt``/``decrypt`` and the padding strings of every length (``_pads[n]``
+    is ``n`` bytes of value ``n``) are made once here, so a message costs no attribute
+    chains, no padding helper call and no padding string built (measured 0.1-0.3 µs less
+    per 16-byte AES message, of ~3 µs, than with ``pkcs7_pad``/``pkcs7_unpad``).
     """
 
     def __init__(
@@ -113,6 +120,9 @@ class ChainedCbc(Mechanism):
         self._block = block
         self._enc = new_chain()
         self._dec = new_chain()
+        self._encrypt = self._enc.encrypt
+        self._decrypt = self._dec.decrypt
+        self._pads = tuple(bytes((n,)) * n for n in range(block + 1))
         # The last ciphertext block each chain has processed (its current IV), as an int.
         self._enc_prev = 0
         self._dec_prev = 0
@@ -120,27 +130,34 @@ class ChainedCbc(Mechanism):
 
     def secure(self, payload: bytes) -> bytes:
         bs = self._block
-        data = pkcs7_pad(payload, bs)
+        data = payload + self._pads[bs - len(payload) % bs]
         iv = self._random(bs)
-        first = (
-            int.from_bytes(data[:bs], "big") ^ int.from_bytes(iv, "big") ^ self._enc_prev
-        ).to_bytes(bs, "big")
-        ciphertext = self._enc.encrypt(first + data[bs:])
-        self._enc_prev = int.from_bytes(ciphertext[-bs:], "big")
+        ciphertext = self._encrypt(
+            (_from_bytes(data[:bs], "big") ^ _from_bytes(iv, "big") ^ self._enc_prev).to_bytes(
+                bs, "big"
+            )
+            + data[bs:]
+        )
+        self._enc_prev = _from_bytes(ciphertext[-bs:], "big")
         return iv + ciphertext
 
     def unsecure(self, data: bytes) -> bytes:
         bs = self._block
-        if len(data) < 2 * bs or len(data) % bs:
+        size = len(data)
+        if size < 2 * bs or size % bs:
             raise DecryptError(
-                f"{self.name}: frame of {len(data)} bytes is not a {bs}-byte IV and whole blocks"
+                f"{self.name}: frame of {size} bytes is not a {bs}-byte IV and whole blocks"
             )
-        plain = self._dec.decrypt(data[bs:])
-        first = (
-            int.from_bytes(plain[:bs], "big") ^ self._dec_prev ^ int.from_bytes(data[:bs], "big")
-        ).to_bytes(bs, "big")
-        self._dec_prev = int.from_bytes(data[-bs:], "big")
-        return pkcs7_unpad(first + plain[bs:], bs, self.name)
+        plain = self._decrypt(data[bs:])
+        padded = (
+            _from_bytes(plain[:bs], "big") ^ self._dec_prev ^ _from_bytes(data[:bs], "big")
+        ).to_bytes(bs, "big") + plain[bs:]
+        self._dec_prev = _from_bytes(data[-bs:], "big")
+        n = padded[-1]
+        # pkcs7_unpad's check, inline; ``padded`` is at least one block, so n <= bs fits.
+        if not 1 <= n <= bs or padded[-n:] != self._pads[n]:
+            raise DecryptError(f"{self.name}: bad padding")
+        return padded[:-n]
 
 
 class _NewChain(Protocol):
@@ -369,22 +386,29 @@ class EcdsaP256(Signature):
 
 
 class Ed25519(Signature):
-    """Ed25519 (RFC 8032, pure): ``payload || signature(64)``."""
+    """Ed25519 (RFC 8032, pure): ``payload || signature(64)``. The scheme's bound ``sign``
+    and ``verify`` are kept and the frame is split inline: the same work per message in
+    fewer Python steps."""
 
-    signature_bytes = 64
+    signature_bytes = ED25519_SIGNATURE_BYTES
 
     def __init__(self, info: MechanismInfo, *, key: EccKey) -> None:
         super().__init__(info, can_sign=key.has_private())
         self._scheme = eddsa.new(key, "rfc8032")
+        self._sign = self._scheme.sign
+        self._verify = self._scheme.verify
 
     def secure(self, payload: bytes) -> bytes:
-        self._check_can_sign()
-        return payload + self._scheme.sign(payload)
+        if not self._can_sign:
+            self._check_can_sign()
+        return payload + self._sign(payload)
 
     def unsecure(self, data: bytes) -> bytes:
-        payload, signature = self._split(data)
+        if len(data) < ED25519_SIGNATURE_BYTES:
+            raise SignatureError(f"{self.name}: frame of {len(data)} bytes has no signature")
+        payload = data[:-ED25519_SIGNATURE_BYTES]
         try:
-            self._scheme.verify(payload, signature)
+            self._verify(payload, data[-ED25519_SIGNATURE_BYTES:])
         except ValueError:
             raise SignatureError(f"{self.name}: signature does not verify") from None
         return payload

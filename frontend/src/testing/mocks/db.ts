@@ -76,11 +76,13 @@ export const catalogueFixture: Catalogue = {
 export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name' | 'device_ids'>> => ({
   kind: 'messaging',
   protocol: 'mqtt',
+  mqtt_version: '3.1.1',
   qos: 1,
   security: 'none',
   payload_size: 66,
   message_count: 100,
   interval_ms: 0,
+  interval_distribution: 'fixed',
   measurement: 'round_trip',
   mechanisms: [],
   data_sizes: [],

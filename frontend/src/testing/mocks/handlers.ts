@@ -34,6 +34,9 @@ const checkCsrf = (request: Request) => {
 let nextId = 1;
 const newId = () => `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`;
 
+/** The seed of every messaging run's random intervals (the backend draws 32 random bits). */
+export const TEST_INTERVAL_SEED = 3_141_592_653;
+
 /** What a run is dispatched with, as the backend's experiments/services.py builds it. */
 const runSpec = (experiment: Experiment): Run['spec'] => {
   switch (experiment.kind) {
@@ -53,11 +56,14 @@ const runSpec = (experiment: Experiment): Run['spec'] => {
     case 'messaging':
       return {
         protocol: experiment.protocol,
+        mqtt_version: experiment.mqtt_version,
         qos: experiment.qos,
         security: experiment.security,
         payload_size: experiment.payload_size,
         message_count: experiment.message_count,
         interval_ms: experiment.interval_ms,
+        interval_distribution: experiment.interval_distribution,
+        interval_seed: TEST_INTERVAL_SEED,
         measurement: experiment.measurement,
       };
   }

@@ -32,8 +32,19 @@ export const EXPERIMENT_KINDS = [
   'throughput',
 ] as const satisfies readonly ExperimentKind[];
 export const PROTOCOLS = ['mqtt'] as const satisfies readonly ExperimentInput['protocol'][];
+export const MQTT_VERSIONS = ['3.1.1', '5'] as const satisfies readonly ExperimentInput['mqtt_version'][];
 export const QOS_LEVELS = [0, 1, 2] as const satisfies readonly ExperimentInput['qos'][];
 export const MEASUREMENTS = ['round_trip'] as const satisfies readonly ExperimentInput['measurement'][];
+/**
+ * How the gaps between a device's messages are drawn: all equal to the interval, or random
+ * with the interval as their mean (uniform on 0 to 2 × interval, or exponential: Poisson
+ * arrivals). Each run stores the seed of its random gaps in its spec.
+ */
+export const INTERVAL_DISTRIBUTIONS = [
+  'fixed',
+  'uniform',
+  'exponential',
+] as const satisfies readonly ExperimentInput['interval_distribution'][];
 /**
  * The "no security" mechanism: a messaging default, meaningless to benchmark, and the
  * baseline of a throughput experiment (its relative costs are measured against it).
@@ -65,6 +76,7 @@ export const messagingInputSchema = z.object({
   kind: z.literal('messaging'),
   name: commonFields.name,
   protocol: z.enum(PROTOCOLS),
+  mqtt_version: z.enum(MQTT_VERSIONS, { error: 'Choose MQTT 3.1.1 or MQTT 5.' }),
   qos: z.literal(QOS_LEVELS, { error: 'Choose QoS 0, 1 or 2.' }),
   security: mechanismName,
   payload_size: wholeNumber('Payload size')
@@ -76,6 +88,7 @@ export const messagingInputSchema = z.object({
     .min(1, { error: 'Send at least 1 message.' })
     .max(MESSAGE_COUNT_MAX, { error: `Send at most ${MESSAGE_COUNT_MAX} messages.` }),
   interval_ms: wholeNumber('Interval').min(0, { error: 'Interval cannot be negative.' }),
+  interval_distribution: z.enum(INTERVAL_DISTRIBUTIONS, { error: 'Choose an interval distribution.' }),
   measurement: z.enum(MEASUREMENTS),
   device_ids: commonFields.device_ids,
 });
@@ -140,11 +153,13 @@ export type CreateExperimentInput = z.infer<typeof createExperimentInputSchema>;
 export const EXPERIMENT_DEFAULTS = {
   kind: 'messaging',
   protocol: 'mqtt',
+  mqtt_version: '3.1.1',
   qos: 1,
   security: NO_SECURITY,
   payload_size: 66,
   message_count: 100,
   interval_ms: 0,
+  interval_distribution: 'fixed',
   measurement: 'round_trip',
   repetitions: 100,
   window_ms: 2000,

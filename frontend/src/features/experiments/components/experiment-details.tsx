@@ -9,12 +9,19 @@ import type { Catalogue, Experiment, Run } from '@/types/api';
 import { useStartRun } from '../api/start-run';
 
 import { labelOf } from './catalogue';
-import { MEASUREMENT_LABELS, PROTOCOL_LABELS } from './labels';
+import {
+  INTERVAL_DISTRIBUTION_LABELS,
+  MEASUREMENT_LABELS,
+  MQTT_VERSION_LABELS,
+  PROTOCOL_LABELS,
+} from './labels';
 
 const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
   <>
     <dt>Protocol</dt>
     <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
+    <dt>MQTT version</dt>
+    <dd>{MQTT_VERSION_LABELS[experiment.mqtt_version]}</dd>
     <dt>QoS</dt>
     <dd>{experiment.qos}</dd>
     <dt>Payload security</dt>
@@ -25,6 +32,8 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
     <dd>{experiment.message_count}</dd>
     <dt>Interval between messages (ms)</dt>
     <dd>{experiment.interval_ms}</dd>
+    <dt>Interval distribution</dt>
+    <dd>{INTERVAL_DISTRIBUTION_LABELS[experiment.interval_distribution]}</dd>
     <dt>Measurement</dt>
     <dd>{MEASUREMENT_LABELS[experiment.measurement]}</dd>
   </>

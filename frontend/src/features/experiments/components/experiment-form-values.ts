@@ -76,11 +76,13 @@ const toCandidate = (values: FormValues, sizes: readonly number[]) => {
         kind: values.kind,
         ...common,
         protocol: draft.protocol,
+        mqtt_version: draft.mqtt_version,
         qos: toNumber(draft.qos),
         security: draft.security,
         payload_size: toNumber(draft.payload_size),
         message_count: toNumber(draft.message_count),
         interval_ms: toNumber(draft.interval_ms),
+        interval_distribution: draft.interval_distribution,
         measurement: draft.measurement,
       };
     }
@@ -116,11 +118,13 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
   drafts: {
     messaging: {
       protocol: EXPERIMENT_DEFAULTS.protocol,
+      mqtt_version: EXPERIMENT_DEFAULTS.mqtt_version,
       qos: String(EXPERIMENT_DEFAULTS.qos),
       security: EXPERIMENT_DEFAULTS.security,
       payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
       message_count: String(EXPERIMENT_DEFAULTS.message_count),
       interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
+      interval_distribution: EXPERIMENT_DEFAULTS.interval_distribution,
       measurement: EXPERIMENT_DEFAULTS.measurement,
     },
     cipher_bench: {

@@ -5,8 +5,10 @@ import type { ExperimentKind } from '@/types/api';
 
 import {
   BENCH_REPETITIONS_MAX,
+  INTERVAL_DISTRIBUTIONS,
   MEASUREMENTS,
   MESSAGE_COUNT_MAX,
+  MQTT_VERSIONS,
   PAYLOAD_SIZE_MAX_BYTES,
   PROTOCOLS,
   QOS_LEVELS,
@@ -18,7 +20,12 @@ import {
 import type { MechanismFamily } from './catalogue';
 import { DATA_SIZES_HINT, PAYLOAD_SIZES_HINT } from './data-sizes';
 import type { Drafts, FieldErrorMap, TextFieldOf } from './experiment-form-values';
-import { MEASUREMENT_LABELS, PROTOCOL_LABELS } from './labels';
+import {
+  INTERVAL_DISTRIBUTION_LABELS,
+  MEASUREMENT_LABELS,
+  MQTT_VERSION_LABELS,
+  PROTOCOL_LABELS,
+} from './labels';
 import { MechanismFieldset } from './mechanism-fieldset';
 
 /** The fields of one kind of experiment, below the new-experiment form's name and kind. */
@@ -37,6 +44,9 @@ type MechanismChoiceProps = {
   onToggleMechanism: (name: string, checked: boolean) => void;
 };
 
+const INTERVAL_DISTRIBUTION_HINT =
+  'Uniform and exponential draw each gap at random, with the interval as their mean; each run stores its random seed.';
+
 type MessagingFieldsProps = KindFieldsProps<'messaging'> & {
   securityOptions: readonly SelectOptionGroup[];
 };
@@ -50,6 +60,13 @@ export const MessagingFields = ({ draft, errors, onChange, securityOptions }: Me
         onChange={onChange('protocol')}
         options={PROTOCOLS.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] }))}
         error={errors.protocol}
+      />
+      <SelectField
+        label="MQTT version"
+        value={draft.mqtt_version}
+        onChange={onChange('mqtt_version')}
+        options={MQTT_VERSIONS.map((v) => ({ value: v, label: MQTT_VERSION_LABELS[v] }))}
+        error={errors.mqtt_version}
       />
       <SelectField
         label="QoS"
@@ -98,6 +115,14 @@ export const MessagingFields = ({ draft, errors, onChange, securityOptions }: Me
         value={draft.interval_ms}
         onChange={onChange('interval_ms')}
         error={errors.interval_ms}
+      />
+      <SelectField
+        label="Interval distribution"
+        value={draft.interval_distribution}
+        onChange={onChange('interval_distribution')}
+        options={INTERVAL_DISTRIBUTIONS.map((d) => ({ value: d, label: INTERVAL_DISTRIBUTION_LABELS[d] }))}
+        hint={INTERVAL_DISTRIBUTION_HINT}
+        error={errors.interval_distribution}
       />
     </div>
     <SelectField

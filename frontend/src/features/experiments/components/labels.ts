@@ -1,9 +1,19 @@
 import type { Experiment } from '@/types/api';
 
 // Human labels for the wire values the catalogue does not describe. Security mechanisms and
-// experiment kinds are labelled by GET /api/catalogue/ (see ./catalogue.ts); new protocols
-// and measurements get a label here and an entry in create-experiment.ts.
+// experiment kinds are labelled by GET /api/catalogue/ (see ./catalogue.ts); new protocols,
+// MQTT versions, interval distributions and measurements get a label here (the backend's
+// choice label, see openapi.yaml) and an entry in create-experiment.ts.
 export const PROTOCOL_LABELS: Record<Experiment['protocol'], string> = { mqtt: 'MQTT' };
+export const MQTT_VERSION_LABELS: Record<Experiment['mqtt_version'], string> = {
+  '3.1.1': 'MQTT 3.1.1',
+  '5': 'MQTT 5',
+};
+export const INTERVAL_DISTRIBUTION_LABELS: Record<Experiment['interval_distribution'], string> = {
+  fixed: 'Fixed',
+  uniform: 'Uniform random (0 to 2 x interval)',
+  exponential: 'Exponential (Poisson arrivals)',
+};
 export const MEASUREMENT_LABELS: Record<Experiment['measurement'], string> = {
   round_trip: 'Round trip',
 };

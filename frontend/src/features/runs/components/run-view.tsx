@@ -9,6 +9,7 @@ import type { Run } from '@/types/api';
 import { isRunFinished } from '../api/get-run';
 
 import { BenchResults } from './bench-results';
+import { describeInterval } from './interval-spec';
 import { RunCharts } from './run-charts';
 import { RunProgress } from './run-progress';
 import { RunSummaryTable } from './run-summary-table';
@@ -30,12 +31,14 @@ type RunViewProps = {
 export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
   const finished = isRunFinished(run.status);
   const deviceErrors = run.devices.filter((device) => device.error);
+  const interval = run.kind === 'messaging' ? describeInterval(run.spec) : null;
 
   return (
     <>
       <h1>Run: {run.experiment.name}</h1>
       <p className="run-meta">
         <StatusBadge status={run.status} prefix="Status: " role="status" />
+        {interval ? <span>{interval}</span> : null}
         <span className="muted">
           Started {formatDateTime(run.started_at)} · Finished {formatDateTime(run.finished_at)}
         </span>

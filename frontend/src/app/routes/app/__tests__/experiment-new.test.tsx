@@ -2,7 +2,7 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { db } from '@/testing/mocks/db';
-import { errorResponse } from '@/testing/mocks/handlers';
+import { errorResponse, TEST_INTERVAL_SEED } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
 
@@ -134,6 +134,104 @@ describe('New experiment page', () => {
     expect(router.state.location.pathname).toBe(`/runs/${db.runs[0]?.id}`);
   });
 
+  it('should offer the MQTT version and interval distribution, defaulting to 3.1.1 and fixed', async () => {
+    await renderForm();
+
+    const version = screen.getByRole('combobox', { name: 'MQTT version' });
+    expect(version).toHaveDisplayValue('MQTT 3.1.1');
+    expect(within(version).getAllByRole('option').map((o) => o.textContent)).toEqual(['MQTT 3.1.1', 'MQTT 5']);
+    const distribution = screen.getByRole('combobox', { name: 'Interval distribution' });
+    expect(distribution).toHaveDisplayValue('Fixed');
+    expect(within(distribution).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Fixed',
+      'Uniform random (0 to 2 x interval)',
+      'Exponential (Poisson arrivals)',
+    ]);
+    expect(distribution).toHaveAccessibleDescription(
+      expect.stringMatching(/interval as their mean.*each run stores its random seed/),
+    );
+  });
+
+  it('should send the chosen MQTT version and interval distribution, and show the run\'s seed', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/api/experiments/', async ({ request }) => {
+        sent = await request.clone().json();
+        // Falls through to the fake backend's handler.
+      }),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Poisson arrivals');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'MQTT version' }), 'MQTT 5');
+    const interval = screen.getByRole('spinbutton', { name: 'Interval between messages (ms)' });
+    await user.clear(interval);
+    await user.type(interval, '500');
+    await user.selectOptions(
+      screen.getByRole('combobox', { name: 'Interval distribution' }),
+      'Exponential (Poisson arrivals)',
+    );
+    await user.click(screen.getByRole('button', { name: 'Create and run' }));
+
+    expect(await screen.findByRole('heading', { name: 'Run: Poisson arrivals' })).toBeInTheDocument();
+    expect(sent).toEqual({
+      kind: 'messaging',
+      name: 'Poisson arrivals',
+      protocol: 'mqtt',
+      mqtt_version: '5',
+      qos: 1,
+      security: 'none',
+      payload_size: 66,
+      message_count: 100,
+      interval_ms: 500,
+      interval_distribution: 'exponential',
+      measurement: 'round_trip',
+      device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+    });
+    expect(db.runs).toHaveLength(1);
+    expect(db.runs[0]?.spec).toMatchObject({
+      mqtt_version: '5',
+      interval_ms: 500,
+      interval_distribution: 'exponential',
+      interval_seed: TEST_INTERVAL_SEED,
+    });
+    expect(
+      screen.getByText(`Interval: exponential, mean 500 ms, seed ${TEST_INTERVAL_SEED}`),
+    ).toBeInTheDocument();
+  });
+
+  it('should show an interval distribution error from the server next to its field', async () => {
+    server.use(
+      http.post('/api/experiments/', () =>
+        errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+          fields: { interval_distribution: ['"exponential" is not a valid choice.'] },
+        }),
+      ),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Poisson arrivals');
+    await user.selectOptions(
+      screen.getByRole('combobox', { name: 'Interval distribution' }),
+      'Exponential (Poisson arrivals)',
+    );
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Some fields are invalid');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('not a valid choice');
+    const distribution = screen.getByRole('combobox', { name: 'Interval distribution' });
+    expect(distribution).toHaveAttribute('aria-invalid', 'true');
+    // After the hint, which stays.
+    expect(distribution).toHaveAccessibleDescription(
+      expect.stringMatching(/random seed\. "exponential" is not a valid choice\.$/),
+    );
+    expect(screen.getByRole('combobox', { name: 'MQTT version' })).not.toHaveAttribute('aria-invalid');
+
+    // Choosing again clears the error.
+    await user.selectOptions(distribution, 'Fixed');
+    expect(distribution).not.toHaveAttribute('aria-invalid');
+  });
+
   it('should offer every catalogue mechanism as payload security, grouped by family', async () => {
     const { user } = await renderForm();
 
@@ -179,7 +277,7 @@ describe('New experiment page', () => {
     it('should show the benchmark fields instead of the messaging ones', async () => {
       await renderBenchForm();
 
-      for (const name of ['Protocol', 'QoS', 'Payload security', 'Measurement']) {
+      for (const name of ['Protocol', 'MQTT version', 'QoS', 'Payload security', 'Interval distribution', 'Measurement']) {
         expect(screen.queryByRole('combobox', { name })).not.toBeInTheDocument();
       }
       for (const name of ['Payload size (bytes)', 'Messages per device', 'Interval between messages (ms)']) {
@@ -339,7 +437,7 @@ describe('New experiment page', () => {
     it('should show the throughput fields with the paper\'s defaults and "None" checked', async () => {
       await renderThroughputForm();
 
-      for (const name of ['Protocol', 'QoS', 'Payload security', 'Measurement']) {
+      for (const name of ['Protocol', 'MQTT version', 'QoS', 'Payload security', 'Interval distribution', 'Measurement']) {
         expect(screen.queryByRole('combobox', { name })).not.toBeInTheDocument();
       }
       expect(screen.queryByRole('spinbutton', { name: 'Payload size (bytes)' })).not.toBeInTheDocument();

@@ -111,6 +111,7 @@ describe('Experiments pages', () => {
     );
     expect(parameters()).not.toHaveProperty('Payload security');
     expect(parameters()).not.toHaveProperty('Data sizes');
+    expect(parameters()).not.toHaveProperty('Interval distribution');
   });
 
   it('should show the payload security of a messaging experiment by its label', async () => {
@@ -125,8 +126,24 @@ describe('Experiments pages', () => {
         QoS: '1',
         'Payload security': 'AES-256-GCM',
         'Payload size (bytes)': '66',
+        // The defaults.
+        'MQTT version': 'MQTT 3.1.1',
+        'Interval distribution': 'Fixed',
       }),
     );
+  });
+
+  it('should show the MQTT version and interval distribution of a messaging experiment', async () => {
+    db.experiments.push({ ...experiment, mqtt_version: '5', interval_ms: 500, interval_distribution: 'uniform' });
+    renderApp(`/experiments/${experiment.id}`);
+
+    expect(await screen.findByRole('heading', { name: 'QoS 1 baseline' })).toBeInTheDocument();
+    expect(parameters()).toMatchObject({
+      Protocol: 'MQTT',
+      'MQTT version': 'MQTT 5',
+      'Interval between messages (ms)': '500',
+      'Interval distribution': 'Uniform random (0 to 2 x interval)',
+    });
   });
 
   it("should show a cipher benchmark's mechanisms, data sizes and repetitions", async () => {
@@ -143,7 +160,9 @@ describe('Experiments pages', () => {
       }),
     );
     expect(parameters()).not.toHaveProperty('Protocol');
+    expect(parameters()).not.toHaveProperty('MQTT version');
     expect(parameters()).not.toHaveProperty('Payload security');
+    expect(parameters()).not.toHaveProperty('Interval distribution');
   });
 
   it('should say when an experiment is not found', async () => {

@@ -233,6 +233,25 @@ describe('Run page', () => {
     expect(screen.queryByRole('table', { name: 'Summary' })).not.toBeInTheDocument();
   });
 
+  it("should show a messaging run's interval distribution, mean and seed", async () => {
+    db.runs.push({
+      ...runningRun,
+      spec: { ...runningRun.spec, interval_ms: 500, interval_distribution: 'exponential', interval_seed: 123 },
+    });
+    renderApp(`/runs/${RUN_ID}`);
+
+    expect(await screen.findByText('Interval: exponential, mean 500 ms, seed 123')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Status: running');
+  });
+
+  it('should show no interval for a run dispatched without a distribution', async () => {
+    db.runs.push(runningRun);
+    renderApp(`/runs/${RUN_ID}`);
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Status: running');
+    expect(screen.queryByText(/^Interval:/)).not.toBeInTheDocument();
+  });
+
   it('should add the securing and unsecuring times when the payload was secured', async () => {
     db.runs.push({
       ...completedRun,
