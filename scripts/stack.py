@@ -271,17 +271,14 @@ class Stack:
             agent = str(VENV_BIN / "iotsecbench-agent")
             self.run(
                 f"enroll {name}",
+                # option=value: a value is never mistaken for an option
                 [
                     agent,
                     "enroll",
-                    "--server",
-                    server,
-                    "--token",
-                    token,
-                    "--name",
-                    name,
-                    "--state-dir",
-                    str(agent_dir),
+                    f"--server={server}",
+                    f"--token={token}",
+                    f"--name={name}",
+                    f"--state-dir={agent_dir}",
                 ],
             )
             marker.write_text(platform_id)

@@ -19,6 +19,10 @@ ENROLLMENT_REFUSED_MESSAGE = (
     "This enrollment token is unknown, already used or expired. Create a new one on the "
     "Devices page and run `iotsecbench-agent enroll` again."
 )
+# Secrets get a readable prefix: it says what a leaked string is, and a secret can never
+# start with "-", which a command line would take for an option (seen: `--token -x...`).
+ENROLLMENT_TOKEN_PREFIX = "iotsb_enroll_"  # noqa: S105 (a public prefix, not a secret)
+DEVICE_TOKEN_PREFIX = "iotsb_device_"  # noqa: S105 (a public prefix, not a secret)
 # Facts are free-form but bounded: an agent cannot fill the database through them.
 FACTS_MAX_KEYS = 64
 
@@ -28,7 +32,7 @@ def enrollment_token_create(
     *, workspace: Workspace, user: User | AnonymousUser | None
 ) -> tuple[EnrollmentToken, str]:
     """Create a one-time enrollment token. Returns the row and the secret (shown once)."""
-    secret = secrets.token_urlsafe(24)
+    secret = ENROLLMENT_TOKEN_PREFIX + secrets.token_urlsafe(24)
     token = EnrollmentToken(
         workspace=workspace,
         created_by=user if isinstance(user, User) else None,
@@ -59,7 +63,7 @@ def device_enroll(*, token: str, name: str, facts: dict[str, Any]) -> tuple[Devi
     if claimed != 1:
         raise EnrollmentTokenInvalid(ENROLLMENT_REFUSED_MESSAGE)
     enrollment = EnrollmentToken.objects.get(token_hash=hashed)
-    api_token = secrets.token_urlsafe(32)
+    api_token = DEVICE_TOKEN_PREFIX + secrets.token_urlsafe(32)
     device = Device(
         workspace=enrollment.workspace,
         name=name,

@@ -80,3 +80,16 @@ def test_device_list_shows_only_the_users_workspace(personas, owner_client, outs
     DeviceFactory.create(workspace=personas.outsider_workspace, name="theirs")
     assert [d["name"] for d in owner_client.get("/api/devices/").json()] == ["mine"]
     assert [d["name"] for d in outsider_client.get("/api/devices/").json()] == ["theirs"]
+
+
+@pytest.mark.django_db
+def test_secrets_have_a_prefix_so_none_starts_with_a_dash(owner_client):
+    # Regression: a token_urlsafe() secret starting with "-" broke `enroll --token <token>`.
+    from devices.services import DEVICE_TOKEN_PREFIX, ENROLLMENT_TOKEN_PREFIX
+
+    tokens = [_new_token(owner_client) for _ in range(20)]
+    assert all(t.startswith(ENROLLMENT_TOKEN_PREFIX) for t in tokens)
+    enrolled = APIClient().post(
+        "/api/agent/enroll/", {"token": tokens[0], "name": "a"}, format="json"
+    )
+    assert enrolled.json()["api_token"].startswith(DEVICE_TOKEN_PREFIX)
