@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from iotsecbench_agent.fsutil import atomic_write_text
 
@@ -119,24 +119,31 @@ class RunFiles:
         return self.runs_dir / f"{self.run_id}.json"
 
 
-class RecordLog:
-    """Append-only CSV writer. Use as a context manager; ``append`` flushes every record to
-    the OS, so the record survives the agent crashing right after. (It does not fsync per
-    record: on an SD card that costs milliseconds between messages; ``close`` fsyncs.)"""
+_LogT = TypeVar("_LogT", bound="AppendOnlyLog")
 
-    def __init__(self, path: Path) -> None:
+
+class AppendOnlyLog:
+    """Append-only CSV writer with a header line; the record and sample logs are two of it.
+
+    Use as a context manager. Each line is flushed to the OS as it is appended, so it
+    survives the agent crashing right after. (No fsync per line: on an SD card that costs
+    milliseconds between messages; ``close`` fsyncs.) A torn last line left by a crash is
+    cut when the log is reopened.
+    """
+
+    def __init__(self, path: Path, *, header: str, lines: Callable[[Path], Iterator[str]]) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         _drop_torn_tail(path)
         new = not path.exists() or path.stat().st_size == 0
         self._file: IO[str] = open(path, "a", encoding="ascii", newline="")  # noqa: SIM115 - closed in close()
         if new:
-            self._file.write(HEADER + "\n")
+            self._file.write(header + "\n")
             self._file.flush()
-        self.count = sum(1 for _ in iter_lines(path))
+        self.count = sum(1 for _ in lines(path))
 
-    def append(self, record: Record) -> None:
-        self._file.write(record.to_line())
+    def append_line(self, line: str) -> None:
+        self._file.write(line)
         self._file.flush()
         self.count += 1
 
@@ -147,11 +154,21 @@ class RecordLog:
         os.fsync(self._file.fileno())
         self._file.close()
 
-    def __enter__(self) -> RecordLog:
+    def __enter__(self: _LogT) -> _LogT:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class RecordLog(AppendOnlyLog):
+    """The messaging records of one run (header ``HEADER``)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, header=HEADER, lines=iter_lines)
+
+    def append(self, record: Record) -> None:
+        self.append_line(record.to_line())
 
 
 def iter_lines(path: Path) -> Iterator[str]:

@@ -13,13 +13,11 @@ with the samples header and the ``samples`` idempotency scope (``SAMPLES_UPLOAD`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
-from iotsecbench_agent.recordlog import RUNS_DIR, _drop_torn_tail
+from iotsecbench_agent.recordlog import RUNS_DIR, AppendOnlyLog
 from iotsecbench_agent.uploader import UploadFormat
 
 HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
@@ -134,38 +132,14 @@ def is_sample_run(state_dir: Path, run_id: str) -> bool:
     return SampleFiles.of(state_dir, run_id).csv.exists()
 
 
-class SampleLog:
-    """Append-only samples CSV, as ``recordlog.RecordLog``: flushed to the OS per sample (a
-    crash loses nothing measured), fsynced on close, a torn last line cut on reopen."""
+class SampleLog(AppendOnlyLog):
+    """The benchmark samples of one run (header ``HEADER``), as ``recordlog.RecordLog``."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _drop_torn_tail(path)
-        new = not path.exists() or path.stat().st_size == 0
-        self._file: IO[str] = open(path, "a", encoding="ascii", newline="")  # noqa: SIM115 - closed in close()
-        if new:
-            self._file.write(HEADER + "\n")
-            self._file.flush()
-        self.count = sum(1 for _ in iter_sample_lines(path))
+        super().__init__(path, header=HEADER, lines=iter_sample_lines)
 
     def append(self, sample: Sample) -> None:
-        self._file.write(sample.to_line())
-        self._file.flush()
-        self.count += 1
-
-    def close(self) -> None:
-        if self._file.closed:
-            return
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-
-    def __enter__(self) -> SampleLog:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.append_line(sample.to_line())
 
 
 def iter_sample_lines(path: Path) -> Iterator[str]:
