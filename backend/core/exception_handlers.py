@@ -29,6 +29,20 @@ def envelope(message: str, code: str, extra: dict[str, Any] | None = None) -> di
     return {"message": message, "code": code, "extra": extra or {}}
 
 
+def _flatten(errors: Any, prefix: str = "") -> list[str]:
+    """Field errors as a flat list of messages: DRF reports a bad list item as
+    {"1": ["..."]}; clients get ["Item 2: ..."] so every field maps to messages."""
+    if isinstance(errors, dict):
+        flat: list[str] = []
+        for key, value in errors.items():
+            label = f"Item {int(key) + 1}" if str(key).isdigit() else str(key)
+            flat.extend(_flatten(value, prefix=f"{prefix}{label}: "))
+        return flat
+    if isinstance(errors, list):
+        return [message for item in errors for message in _flatten(item, prefix)]
+    return [f"{prefix}{errors}"]
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, ApplicationError):
         return Response(envelope(exc.message, exc.code, exc.extra), status=exc.status_code)
@@ -51,7 +65,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     assert isinstance(exc, exceptions.APIException)
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        response.data = envelope(VALIDATION_MESSAGE, "validation_error", {"fields": detail})
+        fields = {name: _flatten(errors) for name, errors in detail.items()}
+        response.data = envelope(VALIDATION_MESSAGE, "validation_error", {"fields": fields})
         return response
 
     codes = exc.get_codes()

@@ -138,3 +138,14 @@ def test_throughput_experiment_sends_its_window_and_allows_none_as_baseline(
     )
     assert too_big.status_code == 400
     assert "data_sizes" in too_big.json()["extra"]["fields"]
+
+
+@pytest.mark.django_db
+def test_bad_list_items_are_reported_as_flat_messages_naming_the_item(personas, owner_client):
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {**BENCH, "data_sizes": [16, 0], "device_ids": [str(device.pk)]}
+    response = owner_client.post("/api/experiments/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["extra"]["fields"] == {
+        "data_sizes": ["Item 2: Ensure this value is greater than or equal to 1."]
+    }
