@@ -2,6 +2,9 @@
 FROM python:3.11-slim
 WORKDIR /agent
 COPY device-agent .
-RUN pip install --no-cache-dir .
+# gcc builds the lightweight-cipher C extension, then goes (the image keeps only the .so).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install --no-cache-dir . \
+    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
 COPY --chmod=755 deploy/agent-entrypoint.sh /usr/local/bin/agent-entrypoint.sh
 ENTRYPOINT ["/usr/local/bin/agent-entrypoint.sh"]
