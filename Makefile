@@ -8,7 +8,7 @@ PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
 .PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e screenshot bench \
-        schema frontend deps chromium clean
+        schema frontend deps chromium tshark clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -35,6 +35,11 @@ frontend: frontend/dist/index.html ## build the web UI into frontend/dist
 chromium: ## install Debian's Chromium for the browser tests, if missing
 	@command -v chromium >/dev/null || { echo "installing chromium (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+tshark: ## install Debian's tshark for the agent's packet-capture tests, if missing
+	@command -v tshark >/dev/null || { echo "installing tshark (apt-get)"; \
+	  echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; }
 
 # --- the two commands ---------------------------------------------------------------------
 
@@ -67,7 +72,7 @@ types: deps
 test-backend: deps ## backend tests against the machine's PostgreSQL, Redis and Mosquitto
 	$(VENV)/bin/pytest backend
 
-test-agent: deps ## device-agent tests (unit + against a Mosquitto they start)
+test-agent: deps tshark ## device-agent tests (unit + against a Mosquitto they start)
 	cd device-agent && ../$(VENV)/bin/pytest
 
 test-frontend: deps ## vitest

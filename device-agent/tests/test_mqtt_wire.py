@@ -85,3 +85,20 @@ def test_meter_reports_zero_when_publish_is_only_partly_written() -> None:
     assert meter.publish_bytes(3) == 0
     meter.record(packet[20:])
     assert meter.publish_bytes(3) == len(packet)
+
+
+def test_meter_credits_tls_bytes_of_each_write_to_the_packet_it_starts_in() -> None:
+    # Under TLS each paho send is recorded with the TLS bytes it put on the wire.
+    meter = OutboundMeter(mqtt5=False)
+    first = publish_packet("t/x", seq_payload(0), qos=1)
+    second = publish_packet("t/x", seq_payload(1), qos=1)
+    meter.record(first[:10], 10 + 22)  # a partial write, continued in the next call
+    meter.record(first[10:], len(first) - 10 + 22)
+    meter.record(b"\x40\x02\x00\x07", 4 + 22)  # PUBACK
+    meter.record(second, len(second) + 22)
+
+    assert meter.publish_bytes(0) == len(first) + 44
+    assert meter.publish_bytes(1) == len(second) + 22
+    assert meter.bytes_by_type["PUBACK"] == 26
+    assert meter.total_bytes == len(first) + 4 + len(second)
+    assert meter.wire_total == meter.total_bytes + 4 * 22

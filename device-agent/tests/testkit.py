@@ -4,6 +4,8 @@ HTTP server (the true seam the agent talks to), a real Mosquitto, and an MQTT ob
 from __future__ import annotations
 
 import base64
+import contextlib
+import functools
 import json
 import shutil
 import socket
@@ -305,7 +307,8 @@ class Broker:
         return f"mqtt://127.0.0.1:{self.port}"
 
 
-def run_mosquitto(binary: str) -> Iterator[Broker]:
+def run_mosquitto(binary: str, extra_conf: Callable[[Path], str] | None = None) -> Iterator[Broker]:
+    """A Mosquitto on a free port; ``extra_conf(tmpdir)`` adds config (more listeners)."""
     with tempfile.TemporaryDirectory() as tmp:
         # Started as root, mosquitto drops to its own user before reading the ACL file.
         Path(tmp).chmod(0o755)
@@ -318,7 +321,7 @@ def run_mosquitto(binary: str) -> Iterator[Broker]:
             "allow_anonymous true\n"
             "set_tcp_nodelay true\n"
             "persistence false\n"
-            f"acl_file {acl}\n"
+            f"acl_file {acl}\n" + (extra_conf(Path(tmp)) if extra_conf else "")
         )
         process = subprocess.Popen(
             [binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -383,3 +386,158 @@ class Observer:
     def close(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+
+
+# -- TLS material and packet capture -------------------------------------------------------
+
+
+@dataclass
+class Pki:
+    """A test CA and certificates made with the openssl CLI (PEM files in ``directory``)."""
+
+    directory: Path
+
+    def pem(self, name: str) -> str:
+        return Path(self.directory, name).read_text()
+
+    def path(self, name: str) -> str:
+        return str(Path(self.directory, name))
+
+
+def _openssl(*args: str) -> None:
+    subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=60)
+
+
+def make_pki(directory: Path) -> Pki:
+    """ca.crt/ca.key, a server certificate for 127.0.0.1/localhost signed by it, a client
+    certificate signed by it, and an unrelated CA (other-ca.crt) for the wrong-CA case."""
+    d = str(directory)
+    for ca in ("ca", "other-ca"):
+        _openssl(
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", f"{d}/{ca}.key", "-out", f"{d}/{ca}.crt", "-days", "2",
+            "-subj", f"/CN=IoTSecBench test {ca}",
+        )  # fmt: skip
+    extensions = {
+        "server": "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n",
+        "client": "extendedKeyUsage=clientAuth\n",
+    }
+    for name, ext in extensions.items():
+        Path(d, f"{name}.ext").write_text(ext)
+        _openssl(
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", f"{d}/{name}.key", "-out", f"{d}/{name}.csr", "-subj", f"/CN={name}",
+        )  # fmt: skip
+        _openssl(
+            "x509", "-req", "-in", f"{d}/{name}.csr", "-CA", f"{d}/ca.crt",
+            "-CAkey", f"{d}/ca.key", "-CAcreateserial", "-days", "2",
+            "-out", f"{d}/{name}.crt", "-extfile", f"{d}/{name}.ext",
+        )  # fmt: skip
+    for path in directory.iterdir():
+        path.chmod(0o644)  # mosquitto drops to its own user before reading them
+    return Pki(directory)
+
+
+def tls_listener_conf(
+    pki: Pki, port: int, version: str, require_cert: bool, address: str = "127.0.0.1"
+) -> str:
+    return (
+        f"listener {port} {address}\n"
+        f"cafile {pki.path('ca.crt')}\n"
+        f"certfile {pki.path('server.crt')}\n"
+        f"keyfile {pki.path('server.key')}\n"
+        f"tls_version tlsv{version}\n"
+        f"require_certificate {'true' if require_cert else 'false'}\n"
+    )
+
+
+def tshark_binary() -> str | None:
+    return shutil.which("tshark")
+
+
+class Capture:
+    """``tshark -i lo`` on one TCP port, from before the traffic to after it.
+
+    "Capturing on" on stderr comes before the capture really sees packets, so start and
+    stop both wait for a probe connection to the port to show up in tshark's live output
+    (``-P``): everything between the two probes is then in the file.
+    """
+
+    def __init__(self, port: int, directory: Path) -> None:
+        binary = tshark_binary()
+        assert binary is not None, "tshark not found: apt-get install tshark (make tshark)"
+        self.binary = binary
+        self.port = port
+        self.file = Path(directory, f"capture-{port}.pcapng")
+        self.file.touch()
+        self.file.chmod(0o666)  # dumpcap may write as another user
+        self._log = Path(directory, f"capture-{port}.log")
+        self._lines = 0
+        self._seen = threading.Condition()
+        with self._log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [binary, "-i", "lo", "-f", f"tcp port {port}", "-w", str(self.file), "-P", "-l"],
+                stdout=subprocess.PIPE,
+                stderr=log,
+            )
+        self._reader = threading.Thread(target=self._read_output, daemon=True)
+        self._reader.start()
+        try:
+            self._probe()
+        except AssertionError:
+            self._terminate()
+            raise
+
+    def _more_than(self, lines: int) -> bool:
+        return self._lines > lines
+
+    def _read_output(self) -> None:
+        assert self.process.stdout is not None
+        for _line in self.process.stdout:
+            with self._seen:
+                self._lines += 1
+                self._seen.notify_all()
+
+    def _probe(self) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            with self._seen:
+                before = self._lines
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            with self._seen:
+                if self._seen.wait_for(functools.partial(self._more_than, before), timeout=0.5):
+                    return
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"tshark is not capturing: {self._log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self._probe()  # the traffic before this probe has been captured
+            self._terminate()
+
+    def _terminate(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._reader.join(10)
+        if self.process.stdout:
+            self.process.stdout.close()
+
+    def fields(
+        self, *fields: str, display_filter: str = "", decode_as: str = ""
+    ) -> list[list[str]]:
+        """One row per frame: the values of ``fields`` (several values joined by ",").
+        ``decode_as`` is tshark's ``-d`` (e.g. ``tcp.port==1234,mqtt``)."""
+        args = [self.binary, "-r", str(self.file), "-T", "fields", "-E", "separator=\t"]
+        if decode_as:
+            args += ["-d", decode_as]
+        if display_filter:
+            args += ["-Y", display_filter]
+        for name in fields:
+            args += ["-e", name]
+        out = subprocess.run(args, check=True, capture_output=True, text=True, timeout=60)
+        return [line.split("\t") for line in out.stdout.splitlines()]

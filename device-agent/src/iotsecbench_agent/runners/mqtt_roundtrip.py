@@ -22,6 +22,13 @@ Measurement choices, and why:
   the echo has been received and ``unsecure``d, so the RTT includes both; ``secure_ns``
   and ``unsecure_ns`` record the time inside each. The mechanism (its key schedule, key
   import or RSA key generation) is built in ``setup``, before anything is timed.
+- TLS (``mqtts://`` broker URLs): the agent runs TLS itself below paho
+  (``mqtt_wire.CountingTLSSocket``), so ``wire_bytes`` are the TLS records that carried the
+  message's PUBLISH, counted as written to the TCP socket. ``tls_version`` pins both the
+  minimum and the maximum protocol version; the server is always verified (``ca_cert`` or
+  the system's trust store, hostname checked); ``client_cert``/``client_key`` are loaded
+  from 0600 temporary files that are removed at once. The handshake is done in ``setup``,
+  before anything is timed.
 - Which echo is ours: only one message is in flight, so the first message on the topic
   whose ``unsecure`` raises while we wait is counted as our echo, corrupted
   (``decrypt_error`` / ``rejected_signature``); a message that unsecures to another seq
@@ -31,8 +38,11 @@ Measurement choices, and why:
 from __future__ import annotations
 
 import logging
+import os
 import select
 import socket
+import ssl
+import tempfile
 import threading
 import time
 from collections.abc import Mapping
@@ -48,7 +58,12 @@ from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, Uns
 from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.intervals import DISTRIBUTIONS, FIXED, interval_sampler
-from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, MeteredClient, OutboundMeter
+from iotsecbench_agent.runners.mqtt_wire import (
+    SEQ_BYTES,
+    CountingTLSSocket,
+    MeteredClient,
+    OutboundMeter,
+)
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import (
     DecryptError,
@@ -69,6 +84,9 @@ MAX_MESSAGE_COUNT = 1_000_000
 CONNECT_TIMEOUT_S = 10.0
 KEEPALIVE_S = 60
 FILLER = 0xA5
+TLS_VERSIONS = {"1.2": ssl.TLSVersion.TLSv1_2, "1.3": ssl.TLSVersion.TLSv1_3}
+DEFAULT_TLS_VERSION = "1.3"
+MAX_PEM_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -86,6 +104,11 @@ class RoundTripSpec:
     security_key: bytes | None = field(default=None, repr=False)
     interval_distribution: str = FIXED
     interval_seed: int | None = None
+    # Over mqtts:// only: TLS version pinned as min and max, PEM texts.
+    tls_version: str | None = None
+    ca_cert: str | None = field(default=None, repr=False)
+    client_cert: str | None = field(default=None, repr=False)
+    client_key: str | None = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> RoundTripSpec:
@@ -108,10 +131,21 @@ class RoundTripSpec:
             broker = parse_mqtt_url(broker_url, what="spec.broker_url")
         except AgentError as exc:
             raise UnsupportedJob(str(exc)) from None
+        tls_version = spec.get("tls_version")
+        ca_cert = _pem(spec, "ca_cert")
+        client_cert = _pem(spec, "client_cert")
+        client_key = _pem(spec, "client_key")
         if broker.tls:
+            tls_version = DEFAULT_TLS_VERSION if tls_version is None else tls_version
+            if tls_version not in TLS_VERSIONS:
+                raise UnsupportedJob(
+                    f"spec.tls_version {tls_version!r} is not supported (1.2 or 1.3)"
+                )
+            if (client_cert is None) != (client_key is None):
+                raise UnsupportedJob("spec.client_cert and spec.client_key go together")
+        elif any(v is not None for v in (tls_version, ca_cert, client_cert, client_key)):
             raise UnsupportedJob(
-                "spec.broker_url over TLS (mqtts) is not supported yet: wire bytes are metered "
-                "on plain TCP only"
+                "spec.tls_version, ca_cert, client_cert and client_key need an mqtts:// broker_url"
             )
         distribution = spec.get("interval_distribution", FIXED)
         if distribution not in DISTRIBUTIONS:
@@ -135,7 +169,29 @@ class RoundTripSpec:
             topic=topic,
             security=security,
             security_key=security_key,
+            tls_version=tls_version,
+            ca_cert=ca_cert,
+            client_cert=client_cert,
+            client_key=client_key,
         )
+
+    def tls_context(self) -> ssl.SSLContext:
+        """The client context for an mqtts:// broker: server verified, hostname checked,
+        ``tls_version`` as both minimum and maximum. UnsupportedJob if the PEMs are bad."""
+        if self.tls_version is None:
+            raise UnsupportedJob("spec.broker_url is not mqtts://")
+        try:
+            context = ssl.create_default_context(cadata=self.ca_cert)
+        except (ssl.SSLError, ValueError) as exc:
+            raise UnsupportedJob(f"spec.ca_cert is not a usable PEM certificate: {exc}") from None
+        context.check_hostname = True
+        context.verify_mode = ssl.CERT_REQUIRED
+        version = TLS_VERSIONS[self.tls_version]
+        context.minimum_version = version
+        context.maximum_version = version
+        if self.client_cert is not None and self.client_key is not None:
+            _load_client_chain(context, self.client_cert, self.client_key)
+        return context
 
 
 @register
@@ -175,6 +231,8 @@ class MqttRoundTripRunner(Runner):
         protocol = MQTT_VERSIONS[spec.mqtt_version]
         client = MeteredClient(
             self.meter,
+            tls_context=spec.tls_context() if broker.tls else None,
+            connect_timeout_s=CONNECT_TIMEOUT_S,
             callback_api_version=CallbackAPIVersion.VERSION2,
             # <= 23 characters: the longest client id every MQTT 3.1.1 broker must accept.
             client_id=f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}",
@@ -206,6 +264,9 @@ class MqttRoundTripRunner(Runner):
                     else "sent no CONNACK"
                 )
             )
+        sock = client.metered_socket()
+        if isinstance(sock, CountingTLSSocket):
+            logger.debug("agent.data_plane_tls", extra={"tls_version": sock.version})
         # Subscribe and wait for the SUBACK before the first send, or the first copies
         # could be published before the broker routes them back to us.
         result, _mid = client.subscribe(spec.topic, qos=spec.qos)
@@ -282,16 +343,35 @@ class MqttRoundTripRunner(Runner):
             remaining_s = (deadline_ns - time.perf_counter_ns()) / 1e9
             if remaining_s <= 0:
                 return
-            sock = client.socket()
+            sock = client.metered_socket()
             if sock is None:
-                raise DataPlaneError("the data-plane connection was closed")
+                raise DataPlaneError(
+                    self._closed_reason("the data-plane connection was closed", client.last_metered)
+                )
             wlist = [sock] if client.want_write() else []
-            readable, writable, _ = select.select([sock], wlist, [], remaining_s)
+            if sock.pending():
+                # Already received (under TLS), invisible to select: read it now.
+                readable, writable = True, False
+            else:
+                ready_r, ready_w, _ = select.select([sock], wlist, [], remaining_s)
+                readable, writable = bool(ready_r), bool(ready_w)
             if readable:
-                _check(client.loop_read(), "read")
+                self._check(client.loop_read(), "read", sock)
             if writable:
-                _check(client.loop_write(), "write")
-            _check(client.loop_misc(), "keepalive")
+                self._check(client.loop_write(), "write", sock)
+            self._check(client.loop_misc(), "keepalive", sock)
+
+    def _check(self, rc: MQTTErrorCode, what: str, sock: object) -> None:
+        if rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_AGAIN):
+            raise DataPlaneError(
+                self._closed_reason(
+                    f"data-plane connection failed during {what}: {mqtt.error_string(rc)}", sock
+                )
+            )
+
+    def _closed_reason(self, message: str, sock: object = None) -> str:
+        tls_error = getattr(sock, "tls_error", None)
+        return f"{message} (TLS: {tls_error})" if tls_error else message
 
     def data_socket(self) -> socket.socket:
         """The raw TCP socket of the measured connection (after ``setup``)."""
@@ -361,9 +441,32 @@ def _set_nodelay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
         raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-def _check(rc: MQTTErrorCode, what: str) -> None:
-    if rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_AGAIN):
-        raise DataPlaneError(f"data-plane connection failed during {what}: {mqtt.error_string(rc)}")
+def _pem(spec: Mapping[str, Any], key: str) -> str | None:
+    value = spec.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or "-----BEGIN " not in value or len(value) > MAX_PEM_CHARS:
+        raise UnsupportedJob(f"spec.{key} must be PEM text")
+    return value
+
+
+def _load_client_chain(context: ssl.SSLContext, cert_pem: str, key_pem: str) -> None:
+    """``load_cert_chain`` reads files only: write the PEMs to 0600 temporary files for the
+    call and remove them straight after."""
+    with tempfile.TemporaryDirectory(prefix="isb-tls-") as tmp:
+        paths = []
+        for name, pem in (("client.crt", cert_pem), ("client.key", key_pem)):
+            path = os.path.join(tmp, name)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(pem)
+            paths.append(path)
+        try:
+            context.load_cert_chain(paths[0], paths[1])
+        except (ssl.SSLError, ValueError) as exc:
+            raise UnsupportedJob(
+                f"spec.client_cert/client_key are not a usable certificate and key: {exc}"
+            ) from None
 
 
 def _deadline(seconds: float) -> int:

@@ -10,6 +10,21 @@ With ``by_payload=True`` it credits each PUBLISH to its exact payload bytes inst
 secured payload starts with an IV or nonce, not the seq, and only the runner knows which
 wire bytes it published for which seq.
 
+Over TLS (``MeteredClient(tls_context=...)``) paho is not told about TLS at all: our
+``_create_socket`` wraps the plain TCP socket in a ``CountingTLSSocket``, which runs the TLS
+connection itself on an ``ssl.SSLObject`` over memory BIOs and moves the encrypted bytes
+between those BIOs and the raw TCP socket. Every raw ``send`` on the TCP socket is therefore
+ours and is counted, so wire bytes are TLS records exactly as they appear as TCP payload on
+the wire (record header, explicit nonce in TLS 1.2, content-type byte in TLS 1.3, AEAD
+tag). What is attributed to a message: each paho ``send`` of plaintext (paho writes one MQTT
+packet per call, continuing a partly written packet in the next call) is encrypted and
+flushed to the kernel inside that call, so the meter records the pair (plaintext written,
+TLS bytes written to TCP) and credits a packet with the TLS bytes of every write whose
+plaintext starts inside that packet. A message's ``wire_bytes`` is then the TLS record(s)
+carrying its PUBLISH (and retransmissions of it), the same boundary as on plain TCP: QoS
+acks, the handshake, session tickets and alerts are counted by the socket
+(``CountingTLSSocket.bytes_sent``/``bytes_received``) but not credited to a message.
+
 The parsing happens outside the timed window (when the runner asks, after the echo came
 back); the hot path only copies the written bytes into a list.
 
@@ -22,10 +37,11 @@ run fails loudly and the wire-bytes tests fail, instead of reporting wrong numbe
 
 from __future__ import annotations
 
+import select
 import socket
 import ssl
 import threading
-from collections import Counter
+from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
@@ -77,17 +93,26 @@ class OutboundMeter:
     def __init__(self, *, mqtt5: bool, by_payload: bool = False) -> None:
         self._mqtt5 = mqtt5
         self._by_payload = by_payload
-        self._written: list[bytes] = []
+        # (plaintext written, wire bytes it cost); wire is None on plain TCP (the same).
+        self._written: list[tuple[bytes, int | None]] = []
         self._lock = threading.Lock()
         self._buffer = bytearray()
+        # Under TLS: (stream offset where a write's plaintext starts, its TLS bytes).
+        self._writes: deque[tuple[int, int]] = deque()
+        self._tls = False
+        self._stream_pos = 0  # plaintext bytes drained into the buffer so far
+        self._parsed_pos = 0  # plaintext bytes parsed into packets so far
         self._publish_bytes: Counter[int] = Counter()
         self._payload_bytes: Counter[bytes] = Counter()
+        # Wire bytes per MQTT packet type (TLS records under TLS).
         self.bytes_by_type: Counter[str] = Counter()
-        self.total_bytes = 0
+        self.total_bytes = 0  # MQTT bytes written (plaintext under TLS)
+        self.wire_total = 0  # their wire bytes (TLS records under TLS; handshake excluded)
 
-    def record(self, data: bytes) -> None:
-        """Hot path: called from the socket's send with exactly the bytes written."""
-        self._written.append(data)
+    def record(self, data: bytes, wire: int | None = None) -> None:
+        """Hot path: called from the socket's send with exactly the bytes written, and
+        under TLS with the TLS record bytes that writing them put on the TCP socket."""
+        self._written.append((data, wire))
 
     def publish_bytes(self, seq: int) -> int:
         """Bytes of every PUBLISH packet written so far that carries ``seq``."""
@@ -105,10 +130,28 @@ class OutboundMeter:
     def _drain(self) -> None:
         with self._lock:
             written, self._written = self._written, []
-            for chunk in written:
+            for chunk, wire in written:
+                if wire is not None:
+                    self._tls = True
+                    self._writes.append((self._stream_pos, wire))
+                self._stream_pos += len(chunk)
                 self.total_bytes += len(chunk)
+                self.wire_total += len(chunk) if wire is None else wire
                 self._buffer += chunk
             self._parse_complete_packets()
+
+    def _wire_size(self, size: int) -> int:
+        """Wire bytes of the packet of ``size`` plaintext bytes that starts at
+        ``_parsed_pos``: the packet size on plain TCP; under TLS the TLS bytes of every
+        write whose plaintext starts inside the packet."""
+        if not self._tls:
+            return size
+        end = self._parsed_pos + size
+        wire = 0
+        writes = self._writes
+        while writes and writes[0][0] < end:
+            wire += writes.popleft()[1]
+        return wire
 
     def _parse_complete_packets(self) -> None:
         buf = self._buffer
@@ -121,14 +164,16 @@ class OutboundMeter:
             if len(buf) < size:
                 return
             packet_type = buf[0] >> 4
-            self.bytes_by_type[PACKET_NAMES.get(packet_type, str(packet_type))] += size
+            wire = self._wire_size(size)
+            self.bytes_by_type[PACKET_NAMES.get(packet_type, str(packet_type))] += wire
             if packet_type == PUBLISH >> 4:
                 pos = self._payload_start(buf, 1 + length_bytes)
                 if self._by_payload:
-                    self._payload_bytes[bytes(buf[pos:size])] += size
+                    self._payload_bytes[bytes(buf[pos:size])] += wire
                 elif size - pos >= SEQ_BYTES:
-                    self._publish_bytes[int.from_bytes(buf[pos : pos + SEQ_BYTES], "big")] += size
+                    self._publish_bytes[int.from_bytes(buf[pos : pos + SEQ_BYTES], "big")] += wire
             del buf[:size]
+            self._parsed_pos += size
 
     def _payload_start(self, buf: bytearray, start: int) -> int:
         """Where the payload of the (complete) PUBLISH packet in ``buf`` begins."""
@@ -163,12 +208,17 @@ class CountingSocket:
     def __init__(self, sock: socket.socket, meter: OutboundMeter) -> None:
         self.raw = sock
         self._meter = meter
+        self.bytes_sent = 0  # every byte the kernel accepted from us on this socket
 
     def send(self, buffer: bytes | bytearray) -> int:
         written = self.raw.send(buffer)
         if written > 0:
+            self.bytes_sent += written
             self._meter.record(bytes(buffer[:written]))
         return written
+
+    def pending(self) -> int:
+        return 0
 
     def recv(self, buffer_size: int) -> bytes:
         return self.raw.recv(buffer_size)
@@ -183,26 +233,223 @@ class CountingSocket:
         self.raw.setblocking(flag)
 
 
-class MeteredClient(mqtt.Client):
-    """A paho client whose socket is a CountingSocket feeding ``meter``."""
+class TLSHandshakeError(DataPlaneError):
+    """The TLS handshake with the broker failed (certificate, version, or peer closed)."""
 
-    def __init__(self, meter: OutboundMeter, **kwargs: Any) -> None:
+
+class CountingTLSSocket:
+    """The socket paho writes to over TLS: TLS run on an ``ssl.SSLObject`` over memory BIOs,
+    with every encrypted byte moved to and from the raw TCP socket here and counted.
+
+    paho sees a plain socket-like object (it is not told about TLS). ``send`` encrypts and
+    writes the resulting TLS records to the kernel before returning, so each call's TLS
+    bytes are known exactly; ``recv`` decrypts, reading raw bytes only when the TLS layer
+    needs more. ``pending`` reports bytes already received but not yet handed to paho, which
+    a ``select`` on the file descriptor cannot see.
+    """
+
+    def __init__(
+        self,
+        sock: socket.socket,
+        meter: OutboundMeter,
+        context: ssl.SSLContext,
+        server_hostname: str,
+    ) -> None:
+        self.raw = sock
+        self._meter = meter
+        self._incoming = ssl.MemoryBIO()
+        self._outgoing = ssl.MemoryBIO()
+        self._tls = context.wrap_bio(
+            self._incoming, self._outgoing, server_side=False, server_hostname=server_hostname
+        )
+        self._timeout_s: float | None = None
+        self.bytes_sent = 0  # raw TCP payload bytes the kernel accepted from us
+        self.bytes_received = 0  # raw TCP payload bytes read from the kernel
+        self.handshake_bytes_sent = 0
+        self.tls_error: str | None = None  # the TLS layer's error that ended the connection
+
+    @property
+    def version(self) -> str | None:
+        return self._tls.version()
+
+    def handshake(self, timeout_s: float) -> None:
+        """The client handshake, blocking up to ``timeout_s`` per network wait."""
+        self._timeout_s = timeout_s
+        self.raw.settimeout(timeout_s)
+        try:
+            while True:
+                try:
+                    self._tls.do_handshake()
+                    break
+                except ssl.SSLWantReadError:
+                    self._flush()
+                    self._read_raw()
+            self._flush()
+        except ssl.SSLCertVerificationError as exc:
+            raise TLSHandshakeError(
+                f"TLS: the broker's certificate was not accepted: {exc.verify_message}"
+            ) from None
+        except ssl.SSLError as exc:
+            raise TLSHandshakeError(f"TLS handshake failed: {exc.reason or exc}") from None
+        except (ConnectionError, TimeoutError, OSError) as exc:
+            raise TLSHandshakeError(
+                f"TLS handshake failed: {getattr(exc, 'strerror', None) or exc}"
+            ) from None
+        self.handshake_bytes_sent = self.bytes_sent
+
+    def send(self, buffer: bytes | bytearray) -> int:
+        try:
+            written = self._tls.write(buffer)
+        except ssl.SSLError as exc:
+            self._note(exc)
+            raise
+        wire = self._flush()
+        if written > 0:
+            self._meter.record(bytes(buffer[:written]), wire)
+        return written
+
+    def recv(self, buffer_size: int) -> bytes:
+        while True:
+            try:
+                data = self._tls.read(buffer_size)
+            except ssl.SSLWantReadError:
+                self._flush()  # anything the TLS layer wants to say first
+                if not self._read_raw():
+                    return b""  # the broker closed the TCP connection
+                continue
+            except ssl.SSLZeroReturnError:
+                return b""  # close_notify: a clean end of the TLS connection
+            except ssl.SSLError as exc:
+                self._note(exc)
+                raise
+            self._flush()  # e.g. a key update answered while reading
+            return data
+
+    def pending(self) -> int:
+        """Bytes received from the kernel that paho has not read yet (decrypted and not)."""
+        return self._tls.pending() + self._incoming.pending
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+    def setblocking(self, flag: bool) -> None:
+        self.raw.setblocking(flag)
+
+    def _read_raw(self) -> bool:
+        """Move what the kernel has into the TLS layer; False at end of stream. A
+        non-blocking socket with nothing to read raises BlockingIOError (paho: try later)."""
+        data = self.raw.recv(65536)
+        if not data:
+            self._incoming.write_eof()
+            return False
+        self.bytes_received += len(data)
+        self._incoming.write(data)
+        return True
+
+    def _flush(self) -> int:
+        """Write every TLS byte waiting in the outgoing BIO to the kernel; their count.
+
+        On a non-blocking socket whose send buffer is full this waits for it to drain (up
+        to the connect timeout per wait): the records are already encrypted, and paho must
+        not believe they were written unless they were.
+        """
+        data = self._outgoing.read()
+        view = memoryview(data)
+        while view:
+            try:
+                sent = self.raw.send(view)
+            except BlockingIOError:
+                _, writable, _ = select.select([], [self.raw], [], self._timeout_s)
+                if not writable:
+                    raise TimeoutError("timed out writing TLS records") from None
+                continue
+            except OSError:
+                self._read_alert()
+                raise
+            self.bytes_sent += sent
+            view = view[sent:]
+        return len(data)
+
+    def _note(self, exc: ssl.SSLError) -> None:
+        self.tls_error = str(exc.reason or exc)
+
+    def _read_alert(self) -> None:
+        """The peer closed on us: note the TLS alert it may have sent first (e.g. TLS 1.3's
+        "certificate required", which arrives after the client's handshake completed)."""
+        try:
+            self.raw.setblocking(False)
+            while True:
+                data = self.raw.recv(65536)
+                if not data:
+                    break
+                self.bytes_received += len(data)
+                self._incoming.write(data)
+        except OSError:
+            pass
+        try:
+            self._tls.read(1)
+        except ssl.SSLError as exc:
+            if not isinstance(exc, (ssl.SSLWantReadError, ssl.SSLZeroReturnError)):
+                self._note(exc)
+
+
+class MeteredClient(mqtt.Client):
+    """A paho client whose socket is a CountingSocket feeding ``meter``, or with
+    ``tls_context`` a CountingTLSSocket (TLS run by us, below paho)."""
+
+    def __init__(
+        self,
+        meter: OutboundMeter,
+        *,
+        tls_context: ssl.SSLContext | None = None,
+        connect_timeout_s: float = 10.0,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.meter = meter
+        self._tls_context = tls_context
+        self._connect_timeout_s = connect_timeout_s
+        # The last socket we made: it outlives paho's reference when paho drops it.
+        self.last_metered: CountingSocket | CountingTLSSocket | None = None
 
     def _create_socket(self) -> SocketLike:
         sock = super()._create_socket()
         if isinstance(sock, ssl.SSLSocket) or not isinstance(sock, socket.socket):
-            # Under TLS the bytes on the wire are TLS records, not what paho writes here:
-            # they have to be counted below the TLS layer, which this meter does not do.
+            # paho's own TLS (tls_set) would encrypt below our meter: use tls_context.
             sock.close()
-            raise DataPlaneError("wire-byte metering supports plain TCP only")
-        return CountingSocket(sock, self.meter)
+            raise DataPlaneError("wire-byte metering needs TLS through tls_context, not paho's")
+        if self._tls_context is None:
+            self.last_metered = CountingSocket(sock, self.meter)
+            return self.last_metered
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            # Before the handshake, so its flights are not held back by Nagle.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        tls = CountingTLSSocket(sock, self.meter, self._tls_context, str(self._host))
+        try:
+            tls.handshake(self._connect_timeout_s)
+        except BaseException:
+            sock.close()
+            raise
+        self.last_metered = tls
+        return tls
+
+    def metered_socket(self) -> CountingSocket | CountingTLSSocket | None:
+        sock = self.socket()
+        return sock if isinstance(sock, (CountingSocket, CountingTLSSocket)) else None
 
     def require_metering(self) -> socket.socket:
         """The raw TCP socket, or DataPlaneError if paho is not writing through our meter."""
-        sock = self.socket()
-        if not isinstance(sock, CountingSocket):
+        sock = self.metered_socket()
+        if sock is None and self.socket() is None and self.last_metered is not None:
+            tls_error = getattr(self.last_metered, "tls_error", None)
+            raise DataPlaneError(
+                "the broker closed the connection as soon as it was opened"
+                + (f" (TLS: {tls_error})" if tls_error else "")
+            )
+        if sock is None:
             raise DataPlaneError(
                 "paho-mqtt did not use the metered socket: wire bytes cannot be counted "
                 "with this paho-mqtt version"
