@@ -218,3 +218,36 @@ def test_throughput_run_counts_secured_packets_per_window_against_no_security(
     shortest, longest, fewest = windows[0]
     assert 100_000_000 <= shortest <= longest < 200_000_000
     assert fewest > 0
+
+
+def test_run_over_tls_verifies_the_broker_and_counts_tls_records_as_wire_bytes(
+    product: Product,
+) -> None:
+    devices = product.wait_devices_online()
+    overhead = {"tls1.3": 22, "tls1.2": 29}  # record header + GCM tag (+ 1.2's explicit nonce)
+    for transport, extra in overhead.items():
+        experiment = product.api(
+            "POST",
+            "/api/experiments/",
+            {
+                **DESIGN,
+                "name": f"e2e {transport}",
+                "transport": transport,
+                "message_count": 30,
+                "device_ids": [d["id"] for d in devices],
+            },
+        )
+        run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+        run = wait_run_finished(product, run["id"])
+        assert run["status"] == "completed", run["error"]
+        assert run["spec"]["broker_url"].startswith("mqtts://")
+        rows = product.sql(
+            "SELECT count(*), min(r.wire_bytes), max(r.wire_bytes)"
+            " FROM measurements_messagerecord r"
+            " JOIN experiments_rundevice rd ON rd.id = r.run_device_id"
+            " WHERE rd.run_id = %s AND r.outcome = 'ok'",
+            run["id"],
+        )
+        count, min_wire, max_wire = rows[0]
+        assert count == 60
+        assert min_wire == max_wire == mqtt_publish_size(TOPIC_LEN, 66, qos=1) + extra

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -71,6 +72,7 @@ class Stack:
     processes: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self._pki: Path | None = None
         self.log_dir = self.state_dir / "logs"
         self.log_dir.mkdir(parents=True, exist_ok=True)
 
@@ -142,6 +144,9 @@ class Stack:
                 process.kill()
                 process.wait()
         self.processes.clear()
+        if self._pki is not None:
+            shutil.rmtree(self._pki, ignore_errors=True)
+            self._pki = None
 
     def log_tail(self, name: str, lines: int = 40) -> str:
         path = self.log_dir / f"{name}.log"
@@ -151,8 +156,85 @@ class Stack:
 
     # --- services ---------------------------------------------------------------------------
 
-    def start_mosquitto(self, port: int) -> str:
-        """Our own Mosquitto with our config (TCP_NODELAY on, see DESIGN.md)."""
+    def local_pki(self) -> Path:
+        """A CA and a server certificate for 127.0.0.1/localhost, made with the openssl CLI
+        once per stack, for the broker's TLS listener (runs over MQTT+TLS).
+
+        They live in their own world-traversable temporary directory: started as root,
+        mosquitto drops to its own user before reading them, and a state directory may sit
+        under a private one (pytest's). Jobs carry the CA, so a new one per start is fine.
+        """
+        if self._pki is not None:
+            return self._pki
+        directory = Path(tempfile.mkdtemp(prefix="iotsecbench-tls-"))
+        self._pki = directory
+        d = str(directory)
+        ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        self.run(
+            "openssl ca",
+            [
+                "openssl",
+                "req",
+                "-x509",
+                *ec,
+                "-keyout",
+                f"{d}/ca.key",
+                "-out",
+                f"{d}/ca.crt",
+                "-days",
+                "825",
+                "-subj",
+                "/CN=IoTSecBench local CA",
+            ],
+        )
+        (directory / "server.ext").write_text(
+            "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
+        )
+        self.run(
+            "openssl csr",
+            [
+                "openssl",
+                "req",
+                *ec,
+                "-keyout",
+                f"{d}/server.key",
+                "-out",
+                f"{d}/server.csr",
+                "-subj",
+                "/CN=localhost",
+            ],
+        )
+        self.run(
+            "openssl sign",
+            [
+                "openssl",
+                "x509",
+                "-req",
+                "-in",
+                f"{d}/server.csr",
+                "-CA",
+                f"{d}/ca.crt",
+                "-CAkey",
+                f"{d}/ca.key",
+                "-CAcreateserial",
+                "-days",
+                "825",
+                "-out",
+                f"{d}/server.crt",
+                "-extfile",
+                f"{d}/server.ext",
+            ],
+        )
+        directory.chmod(0o755)
+        for path in directory.iterdir():
+            # Started as root, mosquitto drops to its own user before reading its files.
+            # A throwaway local CA: readable keys are acceptable here.
+            path.chmod(0o644)
+        return directory
+
+    def start_mosquitto(self, port: int, *, tls_port: int | None = None) -> str:
+        """Our own Mosquitto with our config (TCP_NODELAY on, see DESIGN.md); with
+        `tls_port`, also a TLS listener using local_pki() (TLS 1.2 and 1.3)."""
         binary = shutil.which("mosquitto") or (
             "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
         )
@@ -162,9 +244,19 @@ class Stack:
                 "`brew install mosquitto`, or set MQTT_URL to a broker you run."
             )
         conf = self.state_dir / "mosquitto.conf"
-        conf.write_text(MOSQUITTO_CONF.read_text() + f"\nlistener {port} 127.0.0.1\n")
+        listeners = f"\nlistener {port} 127.0.0.1\n"
+        if tls_port is not None:
+            pki = self.local_pki()
+            listeners += (
+                f"listener {tls_port} 127.0.0.1\n"
+                f"cafile {pki / 'ca.crt'}\ncertfile {pki / 'server.crt'}\n"
+                f"keyfile {pki / 'server.key'}\ntls_version tlsv1.2\n"
+            )
+        conf.write_text(MOSQUITTO_CONF.read_text() + listeners)
         self.start("mosquitto", [binary, "-c", str(conf)])
         wait_for(lambda: port_open(port), timeout=10, what="mosquitto")
+        if tls_port is not None:
+            wait_for(lambda: port_open(tls_port), timeout=10, what="mosquitto (TLS)")
         return f"mqtt://127.0.0.1:{port}"
 
     def start_redis(self, port: int) -> str:

@@ -79,7 +79,16 @@ def main() -> int:
     try:
         database_url = os.environ.get("DATABASE_URL") or embedded_database_url()
         redis_url = os.environ.get("REDIS_URL") or stack.start_redis(free_port())
-        mqtt_url = os.environ.get("MQTT_URL") or stack.start_mosquitto(free_port())
+        tls_env: dict[str, str] = {}
+        if os.environ.get("MQTT_URL"):
+            mqtt_url = os.environ["MQTT_URL"]
+        else:
+            tls_port = free_port()
+            mqtt_url = stack.start_mosquitto(free_port(), tls_port=tls_port)
+            tls_env = {
+                "MQTT_TLS_URL": f"mqtts://127.0.0.1:{tls_port}",
+                "MQTT_TLS_CA_FILE": str(stack.local_pki() / "ca.crt"),
+            }
         stack.env.update(
             {
                 "DATABASE_URL": database_url,
@@ -88,6 +97,7 @@ def main() -> int:
                 "DJANGO_SECRET_KEY": values["DJANGO_SECRET_KEY"],
                 "JOB_SIGNING_KEY": values["JOB_SIGNING_KEY"],
                 "PLATFORM_PUBLIC_URL": server,
+                **tls_env,
                 "PYTHONPATH": f"{REPO_DIR / 'backend'}{os.pathsep}{REPO_DIR}",
             }
         )

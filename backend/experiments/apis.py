@@ -35,6 +35,7 @@ from experiments.models import (
     Protocol,
     Run,
     RunStatus,
+    Transport,
 )
 from experiments.selectors import experiment_get, experiment_list, run_get
 from experiments.services import experiment_create, run_start
@@ -81,6 +82,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "kind",
             "protocol",
             "mqtt_version",
+            "transport",
             "qos",
             "security",
             "payload_size",
@@ -105,6 +107,7 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     kind = serializers.ChoiceField(choices=ExperimentKind.choices, default=ExperimentKind.MESSAGING)
     protocol = serializers.ChoiceField(choices=Protocol.choices, default=Protocol.MQTT)
     mqtt_version = serializers.ChoiceField(choices=MqttVersion.choices, default=MqttVersion.V311)
+    transport = serializers.ChoiceField(choices=Transport.choices, default=Transport.TCP)
     qos = serializers.IntegerField(min_value=0, max_value=2, default=1)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)

@@ -15,6 +15,13 @@ class DevicesOffline(ApplicationError):
     status_code = 409
 
 
+class TlsBrokerNotConfigured(ApplicationError):
+    """A run over TLS was asked for, but this platform has no TLS broker configured."""
+
+    code = "tls_broker_not_configured"
+    status_code = 400
+
+
 class RunAlreadyActive(ApplicationError):
     """The experiment already has a run in progress; wait for it to finish."""
 

@@ -28,6 +28,12 @@ class MqttVersion(models.TextChoices):
     V5 = "5", "MQTT 5"
 
 
+class Transport(models.TextChoices):
+    TCP = "tcp", "MQTT over TCP"
+    TLS12 = "tls1.2", "MQTT over TLS 1.2"
+    TLS13 = "tls1.3", "MQTT over TLS 1.3"
+
+
 class IntervalDistribution(models.TextChoices):
     FIXED = "fixed", "Fixed"
     UNIFORM = "uniform", "Uniform random (0 to 2 x interval)"
@@ -67,6 +73,7 @@ class Experiment(models.Model):
     mqtt_version = models.CharField(
         max_length=8, choices=MqttVersion.choices, default=MqttVersion.V311
     )
+    transport = models.CharField(max_length=8, choices=Transport.choices, default=Transport.TCP)
     qos = models.PositiveSmallIntegerField(default=1)
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
     payload_size = models.PositiveIntegerField(default=66)

@@ -5,6 +5,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +20,12 @@ from core.mqtt import mqtt_publish_many
 from devices.models import Device
 from devices.services import device_next_job_seq
 from devices.signing import job_envelope
-from experiments.errors import DeviceNotInWorkspace, DevicesOffline, RunAlreadyActive
+from experiments.errors import (
+    DeviceNotInWorkspace,
+    DevicesOffline,
+    RunAlreadyActive,
+    TlsBrokerNotConfigured,
+)
 from experiments.models import (
     FINISHED_STATUSES,
     SAMPLE_KINDS,
@@ -30,6 +36,7 @@ from experiments.models import (
     Run,
     RunDevice,
     RunStatus,
+    Transport,
 )
 
 logger = logging.getLogger(__name__)
@@ -38,6 +45,10 @@ DEVICE_NOT_IN_WORKSPACE_MESSAGE = "These devices are not in your workspace: {ids
 DEVICES_OFFLINE_MESSAGE = (
     "These devices are offline: {names}. Start their agents (`iotsecbench-agent run`) and try "
     "again."
+)
+TLS_NOT_CONFIGURED_MESSAGE = (
+    "This platform has no TLS broker: set MQTT_TLS_URL and MQTT_TLS_CA_FILE (make up does), "
+    "or choose MQTT over TCP."
 )
 RUN_ALREADY_ACTIVE_MESSAGE = "This experiment already has a run in progress ({run_id})."
 DEVICE_STALE_MESSAGE = "Device {name} sent no heartbeat for {seconds} s; its agent may have died."
@@ -66,6 +77,7 @@ def experiment_create(
     interval_ms: int,
     measurement: str,
     mqtt_version: str = MqttVersion.V311,
+    transport: str = Transport.TCP,
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
     mechanisms: Sequence[str] = (),
@@ -92,6 +104,7 @@ def experiment_create(
         interval_ms=interval_ms,
         measurement=measurement,
         mqtt_version=mqtt_version,
+        transport=transport,
         interval_distribution=interval_distribution,
         kind=kind,
         mechanisms=list(mechanisms),
@@ -99,6 +112,11 @@ def experiment_create(
         repetitions=repetitions,
         window_ms=window_ms,
     )
+    if transport != Transport.TCP and not (settings.MQTT_TLS_URL and settings.MQTT_TLS_CA_FILE):
+        raise TlsBrokerNotConfigured(
+            TLS_NOT_CONFIGURED_MESSAGE,
+            extra={"fields": {"transport": [TLS_NOT_CONFIGURED_MESSAGE]}},
+        )
     experiment.full_clean()
     experiment.save()
     experiment.devices.set(devices)
@@ -115,7 +133,16 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         if experiment.kind == ExperimentKind.THROUGHPUT:
             spec["window_ms"] = experiment.window_ms
         return spec
+    transport: dict[str, Any] = {"broker_url": settings.MQTT_URL}
+    if experiment.transport != Transport.TCP:
+        transport = {
+            "broker_url": settings.MQTT_TLS_URL,
+            "tls_version": experiment.transport.removeprefix("tls"),
+            "ca_cert": Path(settings.MQTT_TLS_CA_FILE).read_text(),
+        }
     return {
+        **transport,
+        "transport": experiment.transport,
         "protocol": experiment.protocol,
         "mqtt_version": experiment.mqtt_version,
         "qos": experiment.qos,
@@ -128,7 +155,6 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         "interval_seed": secrets.randbits(32),
         "measurement": experiment.measurement,
         "timeout_ms": 5000,
-        "broker_url": settings.MQTT_URL,
     }
 
 

@@ -6,6 +6,11 @@ from config.env import envint, envsecret, envstr
 # plane broker too unless an experiment names another.
 MQTT_URL = envstr("MQTT_URL", default="mqtt://127.0.0.1:1883")
 
+# A TLS listener of the same broker for runs over MQTT+TLS (e.g. mqtts://127.0.0.1:8883),
+# and the CA certificate (PEM file) agents verify it with. Empty: TLS runs are refused.
+MQTT_TLS_URL = envstr("MQTT_TLS_URL", default="")
+MQTT_TLS_CA_FILE = envstr("MQTT_TLS_CA_FILE", default="")
+
 # Base URL at which device agents reach this platform's HTTP API (uploads, facts).
 PLATFORM_PUBLIC_URL = envstr("PLATFORM_PUBLIC_URL", default="http://127.0.0.1:8000")
 

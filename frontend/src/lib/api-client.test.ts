@@ -48,6 +48,25 @@ describe('api client', () => {
     });
   });
 
+  it('should surface the field errors of a missing TLS broker, but not those of other codes', async () => {
+    server.use(
+      http.post('/api/things/', () =>
+        errorResponse(400, 'tls_broker_not_configured', 'No TLS broker.', {
+          fields: { transport: ['No TLS broker.'] },
+        }),
+      ),
+      http.post('/api/other-things/', () =>
+        errorResponse(409, 'devices_offline', 'Offline.', { fields: { device_ids: ['Offline.'] } }),
+      ),
+    );
+
+    const tls = (await api.post('/api/things/', {}).catch((e: unknown) => e)) as ApiError;
+    const offline = (await api.post('/api/other-things/', {}).catch((e: unknown) => e)) as ApiError;
+
+    expect(tls.fieldErrors).toEqual({ transport: ['No TLS broker.'] });
+    expect(offline.fieldErrors).toEqual({});
+  });
+
   it('should fetch a CSRF token first and send it on unsafe requests', async () => {
     let header: string | null = null;
     server.use(

@@ -12,8 +12,9 @@ import type { CsrfToken } from '@/types/api';
  * - every error body is `{"message", "code", "extra"}`. The client turns it into an
  *   `ApiError` whose `message` is the server's message (what components show the user)
  *   and branches on `code`: `not_authenticated` calls the handler the app registered
- *   (which sends the user to /login); `validation_error` exposes `fieldErrors` so forms
- *   can show them next to their fields.
+ *   (which sends the user to /login); `validation_error` (and the few other codes about
+ *   one field, see FIELD_ERROR_CODES) exposes `fieldErrors` so forms can show them next to
+ *   their fields.
  */
 
 export const CSRF_COOKIE_NAME = 'csrftoken';
@@ -26,12 +27,20 @@ export const ERROR_CODES = {
   validation: 'validation_error',
   invalidCredentials: 'invalid_credentials',
   notFound: 'not_found',
+  tlsBrokerNotConfigured: 'tls_broker_not_configured',
   // Client-side codes, for failures that never produced an envelope.
   network: 'network_error',
   http: 'http_error',
 } as const;
 
 export type FieldErrors = Record<string, string[]>;
+
+/** The codes whose `extra.fields` holds per-field messages, like a `validation_error`'s. */
+const FIELD_ERROR_CODES: ReadonlySet<string> = new Set([
+  ERROR_CODES.validation,
+  // A TLS transport on a platform without a TLS broker: the message belongs to that field.
+  ERROR_CODES.tlsBrokerNotConfigured,
+]);
 
 const EnvelopeSchema = z.object({
   message: z.string(),
@@ -81,9 +90,9 @@ export class ApiError extends Error {
     this.extra = extra;
   }
 
-  /** Per-field messages of a `validation_error` (`extra.fields`), else `{}`. */
+  /** Per-field messages (`extra.fields`) of a `validation_error` or another FIELD_ERROR_CODES code, else `{}`. */
   get fieldErrors(): FieldErrors {
-    if (this.code !== ERROR_CODES.validation) return {};
+    if (!FIELD_ERROR_CODES.has(this.code)) return {};
     const parsed = FieldErrorsSchema.safeParse(this.extra.fields);
     if (!parsed.success) return {};
     const fields: FieldErrors = {};

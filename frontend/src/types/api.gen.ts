@@ -429,6 +429,7 @@ export interface components {
             readonly kind: components["schemas"]["ExperimentKindEnum"];
             readonly protocol: components["schemas"]["ProtocolEnum"];
             readonly mqtt_version: components["schemas"]["MqttVersionEnum"];
+            readonly transport: components["schemas"]["TransportEnum"];
             readonly qos: number;
             readonly security: components["schemas"]["MechanismEnum"];
             readonly payload_size: number;
@@ -458,6 +459,8 @@ export interface components {
             protocol: components["schemas"]["ProtocolEnum"];
             /** @default 3.1.1 */
             mqtt_version: components["schemas"]["MqttVersionEnum"];
+            /** @default tcp */
+            transport: components["schemas"]["TransportEnum"];
             /** @default 1 */
             qos: number;
             /** @default none */
@@ -658,6 +661,13 @@ export interface components {
             /** Format: double */
             unsecure_mean_us: number | null;
         };
+        /**
+         * @description * `tcp` - MQTT over TCP
+         *     * `tls1.2` - MQTT over TLS 1.2
+         *     * `tls1.3` - MQTT over TLS 1.3
+         * @enum {string}
+         */
+        TransportEnum: "tcp" | "tls1.2" | "tls1.3";
         User: {
             id: number;
             username: string;

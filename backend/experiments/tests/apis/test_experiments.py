@@ -149,3 +149,39 @@ def test_run_spec_carries_mqtt_version_interval_distribution_and_a_seed(
     )
     assert bad.status_code == 400
     assert "interval_distribution" in bad.json()["extra"]["fields"]
+
+
+@pytest.mark.django_db
+def test_tls_experiment_is_refused_on_the_transport_field_without_a_tls_broker(
+    personas, owner_client, settings
+):
+    from experiments.services import TLS_NOT_CONFIGURED_MESSAGE
+
+    settings.MQTT_TLS_URL = ""
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {**PAPER_BASELINE, "transport": "tls1.3", "device_ids": [str(device.pk)]}
+    response = owner_client.post("/api/experiments/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "tls_broker_not_configured"
+    assert response.json()["extra"]["fields"] == {"transport": [TLS_NOT_CONFIGURED_MESSAGE]}
+    assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_tls_run_spec_points_at_the_tls_broker_with_its_ca_and_version(
+    personas, owner_client, settings, tmp_path, monkeypatch
+):
+    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    ca = tmp_path / "ca.crt"
+    ca.write_text("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    settings.MQTT_TLS_URL = "mqtts://127.0.0.1:8883"
+    settings.MQTT_TLS_CA_FILE = str(ca)
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {**PAPER_BASELINE, "transport": "tls1.2", "device_ids": [str(device.pk)]}
+    experiment = owner_client.post("/api/experiments/", body, format="json").json()
+    run_id = owner_client.post(f"/api/experiments/{experiment['id']}/runs/").json()["id"]
+    spec = Run.objects.get(pk=run_id).spec
+    assert spec["broker_url"] == "mqtts://127.0.0.1:8883"
+    assert spec["tls_version"] == "1.2"
+    assert spec["ca_cert"] == ca.read_text()
+    assert spec["transport"] == "tls1.2"

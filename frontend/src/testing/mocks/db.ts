@@ -77,6 +77,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   kind: 'messaging',
   protocol: 'mqtt',
   mqtt_version: '3.1.1',
+  transport: 'tcp',
   qos: 1,
   security: 'none',
   payload_size: 66,

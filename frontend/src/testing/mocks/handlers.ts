@@ -57,6 +57,7 @@ const runSpec = (experiment: Experiment): Run['spec'] => {
       return {
         protocol: experiment.protocol,
         mqtt_version: experiment.mqtt_version,
+        transport: experiment.transport,
         qos: experiment.qos,
         security: experiment.security,
         payload_size: experiment.payload_size,

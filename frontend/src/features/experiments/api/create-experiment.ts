@@ -33,6 +33,11 @@ export const EXPERIMENT_KINDS = [
 ] as const satisfies readonly ExperimentKind[];
 export const PROTOCOLS = ['mqtt'] as const satisfies readonly ExperimentInput['protocol'][];
 export const MQTT_VERSIONS = ['3.1.1', '5'] as const satisfies readonly ExperimentInput['mqtt_version'][];
+/**
+ * How the agents reach the broker: plain TCP, or TLS 1.2 or 1.3 (its records are counted as
+ * wire bytes). The server refuses TLS when the platform has no TLS broker configured.
+ */
+export const TRANSPORTS = ['tcp', 'tls1.2', 'tls1.3'] as const satisfies readonly ExperimentInput['transport'][];
 export const QOS_LEVELS = [0, 1, 2] as const satisfies readonly ExperimentInput['qos'][];
 export const MEASUREMENTS = ['round_trip'] as const satisfies readonly ExperimentInput['measurement'][];
 /**
@@ -77,6 +82,7 @@ export const messagingInputSchema = z.object({
   name: commonFields.name,
   protocol: z.enum(PROTOCOLS),
   mqtt_version: z.enum(MQTT_VERSIONS, { error: 'Choose MQTT 3.1.1 or MQTT 5.' }),
+  transport: z.enum(TRANSPORTS, { error: 'Choose MQTT over TCP, TLS 1.2 or TLS 1.3.' }),
   qos: z.literal(QOS_LEVELS, { error: 'Choose QoS 0, 1 or 2.' }),
   security: mechanismName,
   payload_size: wholeNumber('Payload size')
@@ -154,6 +160,7 @@ export const EXPERIMENT_DEFAULTS = {
   kind: 'messaging',
   protocol: 'mqtt',
   mqtt_version: '3.1.1',
+  transport: 'tcp',
   qos: 1,
   security: NO_SECURITY,
   payload_size: 66,

@@ -14,6 +14,7 @@ import {
   MEASUREMENT_LABELS,
   MQTT_VERSION_LABELS,
   PROTOCOL_LABELS,
+  TRANSPORT_LABELS,
 } from './labels';
 
 const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
@@ -22,6 +23,8 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
     <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
     <dt>MQTT version</dt>
     <dd>{MQTT_VERSION_LABELS[experiment.mqtt_version]}</dd>
+    <dt>Transport</dt>
+    <dd>{TRANSPORT_LABELS[experiment.transport]}</dd>
     <dt>QoS</dt>
     <dd>{experiment.qos}</dd>
     <dt>Payload security</dt>

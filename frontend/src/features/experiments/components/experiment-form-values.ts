@@ -77,6 +77,7 @@ const toCandidate = (values: FormValues, sizes: readonly number[]) => {
         ...common,
         protocol: draft.protocol,
         mqtt_version: draft.mqtt_version,
+        transport: draft.transport,
         qos: toNumber(draft.qos),
         security: draft.security,
         payload_size: toNumber(draft.payload_size),
@@ -119,6 +120,7 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
     messaging: {
       protocol: EXPERIMENT_DEFAULTS.protocol,
       mqtt_version: EXPERIMENT_DEFAULTS.mqtt_version,
+      transport: EXPERIMENT_DEFAULTS.transport,
       qos: String(EXPERIMENT_DEFAULTS.qos),
       security: EXPERIMENT_DEFAULTS.security,
       payload_size: String(EXPERIMENT_DEFAULTS.payload_size),

@@ -13,6 +13,7 @@ import {
   PROTOCOLS,
   QOS_LEVELS,
   THROUGHPUT_PAYLOAD_MAX_BYTES,
+  TRANSPORTS,
   WINDOW_MS_MAX,
   WINDOW_MS_MIN,
 } from '../api/create-experiment';
@@ -25,6 +26,7 @@ import {
   MEASUREMENT_LABELS,
   MQTT_VERSION_LABELS,
   PROTOCOL_LABELS,
+  TRANSPORT_LABELS,
 } from './labels';
 import { MechanismFieldset } from './mechanism-fieldset';
 
@@ -67,6 +69,13 @@ export const MessagingFields = ({ draft, errors, onChange, securityOptions }: Me
         onChange={onChange('mqtt_version')}
         options={MQTT_VERSIONS.map((v) => ({ value: v, label: MQTT_VERSION_LABELS[v] }))}
         error={errors.mqtt_version}
+      />
+      <SelectField
+        label="Transport"
+        value={draft.transport}
+        onChange={onChange('transport')}
+        options={TRANSPORTS.map((t) => ({ value: t, label: TRANSPORT_LABELS[t] }))}
+        error={errors.transport}
       />
       <SelectField
         label="QoS"

@@ -2,12 +2,17 @@ import type { Experiment } from '@/types/api';
 
 // Human labels for the wire values the catalogue does not describe. Security mechanisms and
 // experiment kinds are labelled by GET /api/catalogue/ (see ./catalogue.ts); new protocols,
-// MQTT versions, interval distributions and measurements get a label here (the backend's
-// choice label, see openapi.yaml) and an entry in create-experiment.ts.
+// MQTT versions, transports, interval distributions and measurements get a label here (the
+// backend's choice label, see openapi.yaml) and an entry in create-experiment.ts.
 export const PROTOCOL_LABELS: Record<Experiment['protocol'], string> = { mqtt: 'MQTT' };
 export const MQTT_VERSION_LABELS: Record<Experiment['mqtt_version'], string> = {
   '3.1.1': 'MQTT 3.1.1',
   '5': 'MQTT 5',
+};
+export const TRANSPORT_LABELS: Record<Experiment['transport'], string> = {
+  tcp: 'MQTT over TCP',
+  'tls1.2': 'MQTT over TLS 1.2',
+  'tls1.3': 'MQTT over TLS 1.3',
 };
 export const INTERVAL_DISTRIBUTION_LABELS: Record<Experiment['interval_distribution'], string> = {
   fixed: 'Fixed',

@@ -179,6 +179,7 @@ describe('New experiment page', () => {
       name: 'Poisson arrivals',
       protocol: 'mqtt',
       mqtt_version: '5',
+      transport: 'tcp',
       qos: 1,
       security: 'none',
       payload_size: 66,
@@ -232,6 +233,69 @@ describe('New experiment page', () => {
     expect(distribution).not.toHaveAttribute('aria-invalid');
   });
 
+  it('should offer the transport next to the MQTT version, defaulting to TCP', async () => {
+    await renderForm();
+
+    const transport = screen.getByRole('combobox', { name: 'Transport' });
+    expect(transport).toHaveDisplayValue('MQTT over TCP');
+    expect(within(transport).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'MQTT over TCP',
+      'MQTT over TLS 1.2',
+      'MQTT over TLS 1.3',
+    ]);
+    // Right after the MQTT version, in its row.
+    const version = screen.getByRole('combobox', { name: 'MQTT version' });
+    const selects = screen.getAllByRole('combobox');
+    expect(selects.indexOf(transport)).toBe(selects.indexOf(version) + 1);
+    expect(transport.closest('.field-row')).toBe(version.closest('.field-row'));
+  });
+
+  it('should send the chosen transport and dispatch the run with it', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/api/experiments/', async ({ request }) => {
+        sent = await request.clone().json();
+        // Falls through to the fake backend's handler.
+      }),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'TLS 1.3 baseline');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Transport' }), 'MQTT over TLS 1.3');
+    await user.click(screen.getByRole('button', { name: 'Create and run' }));
+
+    expect(await screen.findByRole('heading', { name: 'Run: TLS 1.3 baseline' })).toBeInTheDocument();
+    expect(sent).toMatchObject({ kind: 'messaging', name: 'TLS 1.3 baseline', mqtt_version: '3.1.1', transport: 'tls1.3' });
+    expect(db.experiments[0]).toMatchObject({ transport: 'tls1.3' });
+    expect(db.runs[0]?.spec).toMatchObject({ transport: 'tls1.3' });
+  });
+
+  it('should show the missing TLS broker error from the server on the transport field', async () => {
+    const message =
+      'This platform has no TLS broker: set MQTT_TLS_URL and MQTT_TLS_CA_FILE (make up does), or choose MQTT over TCP.';
+    server.use(
+      http.post('/api/experiments/', () =>
+        errorResponse(400, 'tls_broker_not_configured', message, { fields: { transport: [message] } }),
+      ),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'TLS 1.2 baseline');
+    const transport = screen.getByRole('combobox', { name: 'Transport' });
+    await user.selectOptions(transport, 'MQTT over TLS 1.2');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('This platform has no TLS broker');
+    expect(transport).toHaveAttribute('aria-invalid', 'true');
+    expect(transport).toHaveAccessibleDescription(message);
+    expect(screen.getByRole('combobox', { name: 'MQTT version' })).not.toHaveAttribute('aria-invalid');
+    expect(db.experiments).toHaveLength(0);
+
+    // Choosing TCP clears the error.
+    await user.selectOptions(transport, 'MQTT over TCP');
+    expect(transport).not.toHaveAttribute('aria-invalid');
+  });
+
   it('should offer every catalogue mechanism as payload security, grouped by family', async () => {
     const { user } = await renderForm();
 
@@ -277,7 +341,7 @@ describe('New experiment page', () => {
     it('should show the benchmark fields instead of the messaging ones', async () => {
       await renderBenchForm();
 
-      for (const name of ['Protocol', 'MQTT version', 'QoS', 'Payload security', 'Interval distribution', 'Measurement']) {
+      for (const name of ['Protocol', 'MQTT version', 'Transport', 'QoS', 'Payload security', 'Interval distribution', 'Measurement']) {
         expect(screen.queryByRole('combobox', { name })).not.toBeInTheDocument();
       }
       for (const name of ['Payload size (bytes)', 'Messages per device', 'Interval between messages (ms)']) {
@@ -437,7 +501,7 @@ describe('New experiment page', () => {
     it('should show the throughput fields with the paper\'s defaults and "None" checked', async () => {
       await renderThroughputForm();
 
-      for (const name of ['Protocol', 'MQTT version', 'QoS', 'Payload security', 'Interval distribution', 'Measurement']) {
+      for (const name of ['Protocol', 'MQTT version', 'Transport', 'QoS', 'Payload security', 'Interval distribution', 'Measurement']) {
         expect(screen.queryByRole('combobox', { name })).not.toBeInTheDocument();
       }
       expect(screen.queryByRole('spinbutton', { name: 'Payload size (bytes)' })).not.toBeInTheDocument();

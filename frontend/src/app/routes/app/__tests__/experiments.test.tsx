@@ -128,6 +128,7 @@ describe('Experiments pages', () => {
         'Payload size (bytes)': '66',
         // The defaults.
         'MQTT version': 'MQTT 3.1.1',
+        Transport: 'MQTT over TCP',
         'Interval distribution': 'Fixed',
       }),
     );
@@ -146,6 +147,14 @@ describe('Experiments pages', () => {
     });
   });
 
+  it('should show the transport of a messaging experiment', async () => {
+    db.experiments.push({ ...experiment, transport: 'tls1.3' });
+    renderApp(`/experiments/${experiment.id}`);
+
+    expect(await screen.findByRole('heading', { name: 'QoS 1 baseline' })).toBeInTheDocument();
+    expect(parameters()).toMatchObject({ 'MQTT version': 'MQTT 3.1.1', Transport: 'MQTT over TLS 1.3' });
+  });
+
   it("should show a cipher benchmark's mechanisms, data sizes and repetitions", async () => {
     db.experiments.push(benchmark);
     renderApp(`/experiments/${benchmark.id}`);
@@ -161,6 +170,7 @@ describe('Experiments pages', () => {
     );
     expect(parameters()).not.toHaveProperty('Protocol');
     expect(parameters()).not.toHaveProperty('MQTT version');
+    expect(parameters()).not.toHaveProperty('Transport');
     expect(parameters()).not.toHaveProperty('Payload security');
     expect(parameters()).not.toHaveProperty('Interval distribution');
   });
