@@ -6,16 +6,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 NATIVE = Path(__file__).resolve().parent.parent / "native"
 CORE = sorted(NATIVE.glob("lwc_*.c"))
 
 
-def test_native_core_compiles_as_strict_c99_when_gcc_is_available() -> None:
+def test_native_core_compiles_as_strict_c99() -> None:
+    # gcc is required anyway: the package's install builds the C extension with it.
     gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc not on PATH")
+    assert gcc is not None, "gcc not on PATH (apt-get install gcc)"
     assert CORE, NATIVE
     flags = ["-std=c99", "-pedantic-errors", "-Wall", "-Wextra", "-Werror", "-O2", "-fsyntax-only"]
     result = subprocess.run(

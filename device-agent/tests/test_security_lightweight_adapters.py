@@ -6,11 +6,7 @@ import os
 
 import pytest
 
-pytest.importorskip(
-    "iotsecbench_agent._lwc",
-    reason="the native lightweight-cipher extension is not built in this environment",
-)
-
+import iotsecbench_agent._lwc  # noqa: F401  (built at install; its absence is a failure)
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import DecryptError
 from iotsecbench_agent.security.lightweight_mechanisms import (

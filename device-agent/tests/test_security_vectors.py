@@ -70,15 +70,14 @@ def test_selftest_reports_every_builtin_vector_as_passed_when_run() -> None:
 LIGHTWEIGHT = list(lightweight_vectors())
 
 
-@pytest.mark.skipif(not LIGHTWEIGHT, reason="vectors_lightweight.VECTORS is not present")
+def test_lightweight_vectors_are_present() -> None:
+    assert len(LIGHTWEIGHT) >= 40
+
+
 @pytest.mark.parametrize(
     "vector", LIGHTWEIGHT, ids=[f"{v.mechanism}: {v.source}"[:80] for v in LIGHTWEIGHT]
 )
 def test_lightweight_vector_passes_through_its_mechanism_when_native_module_is_built(
     vector: LightweightVector,
 ) -> None:
-    pytest.importorskip(
-        "iotsecbench_agent._lwc",
-        reason="the native lightweight-cipher extension is not built in this environment",
-    )
     check_lightweight(vector)
