@@ -29,16 +29,18 @@ sys.path[:0] = [str(REPO_DIR / "backend"), str(REPO_DIR)]
 
 BENCH_DB = "iotsecbench_bench"
 T0 = 1_763_770_000_000_000_000
-HEADER = b"seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome\n"
 
 
 def chunk_body(start: int, count: int) -> bytes:
+    """Records exactly as an agent uploads them (after Django is set up)."""
+    from measurements.services import RECORD_HEADER
+
     rows = b"".join(
-        b"%d,%d,%d,66,145,ok\n"
+        b"%d,%d,%d,66,145,ok,3100,3500\n"
         % (seq, T0 + seq * 1_000_000, T0 + seq * 1_000_000 + 41_000 + seq % 977)
         for seq in range(start, start + count)
     )
-    return HEADER + rows
+    return RECORD_HEADER + b"\n" + rows
 
 
 def setup_django(admin_url: str) -> None:
@@ -137,6 +139,8 @@ def ingest_with_bulk_create(run_device_ids: list[int], records: int, chunk_recor
                 app_bytes=int(row["app_bytes"]),
                 wire_bytes=int(row["wire_bytes"]),
                 outcome=row["outcome"],
+                secure_ns=int(row["secure_ns"]) if row["secure_ns"] else None,
+                unsecure_ns=int(row["unsecure_ns"]) if row["unsecure_ns"] else None,
             )
             for row in reader
         ]

@@ -1,0 +1,29 @@
+"""`make bench` must keep working: each benchmark script runs on a small input and prints
+its table (the figures themselves are recorded in docs/benchmarks.md, not asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from scripts.stack import REPO_DIR
+
+
+def _run(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, *args], cwd=REPO_DIR, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def test_ingestion_benchmark_runs_end_to_end_on_a_small_input() -> None:
+    out = _run("bench/ingest.py", "--records", "4000", "--devices", "2", "--chunk-records", "1000")
+    assert "| COPY ingest (chunk_ingest), 1 connection(s) | 4,000 |" in out
+    assert "| Django bulk_create (csv module parse) | 4,000 |" in out
+
+
+def test_cipher_benchmark_runs_in_quick_mode() -> None:
+    out = _run("bench/ciphers.py", "--quick")
+    assert "openssl" in out.lower()
+    assert "ascon" in out.lower()
