@@ -27,3 +27,9 @@ def test_cipher_benchmark_runs_in_quick_mode() -> None:
     out = _run("bench/ciphers.py", "--quick")
     assert "openssl" in out.lower()
     assert "ascon" in out.lower()
+
+
+def test_messaging_benchmark_runs_in_quick_mode() -> None:
+    out = _run("bench/messaging.py", "--quick")
+    assert "bare paho-mqtt 2 loop" in out
+    assert "QoS 2" in out
