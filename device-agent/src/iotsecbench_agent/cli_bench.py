@@ -19,7 +19,6 @@ import json
 import re
 import sys
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from iotsecbench_agent.cipherbench import (
@@ -31,7 +30,7 @@ from iotsecbench_agent.cipherbench import (
     summarize,
 )
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.samplelog import Sample, SampleLog
+from iotsecbench_agent.samplelog import Sample, new_sample_log
 
 USAGE_ERROR = 2  # as argparse's own usage errors
 DEFAULT_REPETITIONS = 100  # the paper's
@@ -76,13 +75,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def main(args: argparse.Namespace) -> int:
     try:
         plan = _plan(args)
+        log = new_sample_log(args.samples)
     except UnsupportedJob as exc:
         return _usage_error(str(exc))
-    samples_path = Path(args.samples) if args.samples else None
-    if samples_path is not None and samples_path.exists():
-        return _usage_error(f"--samples {samples_path} exists; give a new file")
     samples: list[Sample] = []
-    log = SampleLog(samples_path) if samples_path is not None else None
 
     def emit(sample: Sample) -> None:
         samples.append(sample)

@@ -19,12 +19,11 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from iotsecbench_agent.cli_bench import parse_size
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.samplelog import SampleLog
+from iotsecbench_agent.samplelog import new_sample_log
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.throughput import Summary, ThroughputFailed, Window, run_plan, summarize
 from iotsecbench_agent.throughput_plan import DEFAULT_WINDOW_MS, Target, ThroughputPlan
@@ -82,13 +81,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def main(args: argparse.Namespace) -> int:
     try:
         plan = _plan(args)
+        log = new_sample_log(args.samples)
     except UnsupportedJob as exc:
         return _usage_error(str(exc))
-    samples_path = Path(args.samples) if args.samples else None
-    if samples_path is not None and samples_path.exists():
-        return _usage_error(f"--samples {samples_path} exists; give a new file")
     windows: list[Window] = []
-    log = SampleLog(samples_path) if samples_path is not None else None
 
     def emit(window: Window) -> None:
         windows.append(window)

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.recordlog import RUNS_DIR, AppendOnlyLog
 from iotsecbench_agent.uploader import UploadFormat
 
@@ -169,3 +170,13 @@ def read_samples(path: Path) -> list[Sample]:
 
 
 SAMPLES_UPLOAD = UploadFormat(header=HEADER, key_scope=UPLOAD_SCOPE, lines=iter_sample_lines)
+
+
+def new_sample_log(path: str | None) -> SampleLog | None:
+    """The CLIs' ``--samples FILE``: a new samples log at FILE, or None without the option.
+    An existing FILE is refused (UnsupportedJob) rather than appended to or overwritten."""
+    if path is None:
+        return None
+    if Path(path).exists():
+        raise UnsupportedJob(f"--samples {path} exists; give a new file")
+    return SampleLog(Path(path))
