@@ -33,3 +33,9 @@ def test_messaging_benchmark_runs_in_quick_mode() -> None:
     out = _run("bench/messaging.py", "--quick")
     assert "bare paho-mqtt 2 loop" in out
     assert "QoS 2" in out
+
+
+def test_power_trace_benchmark_runs_on_a_small_file() -> None:
+    out = _run("bench/power.py", "--samples", "300000")
+    assert "| parse and store (trace_parse) |" in out
+    assert "| plot, whole trace (2,000 buckets) |" in out

@@ -16,6 +16,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("devices/", include(("devices.urls", "devices"))),
     path("experiments/", include(("experiments.urls", "experiments"))),
     path("runs/", include((run_urlpatterns, "runs"))),
+    path("power-traces/", include(("power.urls", "power"))),
     path("catalogue/", include((catalogue_urlpatterns, "catalogue"))),
     path("agent/", include((agent_urlpatterns, "agent"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

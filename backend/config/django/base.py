@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "devices",
     "experiments",
     "measurements",
+    "power",
 ]
 
 MIDDLEWARE = [

@@ -1,6 +1,7 @@
 """Settings for pytest: the real PostgreSQL, Redis and Mosquitto of the machine."""
 
 import os
+import tempfile
 
 from Crypto.PublicKey import ECC
 
@@ -15,3 +16,5 @@ from config.django.base import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Uploaded raw files of this test process go to a throwaway directory.
+MEDIA_ROOT = tempfile.mkdtemp(prefix="iotsecbench-media-")

@@ -1,6 +1,6 @@
 """IoTSecBench's own settings: control plane, job signing, limits."""
 
-from config.env import envint, envsecret, envstr
+from config.env import REPO_DIR, envint, envsecret, envstr
 
 # The MQTT broker of the control plane (jobs, status, heartbeats). Runs use it as their data
 # plane broker too unless an experiment names another.
@@ -26,3 +26,9 @@ RUN_HEARTBEAT_STALE_SECONDS = envint("RUN_HEARTBEAT_STALE_SECONDS", default=60)
 
 # One-time enrollment tokens expire after this many hours.
 ENROLLMENT_TOKEN_TTL_HOURS = envint("ENROLLMENT_TOKEN_TTL_HOURS", default=24)
+
+# Uploaded files (power-meter traces, kept raw as uploaded). Shared by the web and worker
+# processes: in docker-compose a volume mounted on both.
+MEDIA_ROOT = envstr("MEDIA_ROOT", default=str(REPO_DIR / ".local" / "media"))
+# The largest power trace a user may upload, in MB (nginx's client_max_body_size must allow it).
+POWER_TRACE_MAX_MB = envint("POWER_TRACE_MAX_MB", default=200)

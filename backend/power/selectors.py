@@ -1,0 +1,423 @@
+"""Read side of power traces: lists, the run window, plot data, figures and projections."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+from django.db.models import Count, Max, Min, QuerySet
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+
+from accounts.models import Workspace
+from measurements.models import MessageRecord
+from power import energy
+from power.errors import BaselineInvalid, TraceNotParsed, WindowInvalid
+from power.models import PowerSampleBlock, PowerTrace, TraceStatus
+from power.services import ENVELOPE_STRIDE
+
+# Above this many samples in a window, plots read the envelopes instead of the samples.
+RAW_PLOT_LIMIT = 500_000
+ENVELOPE_COLUMNS = 5  # t_mean, min_w, max_w, sum_w, count
+
+NOT_PARSED_MESSAGE = "Trace {name} has no samples yet ({status}); parse it first."
+EMPTY_WINDOW_MESSAGE = (
+    "The window {start:.3f}-{end:.3f} s holds no samples; the trace covers 0-{duration:.3f} s."
+)
+BASELINE_TRACE_MESSAGE = "The baseline trace must be a parsed trace of this workspace."
+BASELINE_VOLTAGE_MESSAGE = (
+    "A baseline current needs a voltage: the trace has no voltage channel and no supply "
+    "voltage; give the baseline in watts instead."
+)
+
+
+def trace_list(
+    *,
+    workspace: Workspace,
+    run: UUID | None = None,
+    device: UUID | None = None,
+    kind: str | None = None,
+) -> QuerySet[PowerTrace]:
+    traces = PowerTrace.objects.filter(workspace=workspace).select_related("device", "run")
+    if run is not None:
+        traces = traces.filter(run_id=run)
+    if device is not None:
+        traces = traces.filter(device_id=device)
+    if kind:
+        traces = traces.filter(kind=kind)
+    return traces.order_by("-created_at")
+
+
+def trace_get(*, workspace: Workspace, trace_id: UUID) -> PowerTrace:
+    """The trace if it is in the workspace; 404 otherwise (no existence leak)."""
+    return get_object_or_404(trace_list(workspace=workspace), pk=trace_id)
+
+
+# --- alignment ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunWindow:
+    start_s: float
+    end_s: float
+    alignment: str  # absolute | manual | none
+    messages: int
+
+
+def _run_records(trace: PowerTrace) -> QuerySet[MessageRecord]:
+    assert trace.run_id is not None
+    records = MessageRecord.objects.filter(run_device__run_id=trace.run_id)
+    if trace.device_id is not None:
+        records = records.filter(run_device__device_id=trace.device_id)
+    return records
+
+
+def trace_run_window(*, trace: PowerTrace) -> RunWindow | None:
+    """The attached run's measuring window on the trace's time axis (seconds).
+
+    The window is first send to last receive of the trace's device (of every device when
+    the trace names none), else the run's start and finish. It sits at the user's offset
+    when set, else where the meter's absolute timestamps put it, else at 0 ("none": the
+    user should align it).
+    """
+    run = trace.run
+    if run is None:
+        return None
+    span = _run_records(trace).aggregate(
+        first=Min("t_send_ns"), last=Max(Coalesce("t_recv_ns", "t_send_ns")), n=Count("seq")
+    )
+    if span["first"] is not None:
+        start_wall = span["first"] / 1e9
+        duration = (span["last"] - span["first"]) / 1e9
+    elif run.started_at is not None:
+        start_wall = run.started_at.timestamp()
+        duration = ((run.finished_at or run.started_at) - run.started_at).total_seconds()
+    else:
+        return None
+    if trace.offset_s is not None:
+        start, alignment = trace.offset_s, "manual"
+    elif trace.absolute_start is not None:
+        start, alignment = start_wall - trace.absolute_start.timestamp(), "absolute"
+    else:
+        start, alignment = 0.0, "none"
+    return RunWindow(start, start + duration, alignment, int(span["n"]))
+
+
+# --- samples -----------------------------------------------------------------------------
+
+
+def _require_parsed(trace: PowerTrace) -> None:
+    if trace.status != TraceStatus.PARSED:
+        raise TraceNotParsed(NOT_PARSED_MESSAGE.format(name=trace.name, status=trace.status))
+
+
+def _blocks(trace: PowerTrace, start: float, end: float) -> QuerySet[PowerSampleBlock]:
+    return PowerSampleBlock.objects.filter(
+        trace=trace, t_end__gte=start, t_start__lte=end
+    ).order_by("index")
+
+
+@dataclass(frozen=True)
+class Samples:
+    t: np.ndarray
+    power: np.ndarray
+    current: np.ndarray | None
+    voltage: np.ndarray | None
+
+
+def trace_samples(*, trace: PowerTrace, start: float, end: float) -> Samples:
+    """The samples with start <= t <= end."""
+    _require_parsed(trace)
+    ts, ps, cs, vs = [], [], [], []
+    for t, p, c, v in _blocks(trace, start, end).values_list("t", "power", "current", "voltage"):
+        ts.append(np.frombuffer(t, "<f8"))
+        ps.append(np.frombuffer(p, "<f4"))
+        cs.append(None if c is None else np.frombuffer(c, "<f4"))
+        vs.append(None if v is None else np.frombuffer(v, "<f4"))
+    if not ts:
+        return Samples(np.empty(0), np.empty(0, np.float32), None, None)
+    t_all = np.concatenate(ts)
+    lo = int(np.searchsorted(t_all, start, side="left"))
+    hi = int(np.searchsorted(t_all, end, side="right"))
+
+    def cut(parts: list[Any]) -> np.ndarray | None:
+        if parts[0] is None:
+            return None
+        return np.concatenate(parts)[lo:hi]
+
+    return Samples(t_all[lo:hi], np.concatenate(ps)[lo:hi], cut(cs), cut(vs))
+
+
+def _window(trace: PowerTrace, start: float | None, end: float | None) -> tuple[float, float]:
+    duration = trace.duration_s or 0.0
+    lo = 0.0 if start is None else start
+    hi = duration if end is None else end
+    if hi < lo or hi < 0 or lo > duration:
+        raise WindowInvalid(EMPTY_WINDOW_MESSAGE.format(start=lo, end=hi, duration=duration))
+    return lo, hi
+
+
+# --- plot ----------------------------------------------------------------------------------
+
+
+def _buckets(
+    t: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    total: np.ndarray,
+    count: np.ndarray,
+    start: float,
+    end: float,
+    points: int,
+) -> dict[str, list[float]]:
+    """Min/max/mean per time bucket of (possibly pre-aggregated) rows sorted by t."""
+    edges = np.linspace(start, end, points + 1)
+    idx = np.searchsorted(t, edges, side="left")
+    idx[-1] = np.searchsorted(t, end, side="right")
+    first, last = idx[0], idx[-1]
+    bounds = idx[:-1][idx[1:] > idx[:-1]] - first
+    if last <= first:
+        return {"t": [], "min_w": [], "max_w": [], "mean_w": []}
+    t, lo, hi = t[first:last], lo[first:last], hi[first:last]
+    total, count = total[first:last], count[first:last]
+    n = np.add.reduceat(count, bounds)
+    return {
+        "t": np.round(np.add.reduceat(t * count, bounds) / n, 6).tolist(),
+        "min_w": np.round(np.minimum.reduceat(lo, bounds), 6).tolist(),
+        "max_w": np.round(np.maximum.reduceat(hi, bounds), 6).tolist(),
+        "mean_w": np.round(np.add.reduceat(total, bounds) / n, 6).tolist(),
+    }
+
+
+def trace_plot(
+    *, trace: PowerTrace, start: float | None, end: float | None, points: int
+) -> dict[str, Any]:
+    """Downsampled plot data of a window: min/max envelopes and means per bucket.
+
+    Long windows are built from the stored envelopes (ENVELOPE_STRIDE samples each), so a
+    plot of ten million samples reads about 40 thousand rows, not the samples; an envelope
+    row on the window's edge counts wholly inside it.
+    """
+    _require_parsed(trace)
+    lo, hi = _window(trace, start, end)
+    blocks = list(_blocks(trace, lo, hi).values_list("n", "t_start", "t_end"))
+    estimate = sum(
+        n * (min(b_end, hi) - max(b_start, lo)) / (b_end - b_start) if b_end > b_start else n
+        for n, b_start, b_end in blocks
+    )
+    window = trace_run_window(trace=trace)
+    data: dict[str, Any]
+    # Envelopes only when each bucket spans at least one envelope row.
+    if estimate <= max(RAW_PLOT_LIMIT, points * ENVELOPE_STRIDE):
+        samples = trace_samples(trace=trace, start=lo, end=hi)
+        p = samples.power.astype(np.float64)
+        if len(p) <= points:
+            values = np.round(p, 6).tolist()
+            data = {"t": np.round(samples.t, 6).tolist(), "min_w": values, "max_w": values}
+            data["mean_w"] = values
+            exact = True
+        else:
+            ones = np.ones(len(p))
+            data = _buckets(samples.t, p, p, p, ones, lo, hi, points)
+            exact = False
+        count = len(p)
+    else:
+        rows = [
+            np.frombuffer(env, "<f8").reshape(-1, ENVELOPE_COLUMNS)
+            for (env,) in _blocks(trace, lo, hi).values_list("envelope")
+        ]
+        env_rows = np.concatenate(rows)
+        inside = (env_rows[:, 0] >= lo - 0.0) & (env_rows[:, 0] <= hi)
+        env_rows = env_rows[inside]
+        data = _buckets(
+            env_rows[:, 0],
+            env_rows[:, 1],
+            env_rows[:, 2],
+            env_rows[:, 3],
+            env_rows[:, 4],
+            lo,
+            hi,
+            points,
+        )
+        exact = False
+        count = int(env_rows[:, 4].sum())
+    return {
+        "start_s": lo,
+        "end_s": hi,
+        "duration_s": trace.duration_s or 0.0,
+        "samples": count,
+        "exact": exact,
+        **data,
+        "run_window": None
+        if window is None
+        else {"start_s": window.start_s, "end_s": window.end_s},
+    }
+
+
+# --- figures -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Baseline:
+    source: str  # trace | constant | none
+    power_w: float
+
+
+def trace_default_window(*, trace: PowerTrace) -> tuple[float, float]:
+    """The run window when the trace is attached to a run, else the whole trace."""
+    window = trace_run_window(trace=trace)
+    if window is not None:
+        return window.start_s, window.end_s
+    return 0.0, trace.duration_s or 0.0
+
+
+def _supply_voltage(trace: PowerTrace, samples: Samples | None = None) -> float | None:
+    if trace.supply_voltage_v:
+        return trace.supply_voltage_v
+    if samples is not None and samples.voltage is not None and len(samples.voltage):
+        return float(samples.voltage.astype(np.float64).mean())
+    return None
+
+
+def baseline_resolve(
+    *,
+    workspace: Workspace,
+    trace: PowerTrace,
+    baseline_trace: UUID | None = None,
+    baseline_w: float | None = None,
+    baseline_current_a: float | None = None,
+) -> Baseline:
+    if baseline_trace is not None:
+        other = PowerTrace.objects.filter(
+            workspace=workspace, pk=baseline_trace, status=TraceStatus.PARSED
+        ).first()
+        if other is None:
+            raise BaselineInvalid(BASELINE_TRACE_MESSAGE)
+        lo, hi = trace_default_window(trace=other)
+        samples = trace_samples(trace=other, start=lo, end=hi)
+        return Baseline("trace", float(samples.power.astype(np.float64).mean()))
+    if baseline_w is not None:
+        return Baseline("constant", baseline_w)
+    if baseline_current_a is not None:
+        volts = trace.supply_voltage_v or _supply_voltage(
+            trace, trace_samples(trace=trace, start=0.0, end=trace.duration_s or 0.0)
+        )
+        if volts is None:
+            raise BaselineInvalid(BASELINE_VOLTAGE_MESSAGE)
+        return Baseline("constant", baseline_current_a * volts)
+    return Baseline("none", 0.0)
+
+
+def trace_figures(
+    *,
+    trace: PowerTrace,
+    start: float | None,
+    end: float | None,
+    baseline: Baseline,
+    reference: PowerTrace | None = None,
+) -> dict[str, Any]:
+    """Energy figures of a window (default: the run window, else the whole trace)."""
+    _require_parsed(trace)
+    default_lo, default_hi = trace_default_window(trace=trace)
+    lo, hi = _window(
+        trace, default_lo if start is None else start, default_hi if end is None else end
+    )
+    samples = trace_samples(trace=trace, start=lo, end=hi)
+    if len(samples.t) == 0:
+        raise WindowInvalid(
+            EMPTY_WINDOW_MESSAGE.format(start=lo, end=hi, duration=trace.duration_s or 0.0)
+        )
+    fig = energy.window_figures(samples.t, samples.power, samples.current)
+    volts = _supply_voltage(trace, samples)
+    charge = fig.charge_mah
+    if charge is None and volts:
+        charge = energy.joules_to_mah(fig.energy_j, volts)
+    net_energy = fig.energy_j - baseline.power_w * fig.duration_s
+    run_window = trace_run_window(trace=trace)
+    messages = run_window.messages if run_window is not None else 0
+    result: dict[str, Any] = {
+        "window": {
+            "start_s": lo,
+            "end_s": hi,
+            "duration_s": fig.duration_s,
+            "samples": fig.samples,
+        },
+        "mean_w": fig.mean_w,
+        "median_w": fig.median_w,
+        "min_w": fig.min_w,
+        "max_w": fig.max_w,
+        "energy_j": fig.energy_j,
+        "baseline": {"source": baseline.source, "power_w": baseline.power_w},
+        "net_mean_w": fig.mean_w - baseline.power_w,
+        "net_energy_j": net_energy,
+        "messages": messages,
+        "energy_per_message_j": fig.energy_j / messages if messages else None,
+        "net_energy_per_message_j": net_energy / messages if messages else None,
+        "charge_mah": charge,
+        "supply_voltage_v": volts,
+        "reference": None,
+    }
+    if reference is not None:
+        _require_parsed(reference)
+        ref_lo, ref_hi = trace_default_window(trace=reference)
+        ref_samples = trace_samples(trace=reference, start=ref_lo, end=ref_hi)
+        if len(ref_samples.t):
+            ref_mean = float(ref_samples.power.astype(np.float64).mean())
+            result["reference"] = {
+                "trace": str(reference.pk),
+                "name": reference.name,
+                "mean_w": ref_mean,
+                "overhead_w": fig.mean_w - ref_mean,
+                "overhead_pct": energy.overhead_pct(fig.mean_w, ref_mean),
+            }
+    return result
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) or math.isnan(value) else round(value, 4)
+
+
+NO_BASELINE_REASON = (
+    "Give an idle baseline (a baseline trace or a constant) to project duty cycles."
+)
+NO_MESSAGES_REASON = "The trace is attached to no run with messages: no energy per message."
+
+
+def trace_projection(
+    *,
+    traces: list[PowerTrace],
+    capacity: float,
+    baseline: Baseline,
+    rates_per_min: np.ndarray,
+) -> dict[str, Any]:
+    series = []
+    for trace in traces:
+        fig = trace_figures(trace=trace, start=None, end=None, baseline=baseline)
+        item: dict[str, Any] = {
+            "trace": str(trace.pk),
+            "name": trace.name,
+            "mean_w": fig["mean_w"],
+            "idle_w": baseline.power_w if baseline.source != "none" else None,
+            "energy_per_message_j": fig["net_energy_per_message_j"],
+            "continuous_hours": _finite(energy.hours_continuous(capacity, fig["mean_w"])),
+            "hours": None,
+            "reason": "",
+        }
+        if baseline.source == "none":
+            item["reason"] = NO_BASELINE_REASON
+        elif not fig["messages"]:
+            item["reason"] = NO_MESSAGES_REASON
+        else:
+            hours = energy.hours_duty_cycled(
+                capacity, baseline.power_w, fig["net_energy_per_message_j"], rates_per_min
+            )
+            item["hours"] = [_finite(float(h)) for h in hours]
+        series.append(item)
+    return {
+        "capacity_wh": capacity,
+        "rates_per_min": [float(r) for r in rates_per_min],
+        "series": series,
+    }
