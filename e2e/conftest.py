@@ -50,6 +50,31 @@ class Product:
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read() or b"null")
 
+    def upload(self, path: str, filename: str, body: bytes, fields: dict[str, str]) -> Any:
+        """POST a multipart form with one file, as a browser's form would."""
+        boundary = secrets.token_hex(16)
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+            for k, v in fields.items()
+        ]
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="{filename}"\r\nContent-Type: text/csv\r\n\r\n'.encode()
+            + body
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+        request = urllib.request.Request(
+            f"{self.url}{path}",
+            method="POST",
+            data=b"".join(parts),
+            headers={
+                "Authorization": f"Token {self.api_token}",
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+            },
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
     def sql(self, query: str, *params: object) -> list[tuple[Any, ...]]:
         with psycopg.connect(self.database_url.replace("postgres://", "postgresql://")) as conn:
             return conn.execute(query, params).fetchall()
@@ -91,6 +116,7 @@ def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(32),
             "JOB_SIGNING_KEY": generate_pem(),
             "PLATFORM_PUBLIC_URL": url,
+            "MEDIA_ROOT": str(state_dir / "media"),
             "PYTHONPATH": f"{REPO_DIR / 'backend'}{os.pathsep}{REPO_DIR}",
         },
     )
