@@ -57,11 +57,13 @@ def detect(head: bytes, filename: str) -> Detection:
         notes.append(_NUMPY_NOTE)
     lines = split_lines(text)
     if len(head) >= HEAD_BYTES:
-        if len(lines) == 1:
+        if len(lines) <= 2:
+            # The head ends inside line 1 or 2: no header-and-row pair fits in 64 KiB.
+            cut = len(lines)
             raise TraceParseError(
-                f"Line 1 is longer than {HEAD_BYTES // 1024} KiB without a line break; a meter "
-                "export has short lines, so this is not a trace file.",
-                line=1,
+                f"Line {cut} is longer than {HEAD_BYTES // 1024} KiB without a line break; a "
+                "meter export has short lines, so this is not a trace file.",
+                line=cut,
                 expected="lines of text",
             )
         lines = lines[:-1]  # the head most likely cut the last line short

@@ -187,3 +187,20 @@ def test_delete_removes_the_samples_and_the_raw_file(
     import os
 
     assert not os.path.exists(path)
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (b"", "empty"),
+        (b"time,power\n0," + b"1" * (1024 * 1024 + 10) + b"\n", "Line 2 is longer than 64 KiB"),
+    ],
+    ids=["empty file", "line over 1 MB"],
+)
+def test_files_that_cannot_be_traces_are_kept_and_say_why(owner_client, body, needle) -> None:
+    response = upload(owner_client, body)
+    assert response.status_code == 201
+    data = response.json()
+    assert data["status"] == "failed"
+    assert needle in data["error"]["message"]
+    assert PowerTrace.objects.get(pk=data["id"]).size_bytes == len(body)
