@@ -5,7 +5,20 @@ from collections.abc import Iterator
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from testkit import Broker, FakePlatform, mosquitto_binary, new_key, run_mosquitto, start_platform
+from iotsecbench_agent.srup import SIGNATURES, PartyKey, load_key
+from srup_golden import KEYS
+from testkit import (
+    Broker,
+    FakePlatform,
+    TlsBroker,
+    mosquitto_binary,
+    new_key,
+    run_mosquitto,
+    run_tls_mosquitto,
+    start_platform,
+)
+
+MOSQUITTO_MISSING = "mosquitto not found on PATH or in /usr/sbin: apt-get install mosquitto"
 
 
 @pytest.fixture
@@ -27,5 +40,26 @@ def broker() -> Iterator[Broker]:
     if binary is None:
         # Fail, not skip: the agent's job is to measure real traffic, and a green run
         # without the broker tests would hide that nothing was measured.
-        pytest.fail("mosquitto not found on PATH or in /usr/sbin: apt-get install mosquitto")
+        pytest.fail(MOSQUITTO_MISSING)
     yield from run_mosquitto(binary)
+
+
+@pytest.fixture(scope="session")
+def tls_broker() -> Iterator[TlsBroker]:
+    binary = mosquitto_binary()
+    if binary is None:
+        pytest.fail(MOSQUITTO_MISSING)
+    yield from run_tls_mosquitto(binary)
+
+
+@pytest.fixture(scope="session")
+def srup_keys() -> dict[tuple[str, str], PartyKey]:
+    """The TEST-ONLY keys of fixtures/srup/, loaded once per session:
+    (party, signature) -> key, for the parties "controller" and "device"."""
+    return {
+        (party, signature): load_key(
+            signature, (KEYS / f"{party}-{signature}.pem").read_bytes(), slot=party
+        )
+        for party in ("controller", "device")
+        for signature in SIGNATURES
+    }

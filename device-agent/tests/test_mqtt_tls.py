@@ -6,8 +6,6 @@ from __future__ import annotations
 import tempfile
 import threading
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +16,7 @@ from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.runners.mqtt_wire import CountingTLSSocket, publish_packet_size
-from testkit import (
-    Broker,
-    Capture,
-    Pki,
-    free_port,
-    make_pki,
-    mosquitto_binary,
-    run_mosquitto,
-    tls_listener_conf,
-    tshark_binary,
-)
+from testkit import Capture, TlsBroker, tshark_binary
 
 pytestmark = pytest.mark.integration
 
@@ -36,48 +24,6 @@ DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
 # TLS record overhead with the AES-GCM suites OpenSSL picks here: 5-byte header + 16-byte
 # tag, plus the inner content-type byte (1.3) or the 8-byte explicit nonce (1.2).
 RECORD_OVERHEAD = {"1.3": 5 + 1 + 16, "1.2": 5 + 8 + 16}
-
-
-@dataclass
-class TlsBroker:
-    broker: Broker
-    pki: Pki
-    ports: dict[str, int]  # "1.2", "1.3", "1.3-client-cert" -> listener port
-
-    def url(self, listener: str) -> str:
-        return f"mqtts://127.0.0.1:{self.ports[listener]}"
-
-
-@pytest.fixture(scope="module")
-def tls_broker() -> Iterator[TlsBroker]:
-    binary = mosquitto_binary()
-    if binary is None:
-        pytest.fail("mosquitto not found on PATH or in /usr/sbin: apt-get install mosquitto")
-    ports = {
-        "1.2": free_port(),
-        "1.3": free_port(),
-        "1.3-client-cert": free_port(),
-        "1.3-wrong-host": free_port(),
-    }
-    made: list[Pki] = []
-
-    def listeners(tmp: Path) -> str:
-        directory = tmp / "pki"
-        directory.mkdir(mode=0o755)
-        pki = make_pki(directory)
-        made.append(pki)
-        return (
-            tls_listener_conf(pki, ports["1.2"], "1.2", require_cert=False)
-            + tls_listener_conf(pki, ports["1.3"], "1.3", require_cert=False)
-            + tls_listener_conf(pki, ports["1.3-client-cert"], "1.3", require_cert=True)
-            # The server certificate names 127.0.0.1 and localhost, not 127.0.0.2.
-            + tls_listener_conf(
-                pki, ports["1.3-wrong-host"], "1.3", require_cert=False, address="127.0.0.2"
-            )
-        )
-
-    for broker in run_mosquitto(binary, listeners):
-        yield TlsBroker(broker=broker, pki=made[0], ports=ports)
 
 
 def tls_spec(tls: TlsBroker, listener: str = "1.3", **overrides: Any) -> dict[str, Any]:
@@ -137,7 +83,7 @@ def test_roundtrip_over_tls_pins_the_negotiated_version(tls_broker: TlsBroker) -
     runner = MqttRoundTripRunner(tls_spec(tls_broker, "1.2"), context([]))
     runner.setup()
     try:
-        sock = runner._require_client().metered_socket()
+        sock = runner.link.metered_socket()
         assert isinstance(sock, CountingTLSSocket)
         assert sock.version == "TLSv1.2"
     finally:
@@ -221,7 +167,7 @@ def test_tls_wire_bytes_match_the_tls_records_in_a_packet_capture(
         runner = MqttRoundTripRunner(job_spec, context(records))
         try:
             runner.setup()
-            sock = runner._require_client().metered_socket()
+            sock = runner.link.metered_socket()
             assert isinstance(sock, CountingTLSSocket)
             client_port = sock.raw.getsockname()[1]
             runner.run()

@@ -23,6 +23,7 @@ from iotsecbench_agent.security.base import (
     SignatureError,
     UnknownMechanism,
 )
+from iotsecbench_agent.security.mechanisms import Signature
 
 MAX_LENGTH = 300
 LIBRARY_MECHANISMS = [info.name for info in registry.infos() if not info.native]
@@ -208,6 +209,33 @@ def test_registry_derives_same_key_when_seed_repeats() -> None:
     assert a.secure(payload) == b.secure(payload) != c.secure(payload)
     e1, e2 = registry.create("ed25519", seed=1), registry.create("ed25519", seed=1)
     assert e1.secure(payload) == e2.secure(payload)
+
+
+SIGNATURE_MECHANISMS = [
+    info.name for info in registry.infos() if info.kind == SIGNATURE and not info.native
+]
+
+
+@pytest.mark.parametrize("name", SIGNATURE_MECHANISMS)
+def test_signature_mechanism_signs_and_verifies_detached_as_it_secures_when_asked(
+    name: str, mechanisms: dict[str, Mechanism]
+) -> None:
+    mech = mechanisms[name]
+    assert isinstance(mech, Signature)
+    message = b"signed apart from the message"
+    signature = mech.sign(message)
+
+    assert len(signature) == mech.signature_bytes == mech.overhead(len(message))
+    mech.verify(message, signature)
+    # secure is payload || sign(payload): its signature verifies detached, and vice versa.
+    secured = mech.secure(message)
+    mech.verify(message, secured[len(message) :])
+    assert mech.unsecure(message + signature) == message
+    flipped = bytes([signature[0] ^ 0x01]) + signature[1:]
+    with pytest.raises(SignatureError):
+        mech.verify(message, flipped)
+    with pytest.raises(SignatureError):
+        mech.verify(message + b"!", signature)
 
 
 def test_registry_caches_generated_rsa_key_when_created_twice() -> None:

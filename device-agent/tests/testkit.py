@@ -281,6 +281,8 @@ def start_platform() -> FakePlatform:
 # Publishing under this prefix is denied by the test broker's ACL (subscribing is allowed),
 # so a round trip there never comes back: the way to make real messages "lost".
 BLACKHOLE_PREFIX = "blackhole/"
+# What the test broker's ACL allows: our own topics, and SRUP's fixed SRUP/<device id>.
+ACL = "topic readwrite iotsecbench/#\ntopic readwrite SRUP/#\ntopic read blackhole/#\n"
 
 
 def mosquitto_binary() -> str | None:
@@ -314,7 +316,7 @@ def run_mosquitto(binary: str, extra_conf: Callable[[Path], str] | None = None) 
         Path(tmp).chmod(0o755)
         port = free_port()
         acl = Path(tmp, "acl")
-        acl.write_text("topic readwrite iotsecbench/#\ntopic read blackhole/#\n")
+        acl.write_text(ACL)
         conf = Path(tmp, "mosquitto.conf")
         conf.write_text(
             f"listener {port} 127.0.0.1\n"
@@ -327,16 +329,7 @@ def run_mosquitto(binary: str, extra_conf: Callable[[Path], str] | None = None) 
             [binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         try:
-            deadline = time.monotonic() + WAIT_S
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        stderr = process.stderr.read() if process.stderr else b""
-                        raise RuntimeError(f"mosquitto did not start: {stderr!r}") from None
-                    time.sleep(0.02)
+            wait_for_listener(process, "127.0.0.1", port)
             yield Broker(port=port, process=process)
         finally:
             process.terminate()
@@ -347,6 +340,21 @@ def run_mosquitto(binary: str, extra_conf: Callable[[Path], str] | None = None) 
                 process.wait()
             if process.stderr:
                 process.stderr.close()
+
+
+def wait_for_listener(process: subprocess.Popen[bytes], host: str, port: int) -> None:
+    """Until mosquitto accepts connections on ``host:port`` (it opens its listeners one by
+    one, the TLS ones after loading their certificates); RuntimeError if it exits."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=0.2).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                stderr = process.stderr.read() if process.stderr else b""
+                raise RuntimeError(f"mosquitto did not start: {stderr!r}") from None
+            time.sleep(0.02)
 
 
 class Observer:
@@ -449,6 +457,52 @@ def tls_listener_conf(
         f"tls_version tlsv{version}\n"
         f"require_certificate {'true' if require_cert else 'false'}\n"
     )
+
+
+@dataclass
+class TlsBroker:
+    """A Mosquitto with TLS listeners on a test CA (see ``tls_broker`` in conftest.py)."""
+
+    broker: Broker
+    pki: Pki
+    ports: dict[str, int]  # listener name (e.g. "1.3-client-cert") -> port
+
+    def url(self, listener: str) -> str:
+        return f"mqtts://127.0.0.1:{self.ports[listener]}"
+
+
+def run_tls_mosquitto(binary: str) -> Iterator[TlsBroker]:
+    """TLS 1.2 and 1.3 listeners, with and without a required client certificate, and one
+    on 127.0.0.2, a name the server certificate does not carry."""
+    ports = {
+        "1.2": free_port(),
+        "1.3": free_port(),
+        "1.2-client-cert": free_port(),
+        "1.3-client-cert": free_port(),
+        "1.3-wrong-host": free_port(),
+    }
+    made: list[Pki] = []
+
+    def listeners(tmp: Path) -> str:
+        directory = tmp / "pki"
+        directory.mkdir(mode=0o755)
+        pki = make_pki(directory)
+        made.append(pki)
+        return (
+            tls_listener_conf(pki, ports["1.2"], "1.2", require_cert=False)
+            + tls_listener_conf(pki, ports["1.3"], "1.3", require_cert=False)
+            + tls_listener_conf(pki, ports["1.2-client-cert"], "1.2", require_cert=True)
+            + tls_listener_conf(pki, ports["1.3-client-cert"], "1.3", require_cert=True)
+            + tls_listener_conf(
+                pki, ports["1.3-wrong-host"], "1.3", require_cert=False, address="127.0.0.2"
+            )
+        )
+
+    for broker in run_mosquitto(binary, listeners):
+        for name, port in ports.items():
+            host = "127.0.0.2" if name == "1.3-wrong-host" else "127.0.0.1"
+            wait_for_listener(broker.process, host, port)
+        yield TlsBroker(broker=broker, pki=made[0], ports=ports)
 
 
 def tshark_binary() -> str | None:

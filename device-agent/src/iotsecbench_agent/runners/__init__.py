@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from iotsecbench_agent.runners import cipher_bench, mqtt_roundtrip, throughput
+from iotsecbench_agent.runners import cipher_bench, mqtt_roundtrip, srup_roundtrip, throughput
 from iotsecbench_agent.runners.base import RunClock, RunContext, Runner, register, runner_for
 
 __all__ = [
@@ -13,5 +13,6 @@ __all__ = [
     "mqtt_roundtrip",
     "register",
     "runner_for",
+    "srup_roundtrip",
     "throughput",
 ]

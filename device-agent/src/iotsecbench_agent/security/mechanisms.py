@@ -318,13 +318,31 @@ class HmacSha256(Mechanism):
 
 
 class Signature(Mechanism):
-    """``payload || signature``; the signature has a fixed length per key."""
+    """``payload || signature``; the signature has a fixed length per key.
+
+    ``sign`` and ``verify`` are the detached operations, for protocols that place the
+    signature themselves (SRUP signs its message without the signature fields,
+    ``srup/codec.py``): one key import and one signer object per run, as for ``secure``.
+    """
 
     signature_bytes: int
 
     def __init__(self, info: MechanismInfo, *, can_sign: bool) -> None:
         super().__init__(info)
         self._can_sign = can_sign
+
+    @property
+    def can_sign(self) -> bool:
+        """False when the key is a public key: ``sign`` and ``secure`` raise."""
+        return self._can_sign
+
+    @abc.abstractmethod
+    def sign(self, message: bytes) -> bytes:
+        """The signature of ``message`` (MechanismError with a public key)."""
+
+    @abc.abstractmethod
+    def verify(self, message: bytes, signature: bytes) -> None:
+        """Return if ``signature`` is a valid signature of ``message``; else SignatureError."""
 
     def _check_can_sign(self) -> None:
         if not self._can_sign:
@@ -348,16 +366,22 @@ class RsaSignature(Signature):
             pss.new(key) if scheme == "pss" else pkcs1_15.new(key)
         )
 
-    def secure(self, payload: bytes) -> bytes:
+    def sign(self, message: bytes) -> bytes:
         self._check_can_sign()
-        return payload + self._scheme.sign(SHA256.new(payload))
+        return self._scheme.sign(SHA256.new(message))
+
+    def verify(self, message: bytes, signature: bytes) -> None:
+        try:
+            self._scheme.verify(SHA256.new(message), signature)
+        except (ValueError, TypeError):
+            raise SignatureError(f"{self.name}: signature does not verify") from None
+
+    def secure(self, payload: bytes) -> bytes:
+        return payload + self.sign(payload)
 
     def unsecure(self, data: bytes) -> bytes:
         payload, signature = self._split(data)
-        try:
-            self._scheme.verify(SHA256.new(payload), signature)
-        except (ValueError, TypeError):
-            raise SignatureError(f"{self.name}: signature does not verify") from None
+        self.verify(payload, signature)
         return payload
 
 
@@ -372,16 +396,22 @@ class EcdsaP256(Signature):
         super().__init__(info, can_sign=key.has_private())
         self._scheme = DSS.new(key, "deterministic-rfc6979", "binary")
 
-    def secure(self, payload: bytes) -> bytes:
+    def sign(self, message: bytes) -> bytes:
         self._check_can_sign()
-        return payload + self._scheme.sign(SHA256.new(payload))
+        return self._scheme.sign(SHA256.new(message))
+
+    def verify(self, message: bytes, signature: bytes) -> None:
+        try:
+            self._scheme.verify(SHA256.new(message), signature)
+        except ValueError:
+            raise SignatureError(f"{self.name}: signature does not verify") from None
+
+    def secure(self, payload: bytes) -> bytes:
+        return payload + self.sign(payload)
 
     def unsecure(self, data: bytes) -> bytes:
         payload, signature = self._split(data)
-        try:
-            self._scheme.verify(SHA256.new(payload), signature)
-        except ValueError:
-            raise SignatureError(f"{self.name}: signature does not verify") from None
+        self.verify(payload, signature)
         return payload
 
 
@@ -397,6 +427,17 @@ class Ed25519(Signature):
         self._scheme = eddsa.new(key, "rfc8032")
         self._sign = self._scheme.sign
         self._verify = self._scheme.verify
+
+    def sign(self, message: bytes) -> bytes:
+        if not self._can_sign:
+            self._check_can_sign()
+        return self._sign(message)
+
+    def verify(self, message: bytes, signature: bytes) -> None:
+        try:
+            self._verify(message, signature)
+        except ValueError:
+            raise SignatureError(f"{self.name}: signature does not verify") from None
 
     def secure(self, payload: bytes) -> bytes:
         if not self._can_sign:

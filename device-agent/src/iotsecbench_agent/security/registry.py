@@ -10,7 +10,9 @@
   with the same key. The seed makes only the key repeatable: IVs and nonces are always
   random.
 - RSA keys are generated once per process per (size, seed) and cached: RSA-4096 takes
-  up to seconds to generate, and a run must not wait for it twice.
+  up to seconds to generate, and a run must not wait for it twice. A run that needs
+  several distinct generated key pairs of one size (SRUP's controller and device) asks
+  ``rsa_key`` for them by ``slot``.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ class Entry:
 
 _ENTRIES: dict[str, Entry] = {}
 _lock = threading.Lock()
-_rsa_cache: dict[tuple[int, int | None], RsaKey] = {}
+_rsa_cache: dict[tuple[int, int | None, str], RsaKey] = {}
 
 
 def register(entry: Entry) -> None:
@@ -141,7 +143,13 @@ def symmetric_key(info: MechanismInfo, key: bytes | None, seed: int | None) -> b
     return seeded_stream(info.name, seed)(length) if seed is not None else DEFAULT_RANDOM(length)
 
 
-def rsa_key(info: MechanismInfo, bits: int, key: bytes | None, seed: int | None) -> RsaKey:
+def rsa_key(
+    info: MechanismInfo, bits: int, key: bytes | None, seed: int | None, *, slot: str = ""
+) -> RsaKey:
+    """``key`` imported and checked against ``bits``, or the process's generated key for
+    (``bits``, ``seed``, ``slot``): generated on first use, then reused. Keys of different
+    slots are different key pairs unless a ``seed`` makes them (the seed alone decides a
+    seeded key)."""
     if key is not None:
         try:
             imported = RSA.import_key(key)
@@ -153,11 +161,11 @@ def rsa_key(info: MechanismInfo, bits: int, key: bytes | None, seed: int | None)
             )
         return imported
     with _lock:
-        cached = _rsa_cache.get((bits, seed))
+        cached = _rsa_cache.get((bits, seed, slot))
         if cached is None:
             randfunc = seeded_stream(f"rsa-{bits}", seed) if seed is not None else None
             cached = RSA.generate(bits, randfunc=randfunc)
-            _rsa_cache[(bits, seed)] = cached
+            _rsa_cache[(bits, seed, slot)] = cached
         return cached
 
 

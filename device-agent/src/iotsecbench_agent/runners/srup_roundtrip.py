@@ -1,0 +1,381 @@
+"""SRUP round-trip runner (protocol ``srup``; job fields in docs/srup.md).
+
+The controller end signs a SRUP message carrying the payload and publishes it on
+``SRUP/<device id>``; the device end (the echo peer, ``srup.peer.EchoPeer``) verifies it
+and answers with a signed data message carrying the same token; the controller verifies
+that reply and the round trip is complete. Both ends check signatures and accept a
+sender's message only if its sequence ID is above the last one seen (``srup.receiver``).
+
+Measurement choices, and why:
+
+- The connection is ``mqtt_link.MqttLink`` (own client, TCP_NODELAY, wire bytes counted at
+  the socket, TLS below paho with the job's client certificate), as for MQTT. With
+  ``srup_peer: local`` (default) the agent runs the echo peer itself, on a second
+  connection with the same credentials, and ``pump`` services both in this thread: the
+  peer answers as soon as its request arrives, with no thread hand-off to measure. With
+  ``external`` another party holding the device's key answers (the tests' scripted
+  device; another agent later).
+- ``t_send`` is taken BEFORE the request is built and signed (token, encoding,
+  signature: ``secure_ns``), ``t_recv`` AFTER the reply has been decoded, verified and
+  its sequence ID checked (``unsecure_ns``). The peer's verification and signing happen
+  between the two, inside the round trip, as on a real device. Keys are loaded (or, for
+  RSA without a key in the job, generated once per process) in ``setup``.
+- Both ends subscribe to ``SRUP/<device id>`` and publish there, as the reference
+  library's endpoints do, so each receives its own messages back and skips them by
+  sender ID before any cryptography.
+- Which reply is ours: the reply carries the request's token. While a request is in
+  flight, the first message that fails a check (malformed, unknown sender, bad signature:
+  ``rejected_signature``; verified but not a fresh sequence ID: ``rejected_replay``) is
+  counted as its outcome, as the MQTT runner counts a corrupted echo; a verified message
+  with another token is a late reply to an earlier request and is ignored. Messages
+  between requests are not looked at.
+- ``wire_bytes`` is the request's PUBLISH (the TLS records carrying it over TLS), counted
+  at the controller's socket: SRUP message + MQTT header + TLS record overhead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.recordlog import LOST, OK, Record
+from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.jobspec import (
+    ROUND_TRIP,
+    LinkSpec,
+    Schedule,
+    choice_field,
+    hex_field,
+)
+from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
+from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
+from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
+from iotsecbench_agent.security.base import MechanismError, SecurityError
+from iotsecbench_agent.security.mechanisms import Signature
+from iotsecbench_agent.srup.codec import (
+    MAX_FIELD_BYTES,
+    encode_action,
+    encode_data,
+    new_token,
+    sender_of,
+)
+from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
+from iotsecbench_agent.srup.peer import EchoPeer
+from iotsecbench_agent.srup.receiver import Receiver, outcome_of
+
+logger = logging.getLogger(__name__)
+
+DATA = "data"
+ACTION = "action"
+MESSAGES = (DATA, ACTION)
+LOCAL = "local"
+EXTERNAL = "external"
+PEERS = (LOCAL, EXTERNAL)
+TOPIC_PREFIX = "SRUP/"
+REQUEST_DATA_ID = b"data"
+# The SRUP paper's action byte: 0xFF switches the device's LED on, 0x00 off; requests
+# alternate, starting with on.
+ACTION_ON = 0xFF
+ACTION_OFF = 0x00
+ID_HEX_DIGITS = 16  # a SRUP identity is 64 bits, written as 16 hex digits
+# Slots of the generated RSA keys (registry.rsa_key): two parties, two key pairs.
+CONTROLLER_SLOT = "srup-controller"
+DEVICE_SLOT = "srup-device"
+_HEX_ID = re.compile(f"[0-9a-fA-F]{{{ID_HEX_DIGITS}}}")
+
+
+@dataclass(frozen=True)
+class SrupSpec:
+    link: LinkSpec
+    schedule: Schedule
+    signature: str = DEFAULT_SIGNATURE
+    message: str = DATA
+    peer: str = LOCAL
+    # None: derived from the agent's device id / the run id (``srup_id``).
+    device_id: int | None = None
+    controller_id: int | None = None
+    # Keys from the job (hex of PEM/DER, or Ed25519's raw 32 bytes); None: generated.
+    controller_key: bytes | None = field(default=None, repr=False)
+    device_key: bytes | None = field(default=None, repr=False)
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> SrupSpec:
+        if spec.get("topic") is not None:
+            raise UnsupportedJob("spec.topic is not used by srup: its topic is SRUP/<device id>")
+        security = spec.get("security", SECURITY_NONE)
+        if security != SECURITY_NONE or spec.get("security_key") is not None:
+            raise UnsupportedJob(
+                "srup signs its messages itself (spec.srup_signature); "
+                "spec.security must be none and spec.security_key absent"
+            )
+        message = choice_field(spec, "srup_message", MESSAGES, DATA)
+        peer = choice_field(spec, "srup_peer", PEERS, LOCAL)
+        controller_key = hex_field(spec, "srup_controller_key")
+        device_key = hex_field(spec, "srup_device_key")
+        if peer == EXTERNAL and (controller_key is None or device_key is None):
+            raise UnsupportedJob(
+                "with srup_peer external the other end must hold the keys: "
+                "spec.srup_controller_key and spec.srup_device_key are required"
+            )
+        if message == ACTION:
+            # An action message carries exactly one byte, the action.
+            schedule = Schedule.parse(spec, min_payload=1, max_payload=1)
+        else:
+            schedule = Schedule.parse(spec, min_payload=SEQ_BYTES, max_payload=MAX_FIELD_BYTES)
+        return cls(
+            link=LinkSpec.parse(spec),
+            schedule=schedule,
+            signature=choice_field(spec, "srup_signature", SIGNATURES, DEFAULT_SIGNATURE),
+            message=message,
+            peer=peer,
+            device_id=_id_field(spec, "srup_device_id"),
+            controller_id=_id_field(spec, "srup_controller_id"),
+            controller_key=controller_key,
+            device_key=device_key,
+        )
+
+
+def srup_id(text: str) -> int:
+    """A 64-bit SRUP identity for an agent id: a UUID's first 64 bits (the reference
+    library's device IDs are half a UUID in hex), any other text's first 8 SHA-256 bytes."""
+    try:
+        return int(uuid.UUID(text).hex[:ID_HEX_DIGITS], 16)
+    except ValueError:
+        return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def topic_for(device_id: int) -> str:
+    return f"{TOPIC_PREFIX}{device_id:0{ID_HEX_DIGITS}x}"
+
+
+@register
+class SrupRoundTripRunner(Runner):
+    protocol = "srup"
+    measurements = (ROUND_TRIP,)
+
+    def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
+        super().__init__(spec, context)
+        self.spec = SrupSpec.parse(spec)
+        given = self.spec
+        self.device_id = srup_id(context.device_id) if given.device_id is None else given.device_id
+        self.controller_id = (
+            srup_id(context.run_id) if given.controller_id is None else given.controller_id
+        )
+        if self.controller_id == self.device_id:
+            raise UnsupportedJob("the SRUP controller and device need different IDs")
+        self.topic = topic_for(self.device_id)
+        # Each request is unique (its token): credit wire bytes per payload.
+        self.meter = OutboundMeter(mqtt5=self.spec.link.mqtt5, by_payload=True)
+        self.peer: EchoPeer | None = None
+        self._peer_meter = OutboundMeter(mqtt5=self.spec.link.mqtt5, by_payload=True)
+        self._peer_replies: list[bytes] = []
+        self.peer_wire_bytes = 0  # the replies' PUBLISH bytes at the peer's socket
+        self._controller: MqttLink | None = None
+        self._peer_link: MqttLink | None = None
+        self._links: tuple[MqttLink, ...] = ()
+        self._signer: Signature | None = None
+        self._receiver: Receiver | None = None
+        self._arrived = threading.Event()
+        self._awaiting: bytes | None = None  # the token of the request in flight
+        self._t_recv_perf = 0
+        self._unsecure_ns = 0
+        self._outcome = OK
+
+    @classmethod
+    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
+        SrupSpec.parse(spec)
+
+    @property
+    def link(self) -> MqttLink:
+        """The controller's (measured) connection, after ``setup``."""
+        if self._controller is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._controller
+
+    @property
+    def peer_rejections(self) -> dict[str, int]:
+        """Requests the local echo peer refused, by outcome."""
+        return dict(self.peer.rejected) if self.peer is not None else {}
+
+    def setup(self) -> None:
+        spec = self.spec
+        try:
+            controller = load_key(spec.signature, spec.controller_key, slot=CONTROLLER_SLOT)
+            device = load_key(spec.signature, spec.device_key, slot=DEVICE_SLOT)
+            self._signer = controller.require_signer("controller")
+            self._receiver = Receiver({self.device_id: device.verifier})
+            if spec.peer == LOCAL:
+                self.peer = EchoPeer(
+                    device_id=self.device_id,
+                    signer=device.require_signer("device"),
+                    receiver=Receiver({self.controller_id: controller.verifier}),
+                )
+        except MechanismError as exc:
+            raise UnsupportedJob(str(exc)) from None
+        client_id = f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}"
+        if self.peer is not None:
+            self._peer_link = MqttLink(
+                spec.link,
+                meter=self._peer_meter,
+                client_id=f"{client_id}-d",
+                on_message=self._on_request,
+            )
+            self._links += (self._peer_link,)
+            self._peer_link.connect()
+            self._peer_link.subscribe(self.topic)
+        self._controller = MqttLink(
+            spec.link, meter=self.meter, client_id=f"{client_id}-c", on_message=self._on_reply
+        )
+        self._links += (self._controller,)
+        self._controller.connect()
+        # Both ends subscribed (SUBACKs received) before the first request.
+        self._controller.subscribe(self.topic)
+
+    def run(self) -> None:
+        link = self.link
+        links = self._links
+        sign = self._require_signer().sign
+        controller_id = self.controller_id
+        topic = self.topic
+        spec = self.spec
+        schedule = spec.schedule
+        action = spec.message == ACTION
+        clock = self.context.clock
+        stop = self.context.stop
+        timeout_ns = schedule.timeout_ns
+        next_interval_ns = schedule.interval_sampler()
+        filler = filler_for(schedule.payload_size)
+        for seq in range(schedule.message_count):
+            if stop.is_set():
+                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+            if action:
+                payload = bytes((ACTION_OFF if seq % 2 else ACTION_ON,))
+            else:
+                payload = payload_of(seq, filler)
+            self._arrived.clear()
+            t_send = time.perf_counter_ns()
+            token = new_token()
+            if action:
+                wire = encode_action(
+                    sequence_id=seq + 1,
+                    sender_id=controller_id,
+                    token=token,
+                    action=payload[0],
+                    sign=sign,
+                )
+            else:
+                wire = encode_data(
+                    sequence_id=seq + 1,
+                    sender_id=controller_id,
+                    token=token,
+                    data_id=REQUEST_DATA_ID,
+                    data=payload,
+                    sign=sign,
+                )
+            t_signed = time.perf_counter_ns()
+            self._awaiting = token
+            link.publish(topic, wire)
+            pump(links, self._arrived, t_send + timeout_ns)
+            self._awaiting = None
+            arrived = self._arrived.is_set()
+            self.context.emit(
+                Record(
+                    seq=seq,
+                    t_send_ns=clock.wall_ns(t_send),
+                    t_recv_ns=clock.wall_ns(self._t_recv_perf) if arrived else None,
+                    app_bytes=len(payload),
+                    wire_bytes=self.meter.take_payload_bytes(wire),
+                    outcome=self._outcome if arrived else LOST,
+                    secure_ns=t_signed - t_send,
+                    unsecure_ns=self._unsecure_ns if arrived else None,
+                )
+            )
+            self._settle_peer_meter()
+            interval_ns = next_interval_ns()
+            if interval_ns and seq + 1 < schedule.message_count:
+                # Both ends stay serviced while waiting; it starts after the reply.
+                pump(links, stop, time.perf_counter_ns() + interval_ns)
+
+    def cleanup(self) -> None:
+        if self.peer is not None and self.peer.rejected:
+            logger.info(
+                "agent.srup_peer_rejections run_id=%s %s",
+                self.context.run_id,
+                " ".join(f"{k}={v}" for k, v in sorted(self.peer.rejected.items())),
+            )
+        self._signer = None
+        self._receiver = None
+        links, self._links = self._links, ()
+        self._controller = self._peer_link = None
+        for link in links:
+            link.close()
+
+    def data_socket(self) -> socket.socket:
+        """The raw TCP socket of the controller's connection (after ``setup``)."""
+        return self.link.data_socket()
+
+    def _require_signer(self) -> Signature:
+        if self._signer is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._signer
+
+    def _settle_peer_meter(self) -> None:
+        """Let the peer's meter parse what the peer wrote, so that it keeps no history
+        (outside the timed window, like the controller's)."""
+        replies, self._peer_replies = self._peer_replies, []
+        for reply in replies:
+            self.peer_wire_bytes += self._peer_meter.take_payload_bytes(reply)
+
+    # paho callbacks: they run in this thread, inside pump.
+
+    def _on_reply(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        t_arrived = time.perf_counter_ns()
+        receiver = self._receiver
+        if self._awaiting is None or self._arrived.is_set() or receiver is None:
+            return  # between two requests, or after our reply
+        data = message.payload
+        wire = data if isinstance(data, bytes) else bytes(data)
+        if sender_of(wire) == self.controller_id:
+            return  # our own request, routed back to us
+        outcome = OK
+        try:
+            if receiver.accept(wire).token != self._awaiting:
+                return  # a late reply to an earlier request
+        except SecurityError as exc:
+            outcome = outcome_of(exc)
+        t_recv = time.perf_counter_ns()
+        self._t_recv_perf = t_recv
+        self._unsecure_ns = t_recv - t_arrived
+        self._outcome = outcome
+        self._arrived.set()
+
+    def _on_request(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        peer, link = self.peer, self._peer_link
+        if peer is None or link is None:
+            return
+        data = message.payload
+        reply = peer.answer(data if isinstance(data, bytes) else bytes(data))
+        if reply is not None:
+            # Queued by paho (we are inside its callback) and written by pump's next write.
+            link.publish(self.topic, reply)
+            self._peer_replies.append(reply)
+
+
+def _id_field(spec: Mapping[str, Any], key: str) -> int | None:
+    value = spec.get(key)
+    if value is None:
+        return None
+    if isinstance(value, str) and _HEX_ID.fullmatch(value):
+        return int(value, 16)
+    raise UnsupportedJob(f"spec.{key} must be {ID_HEX_DIGITS} hex digits (a 64-bit SRUP ID)")
