@@ -35,6 +35,7 @@ from experiments.models import (
     Protocol,
     Run,
     RunStatus,
+    SrupSignature,
     Transport,
 )
 from experiments.selectors import experiment_get, experiment_list, run_get
@@ -54,6 +55,10 @@ BENCH_NEEDS_SIZES = "A cipher benchmark needs at least one data size (bytes)."
 BENCH_DUPLICATES = "List each value once."
 BENCH_NO_NONE = "A cipher benchmark times cryptography: leave out None (Null is the floor)."
 # A UDP datagram carries at most 65,507 bytes; leave room for the largest framing overhead.
+SRUP_SIGNS_ITSELF = (
+    "SRUP signs every message itself: choose the signature under SRUP and leave payload "
+    "security at None."
+)
 THROUGHPUT_PAYLOAD_MAX = 65_000
 THROUGHPUT_PAYLOAD_TOO_LARGE = (
     f"Throughput payloads go in one UDP datagram: at most {THROUGHPUT_PAYLOAD_MAX} bytes."
@@ -83,6 +88,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "protocol",
             "mqtt_version",
             "transport",
+            "srup_signature",
             "qos",
             "security",
             "payload_size",
@@ -108,6 +114,9 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     protocol = serializers.ChoiceField(choices=Protocol.choices, default=Protocol.MQTT)
     mqtt_version = serializers.ChoiceField(choices=MqttVersion.choices, default=MqttVersion.V311)
     transport = serializers.ChoiceField(choices=Transport.choices, default=Transport.TCP)
+    srup_signature = serializers.ChoiceField(
+        choices=SrupSignature.choices, default=SrupSignature.RSA_2048
+    )
     qos = serializers.IntegerField(min_value=0, max_value=2, default=1)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
@@ -138,6 +147,8 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["protocol"] == Protocol.SRUP and attrs["security"] != "none":
+            raise serializers.ValidationError({"security": [SRUP_SIGNS_ITSELF]})
         if attrs["kind"] in SAMPLE_KINDS:
             errors: dict[str, list[str]] = {}
             if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:

@@ -21,6 +21,14 @@ BENCH_SIZES_MAX = 16
 
 class Protocol(models.TextChoices):
     MQTT = "mqtt", "MQTT"
+    # SRUP v5 data messages over MQTT, signed end to end (device-agent/docs/srup.md).
+    SRUP = "srup", "SRUP (signed MQTT)"
+
+
+class SrupSignature(models.TextChoices):
+    RSA_2048 = "rsa-2048", "RSA-2048 (PKCS#1 v1.5, SHA-256)"
+    RSA_4096 = "rsa-4096", "RSA-4096 (PKCS#1 v1.5, SHA-256)"
+    ED25519 = "ed25519", "Ed25519"
 
 
 class MqttVersion(models.TextChoices):
@@ -74,6 +82,10 @@ class Experiment(models.Model):
         max_length=8, choices=MqttVersion.choices, default=MqttVersion.V311
     )
     transport = models.CharField(max_length=8, choices=Transport.choices, default=Transport.TCP)
+    # The signature of every SRUP message (protocol srup only).
+    srup_signature = models.CharField(
+        max_length=8, choices=SrupSignature.choices, default=SrupSignature.RSA_2048
+    )
     qos = models.PositiveSmallIntegerField(default=1)
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
     payload_size = models.PositiveIntegerField(default=66)

@@ -33,9 +33,11 @@ from experiments.models import (
     ExperimentKind,
     IntervalDistribution,
     MqttVersion,
+    Protocol,
     Run,
     RunDevice,
     RunStatus,
+    SrupSignature,
     Transport,
 )
 
@@ -78,6 +80,7 @@ def experiment_create(
     measurement: str,
     mqtt_version: str = MqttVersion.V311,
     transport: str = Transport.TCP,
+    srup_signature: str = SrupSignature.RSA_2048,
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
     mechanisms: Sequence[str] = (),
@@ -105,6 +108,7 @@ def experiment_create(
         measurement=measurement,
         mqtt_version=mqtt_version,
         transport=transport,
+        srup_signature=srup_signature,
         interval_distribution=interval_distribution,
         kind=kind,
         mechanisms=list(mechanisms),
@@ -140,6 +144,8 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
             "tls_version": experiment.transport.removeprefix("tls"),
             "ca_cert": Path(settings.MQTT_TLS_CA_FILE).read_text(),
         }
+    if experiment.protocol == Protocol.SRUP:
+        transport["srup_signature"] = experiment.srup_signature
     return {
         **transport,
         "transport": experiment.transport,
@@ -212,7 +218,10 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         job["spec"] = run.spec
         job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
     else:
-        job["spec"] = dict(run.spec, topic=f"iotsecbench/data/{run.pk}/{device_id}")
+        # SRUP's topic is SRUP/<device id>, derived by the agent (device-agent/docs/srup.md).
+        srup = run.spec.get("protocol") == Protocol.SRUP
+        topic = {} if srup else {"topic": f"iotsecbench/data/{run.pk}/{device_id}"}
+        job["spec"] = {**run.spec, **topic}
         job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
     return job
 

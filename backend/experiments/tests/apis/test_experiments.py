@@ -185,3 +185,36 @@ def test_tls_run_spec_points_at_the_tls_broker_with_its_ca_and_version(
     assert spec["tls_version"] == "1.2"
     assert spec["ca_cert"] == ca.read_text()
     assert spec["transport"] == "tls1.2"
+
+
+@pytest.mark.django_db
+def test_srup_run_spec_carries_the_signature_and_srup_refuses_payload_security(
+    personas, owner_client, monkeypatch
+):
+    from experiments.apis import SRUP_SIGNS_ITSELF
+
+    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {
+        **PAPER_BASELINE,
+        "protocol": "srup",
+        "srup_signature": "ed25519",
+        "device_ids": [str(device.pk)],
+    }
+    refused = owner_client.post(
+        "/api/experiments/", {**body, "security": "aes-128-cbc"}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["extra"]["fields"] == {"security": [SRUP_SIGNS_ITSELF]}
+    experiment = owner_client.post("/api/experiments/", body, format="json").json()
+    assert (experiment["protocol"], experiment["srup_signature"]) == ("srup", "ed25519")
+    run_id = owner_client.post(f"/api/experiments/{experiment['id']}/runs/").json()["id"]
+    spec = Run.objects.get(pk=run_id).spec
+    assert (spec["protocol"], spec["srup_signature"], spec["security"]) == (
+        "srup",
+        "ed25519",
+        "none",
+    )
+    mqtt = owner_client.post("/api/experiments/", {**body, "protocol": "mqtt"}, format="json")
+    mqtt_run = owner_client.post(f"/api/experiments/{mqtt.json()['id']}/runs/").json()["id"]
+    assert "srup_signature" not in Run.objects.get(pk=mqtt_run).spec
