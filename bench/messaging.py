@@ -16,9 +16,11 @@ run so the figures are comparable on a shared, noisy machine:
      a ``threading.Event`` for its own seq. Several rounds, the order alternating; the
      median round's p50/p95/p99 are reported, and the p50 ratio agent / bare.
   2. the agent's round trips for QoS 0/1/2, MQTT 5 QoS 1, QoS 1 with AES-128-CBC and
-     Ed25519 payload security and QoS 1 over TLS 1.3, interleaved the same way; with the
-     per-phase split (mean ``secure_ns``, ``unsecure_ns`` from the records, network = RTT
-     - secure - unsecure).
+     Ed25519 payload security, QoS 1 over TLS 1.3 and SRUP (RSA-2048 and Ed25519 signed
+     messages through the agent's SRUP runner with its local device peer; RSA-2048 over TLS
+     1.3 too), interleaved the same way; with the per-phase split (mean ``secure_ns``,
+     ``unsecure_ns`` from the records, network = RTT - secure - unsecure; for SRUP the
+     network part also holds the device peer's verifying and signing of the reply).
 Prints Markdown tables for docs/benchmarks.md. About 40 s; ``--quick`` about 5 s.
 """
 
@@ -50,8 +52,7 @@ from typing import Any
 import paho.mqtt
 import paho.mqtt.client as mqtt
 from iotsecbench_agent.recordlog import OK, Record
-from iotsecbench_agent.runners import RunClock, RunContext
-from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
+from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
 REPO_DIR = Path(__file__).resolve().parent.parent
@@ -198,6 +199,8 @@ def agent_run(broker: Broker, n: int, **overrides: Any) -> Run:
         "topic": f"iotsecbench/data/{run_id}/{DEVICE}",
         **overrides,
     }
+    if spec["protocol"] == "srup":
+        del spec["topic"]  # SRUP/<device id>, derived by the runner
     records: list[Record] = []
     context = RunContext(
         run_id=run_id,
@@ -206,7 +209,7 @@ def agent_run(broker: Broker, n: int, **overrides: Any) -> Run:
         emit=records.append,
         stop=threading.Event(),
     )
-    MqttRoundTripRunner(spec, context).execute()
+    runner_for("messaging", spec)(spec, context).execute()
     ok = [r for r in records if r.outcome == OK and r.t_recv_ns is not None]
     if not ok:
         raise RuntimeError(f"agent run {overrides}: no message came back")
@@ -334,6 +337,8 @@ def cases(broker: Broker) -> list[Case]:
         Case("MQTT 5, QoS 1", {"qos": 1, "mqtt_version": "5"}),
         Case("QoS 1, AES-128-CBC", {"qos": 1, "security": "aes-128-cbc"}),
         Case("QoS 1, Ed25519", {"qos": 1, "security": "ed25519"}, fraction=4),
+        Case("SRUP, RSA-2048", {"protocol": "srup", "srup_signature": "rsa-2048"}, fraction=20),
+        Case("SRUP, Ed25519", {"protocol": "srup", "srup_signature": "ed25519"}, fraction=4),
     ]
     if broker.tls_port is not None:
         found.append(
@@ -345,6 +350,19 @@ def cases(broker: Broker) -> list[Case]:
                     "tls_version": "1.3",
                     "ca_cert": broker.ca_cert,
                 },
+            )
+        )
+        found.append(
+            Case(
+                "SRUP, RSA-2048, TLS 1.3",
+                {
+                    "protocol": "srup",
+                    "srup_signature": "rsa-2048",
+                    "broker_url": broker.tls_url,
+                    "tls_version": "1.3",
+                    "ca_cert": broker.ca_cert,
+                },
+                fraction=20,
             )
         )
     return found
