@@ -172,7 +172,7 @@ def test_executor_reports_job_failed_when_it_expired_while_queued(setup: Setup) 
 
 
 @pytest.mark.integration
-def test_executor_stops_between_messages_and_reports_failure_when_shut_down(
+def test_executor_stops_between_messages_uploads_what_it_measured_and_reports_failure(
     setup: Setup, broker: Broker
 ) -> None:
     job = setup.job(broker_url=broker.url, message_count=1000, interval_ms=50)
@@ -182,8 +182,33 @@ def test_executor_stops_between_messages_and_reports_failure_when_shut_down(
     setup.executor.execute(job)
 
     assert time.monotonic() - started < 2.0  # the 50 ms interval wait ends on stop
-    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
-    assert fail.json()["message"].startswith("agent stopped during the run: stopped after")
     measured = read_records(RunFiles.of(setup.state_dir, job.run_id).csv)
     assert 0 < len(measured) < 1000
-    assert setup.platform.to(f"/api/agent/runs/{job.run_id}/records/") == []
+    # What was measured goes up, its final chunk declaring fewer records than planned ...
+    chunks = setup.platform.to(f"/api/agent/runs/{job.run_id}/records/")
+    uploaded = [line for c in chunks for line in c.body.decode().splitlines()[1:]]
+    assert len(uploaded) == len(measured)
+    assert chunks[-1].headers["x-final-chunk"] == "true"
+    assert chunks[-1].headers["x-record-total"] == str(len(measured))
+    # ... and then the failure, saying how much.
+    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
+    message = fail.json()["message"]
+    assert message.startswith("agent stopped during the run: stopped after")
+    assert message.endswith(f"({len(measured)} of 1000 messages measured and uploaded)")
+    assert RunMeta.load(RunFiles.of(setup.state_dir, job.run_id).meta).status == "uploaded"
+
+
+@pytest.mark.integration
+def test_a_stopped_run_whose_upload_fails_keeps_its_log_for_the_next_start(
+    setup: Setup, broker: Broker
+) -> None:
+    job = setup.job(broker_url=broker.url, message_count=1000, interval_ms=50)
+    setup.platform.script[f"/api/agent/runs/{job.run_id}/records/"] = [503] * 10
+    threading.Timer(0.3, setup.stop.set).start()
+
+    setup.executor.execute(job)
+
+    meta = RunMeta.load(RunFiles.of(setup.state_dir, job.run_id).meta)
+    assert meta.status == "measured"  # resume_pending uploads it on the next start
+    (event,) = setup.transport.on("/events")
+    assert event["message"].endswith("they upload when the agent restarts)")

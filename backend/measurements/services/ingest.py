@@ -66,6 +66,10 @@ CHUNK_CONFLICT_MESSAGE = (
 )
 RUN_FINISHED_MESSAGE = "Run {run_id} is {status}; it accepts no more records."
 INGEST_FAILED_MESSAGE = "Uploaded records were rejected: {error}"
+PARTIAL_MESSAGE = (
+    "only {done} of {total} planned records were measured (the agent stopped early); "
+    "the {done} measured are stored"
+)
 
 
 # --- receiving ----------------------------------------------------------------------------
@@ -222,16 +226,22 @@ def chunk_ingest(*, chunk_id: int) -> int:
 
 def run_device_complete_if_ingested(*, run_device_id: int) -> bool:
     """Complete a device's part once every record it declared is stored; then the run, once
-    every device is complete. Conditional updates make concurrent chunk tasks safe."""
-    done = (
-        RunDevice.objects.filter(
-            pk=run_device_id,
-            record_total__isnull=False,
-            records_ingested__gte=F("record_total"),
-        )
-        .exclude(status__in=FINISHED_STATUSES)
-        .update(status=RunStatus.COMPLETED)
-    )
+    every device is complete. Conditional updates make concurrent chunk tasks safe.
+
+    A part that declared fewer records than planned (its agent stopped mid-run and uploaded
+    what it had measured) fails the run instead: its records stay stored.
+    """
+    ingested = RunDevice.objects.filter(
+        pk=run_device_id,
+        record_total__isnull=False,
+        records_ingested__gte=F("record_total"),
+    ).exclude(status__in=FINISHED_STATUSES)
+    partial = ingested.filter(record_total__lt=F("total")).select_related("device").first()
+    if partial is not None:
+        message = PARTIAL_MESSAGE.format(done=partial.record_total, total=partial.total)
+        run_device_fail(run_device=partial, message=message)
+        return True
+    done = ingested.update(status=RunStatus.COMPLETED)
     if not done:
         return False
     run_id = RunDevice.objects.values_list("run_id", flat=True).get(pk=run_device_id)

@@ -58,6 +58,9 @@ logger = logging.getLogger(__name__)
 
 # While shutting down, one quick try to tell the platform; the systemd stop timeout is short.
 SHUTDOWN_REPORT_POLICY = RetryPolicy(attempts=1)
+# ... and two quick tries per chunk to upload what a stopped run measured; what is not sent
+# stays on disk and goes up when the agent starts again.
+SHUTDOWN_UPLOAD_POLICY = RetryPolicy(attempts=2, base_delay_s=0.2)
 
 
 class JobExecutor:
@@ -135,6 +138,7 @@ class JobExecutor:
         )
         self._progress.start(job_id=job.job_id, run_id=job.run_id, total=meta.total)
         logger.info("agent.run_started job_id=%s run_id=%s", job.job_id, job.run_id)
+        sink: _LoggedRun | None = None
         try:
             runner_cls = runner_for(job.kind, job.spec)
             samples = None
@@ -151,7 +155,7 @@ class JobExecutor:
                 )
                 runner_cls(job.spec, context).execute()
         except RunAborted as exc:
-            self._fail(meta, f"agent stopped during the run: {exc}")
+            self._stopped(meta, sink.count if sink is not None else 0, str(exc))
             return
         except AgentError as exc:
             self._fail(meta, str(exc))
@@ -194,6 +198,47 @@ class JobExecutor:
             result.chunks_sent,
         )
         self._progress.set_phase(DONE)
+
+    def _stopped(self, meta: RunMeta, measured: int, reason: str) -> None:
+        """The agent is shutting down mid-run: upload what was measured, then say so.
+
+        The final chunk declares the records measured (fewer than planned), so the platform
+        keeps them and fails the run as incomplete. If the upload does not get through in
+        the short time a shutdown allows, the log stays ``measured`` and goes up when the
+        agent starts again.
+        """
+        csv_path, cursor_path, log_format = self._log_of(meta.run_id)
+        unit = "samples" if log_format is SAMPLES_UPLOAD else "messages"
+        message = (
+            f"agent stopped during the run: {reason} ({measured} of {meta.total} {unit} measured"
+        )
+        meta = meta.with_status(RUN_MEASURED)
+        meta.save(RunFiles.of(self._state_dir, meta.run_id).meta)
+        self._progress.set_phase(UPLOADING)
+        try:
+            self._uploader.upload(
+                run_id=meta.run_id,
+                url=meta.upload_url,
+                csv_path=csv_path,
+                chunk_records=meta.chunk_records,
+                cursor=UploadCursor(cursor_path),
+                log_format=log_format,
+                retry=SHUTDOWN_UPLOAD_POLICY,
+            )
+        except PlatformRejected as exc:
+            self._fail(meta, f"{message}; the platform refused them: {exc})")
+            return
+        except PlatformUnavailable as exc:
+            logger.error("agent.upload_incomplete run_id=%s error=%s", meta.run_id, exc)
+            self._progress.set_phase(FAILED)
+            self._report_failure(
+                meta.job_id, meta.run_id, f"{message}; they upload when the agent restarts)"
+            )
+            return
+        meta.with_status(RUN_UPLOADED).save(RunFiles.of(self._state_dir, meta.run_id).meta)
+        logger.info("agent.partial_run_uploaded run_id=%s records=%d", meta.run_id, measured)
+        self._progress.set_phase(FAILED)
+        self._report_failure(meta.job_id, meta.run_id, f"{message} and uploaded)")
 
     # -- restart ----------------------------------------------------------------------
 

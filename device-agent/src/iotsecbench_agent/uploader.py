@@ -102,6 +102,7 @@ class Uploader:
         cursor: UploadCursor,
         stop: threading.Event | None = None,
         log_format: UploadFormat = RECORDS,
+        retry: RetryPolicy | None = None,
     ) -> UploadResult:
         """Send every chunk of the log at ``csv_path`` after ``cursor``'s last acknowledged one.
 
@@ -132,7 +133,7 @@ class Uploader:
                 headers["X-Record-Total"] = str(total)
             response = with_retries(
                 functools.partial(self._post, url, chunk.body(), headers),
-                policy=self._retry,
+                policy=retry or self._retry,
                 what=f"upload of chunk {chunk.index} of run {run_id}",
                 sleep=self._sleep,
             )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from experiments.models import ExperimentKind, RunStatus
+from experiments.models import ExperimentKind, RunDevice, RunStatus
 from measurements.models import BenchSample, BenchStatistic
 from measurements.services import SAMPLE_HEADER
 from measurements.tests.conftest import upload
@@ -28,6 +28,12 @@ def upload_samples(
     )
 
 
+def plan(running_run, *totals: int) -> None:
+    """What each device plans to measure: a part that uploads fewer fails as incomplete."""
+    for part, total in zip(running_run.parts, totals, strict=True):
+        RunDevice.objects.filter(pk=part.pk).update(total=total)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_samples_are_stored_once_and_summarised_with_sample_variance(
     running_run, owner_client, django_capture_on_commit_callbacks
@@ -35,6 +41,7 @@ def test_samples_are_stored_once_and_summarised_with_sample_variance(
     run, parts, agents = running_run.run, running_run.parts, running_run.agents
     run.experiment.kind = ExperimentKind.CIPHER_BENCH
     run.experiment.save()
+    plan(running_run, 20, 20)
     walls = [1000 + 37 * i for i in range(10)]
     rows = [
         ("aes-128-cbc", op, 8192, i, w + (5 if op == "decrypt" else 0), w // 2, 10240)
@@ -110,6 +117,7 @@ def test_throughput_windows_give_packet_rates_and_cost_relative_to_no_security(
     run, part, agent = running_run.run, running_run.parts[0], running_run.agents[0]
     run.experiment.kind = ExperimentKind.THROUGHPUT
     run.experiment.save()
+    plan(running_run, 6, 0)
     window = 2_000_000_000
     rows = [
         (mechanism, "send", 1280, rep, window, window // 2, 20000, packets)
@@ -140,6 +148,7 @@ def test_cipher_bench_rows_show_their_cost_net_of_the_null_floor(
     run, agents = running_run.run, running_run.agents
     run.experiment.kind = ExperimentKind.CIPHER_BENCH
     run.experiment.save()
+    plan(running_run, 12, 0)
     rows = [
         (mechanism, op, 64, rep, wall, wall, 9000)
         for mechanism, op, wall in (

@@ -159,3 +159,25 @@ def test_upload_answers_400_when_chunk_headers_are_missing(running_run):
 def test_user_session_cannot_upload_records(running_run, owner_client):
     response = upload(owner_client, running_run.run, csv_chunk([]), index=0, final=True, total=0)
     assert response.status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_partial_upload_keeps_its_records_and_fails_the_run_as_incomplete(
+    running_run, django_capture_on_commit_callbacks
+):
+    from measurements.services.ingest import PARTIAL_MESSAGE
+
+    run, (part_a, _), (agent_a, _) = running_run.run, running_run.parts, running_run.agents
+    # The agent was stopped after 37 of its 100 messages and uploaded those 37.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(
+            agent_a, run, csv_chunk(_rows(RTTS_A[:37])), index=0, final=True, total=37
+        )
+    assert response.status_code == 201
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 37
+    part_a.refresh_from_db()
+    run.refresh_from_db()
+    assert part_a.status == RunStatus.FAILED
+    assert part_a.error == PARTIAL_MESSAGE.format(done=37, total=100)
+    assert run.status == RunStatus.FAILED
+    assert run.error == f"{part_a.device.name}: {PARTIAL_MESSAGE.format(done=37, total=100)}"
