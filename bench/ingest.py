@@ -43,14 +43,16 @@ def chunk_body(start: int, count: int) -> bytes:
     return RECORD_HEADER + b"\n" + rows
 
 
-def setup_django(admin_url: str) -> None:
+def setup_django(admin_url: str, *, database: str = BENCH_DB) -> None:
+    """Recreate the scratch `database` and set Django up on it (a bench that may run beside
+    another names its own, so neither drops the other's)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{database}"')
     os.environ["DATABASE_URL"] = (
-        admin_url.replace("postgresql://", "postgres://").rsplit("/", 1)[0] + f"/{BENCH_DB}"
+        admin_url.replace("postgresql://", "postgres://").rsplit("/", 1)[0] + f"/{database}"
     )
     os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(32))
     if "JOB_SIGNING_KEY" not in os.environ:

@@ -39,3 +39,10 @@ def test_power_trace_benchmark_runs_on_a_small_file() -> None:
     out = _run("bench/power.py", "--samples", "300000")
     assert "| parse and store (trace_parse) |" in out
     assert "| plot, whole trace (2,000 buckets) |" in out
+
+
+def test_results_benchmark_runs_on_a_small_run() -> None:
+    out = _run("bench/results.py", "--records", "20000", "--tries", "1")
+    assert "| statistics |" in out
+    assert "| distribution (200 bins) |" in out
+    assert "| page data (statistics + distribution), later views |" in out

@@ -7,6 +7,8 @@ from core.views import spa_index
 from devices.urls import agent_urlpatterns as device_agent_urls
 from experiments.urls import catalogue_urlpatterns, run_urlpatterns
 from measurements.urls import agent_urlpatterns as measurement_agent_urls
+from results.urls import compare_urlpatterns as results_compare_urls
+from results.urls import run_urlpatterns as results_run_urls
 
 agent_urlpatterns: list[URLPattern | URLResolver] = [*device_agent_urls, *measurement_agent_urls]
 
@@ -16,6 +18,8 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("devices/", include(("devices.urls", "devices"))),
     path("experiments/", include(("experiments.urls", "experiments"))),
     path("runs/", include((run_urlpatterns, "runs"))),
+    path("runs/", include((results_run_urls, "results"))),
+    path("compare/", include((results_compare_urls, "compare"))),
     path("power-traces/", include(("power.urls", "power"))),
     path("catalogue/", include((catalogue_urlpatterns, "catalogue"))),
     path("agent/", include((agent_urlpatterns, "agent"))),

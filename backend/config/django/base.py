@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "experiments",
     "measurements",
     "power",
+    "results",
 ]
 
 MIDDLEWARE = [

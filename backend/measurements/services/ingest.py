@@ -257,7 +257,13 @@ def run_device_complete_if_ingested(*, run_device_id: int) -> bool:
         from measurements.services.summary import summarize
 
         summarize(run_id=run_id)
-        Run.objects.filter(pk=run_id, status=RunStatus.INGESTING).update(
+        completed = Run.objects.filter(pk=run_id, status=RunStatus.INGESTING).update(
             status=RunStatus.COMPLETED, finished_at=timezone.now()
         )
+        if completed:
+            from results.tasks import run_round_trips_warm_task  # results reads measurements
+
+            # The results pages read a completed run's round trips from a cache; fill it now
+            # rather than on the first view (docs/results.md).
+            transaction.on_commit(lambda: run_round_trips_warm_task.delay(str(run_id)))
     return True

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import statistics
 
+import numpy as np
 import pytest
 
 from experiments.models import RunDevice, RunStatus
 from measurements.models import ChunkStatus, MessageRecord, RunStatistic, UploadChunk
 from measurements.services import HEADER_MESSAGE, RECORD_HEADER
 from measurements.tests.conftest import T0, csv_chunk, upload
+from results.models import RoundTripCache
 
 RTTS_A = [41_000 + 37 * i for i in range(100)]
 
@@ -82,6 +84,9 @@ def test_upload_in_chunks_ingests_every_record_once_and_completes_the_run(
     overall = RunStatistic.objects.get(run=run, run_device=None)
     assert (overall.n, overall.lost) == (198, 2)
     assert overall.mean_ns == pytest.approx(statistics.fmean(delivered_a + rtts_b))
+    # The results pages' cache of the completed run was filled at completion, not on a view.
+    cached = RoundTripCache.objects.filter(run_device__run=run).order_by("run_device_id")
+    assert [np.frombuffer(c.rtt_ns, "<i8").size for c in cached] == [98, 100]
 
 
 @pytest.mark.django_db(transaction=True)

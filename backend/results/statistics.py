@@ -1,0 +1,363 @@
+"""The statistics of results: pure functions of numpy arrays (numpy and scipy, no Django).
+
+Definitions, also in docs/results.md:
+
+- Percentiles (median, quartiles, p95, p99) interpolate linearly between the closest ranks
+  (numpy's default `linear` method, Hyndman & Fan type 7), as PostgreSQL's percentile_cont
+  does in measurements.services.summary, so both agree.
+- Variance and standard deviation are the sample ones (n - 1), as the OpenSSL-on-Pi paper
+  reports them; undefined (None) below two values.
+- The confidence interval of a mean is mean ± t(1 - alpha/2, n - 1) · s / √n.
+- The combined mean of a run is the mean of its devices' means (the SRUP paper's method):
+  every device weighs the same whatever its number of delivered messages.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats  # type: ignore[import-untyped]  # scipy ships no type information
+
+FloatArray = npt.NDArray[np.float64]
+
+CONFIDENCE = 0.95
+# Tukey's fences: a value beyond 1.5 IQR from the quartiles is an outlier (as Plotly draws).
+WHISKER_IQR = 1.5
+# Resamples of the bootstrap: 2,000 puts the 2.5th/97.5th percentiles within ~1 % of
+# their limit (Efron & Tibshirani recommend ≥ 1,000 for percentile intervals).
+BOOTSTRAP_RESAMPLES = 2_000
+# Values drawn per device and resample. Above it the bootstrap draws this many and scales
+# the deviations by √(m/n) (the m-out-of-n bootstrap, consistent for a mean): a pair of
+# 10-device 1,000,000-record runs then costs ~4·10⁷ draws (~0.5 s) instead of 2·10⁹.
+BOOTSTRAP_DRAW_MAX = 1_000
+BOOTSTRAP_SEED = 2021  # fixed: the same runs always give the same interval
+# Fine bins of the binned kernel density (the violin): far below a pixel of a plot.
+DENSITY_BINS = 1_024
+# Resamples drawn at once: bounds the index matrix to ~16 MB.
+_BOOTSTRAP_BLOCK_VALUES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Descriptive statistics of one sample; every value None when the sample is empty."""
+
+    n: int
+    mean: float | None = None
+    median: float | None = None
+    q1: float | None = None
+    q3: float | None = None
+    p95: float | None = None
+    p99: float | None = None
+    min: float | None = None
+    max: float | None = None
+    variance: float | None = None
+    std: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+
+
+def quantiles(sorted_values: FloatArray, q: Sequence[float]) -> FloatArray:
+    """Quantiles (0-1) of sorted values by linear interpolation between the closest ranks,
+    as numpy's default method computes them (including its lerp, exact at both ends), in
+    O(1) each: a sort of 100,000 values is ~1 ms, numpy's partition per call costs more."""
+    n = sorted_values.size
+    position = np.asarray(q, np.float64) * (n - 1)
+    lower = np.floor(position).astype(np.int64)
+    upper = np.minimum(lower + 1, n - 1)
+    t = position - lower
+    a, b = sorted_values[lower], sorted_values[upper]
+    diff = b - a
+    out: FloatArray = np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+    return out
+
+
+def _sorted(values: npt.ArrayLike, presorted: bool) -> FloatArray:
+    x = np.asarray(values, dtype=np.float64)
+    return x if presorted else np.sort(x)
+
+
+def summarize(
+    values: npt.ArrayLike, *, confidence: float = CONFIDENCE, presorted: bool = False
+) -> Summary:
+    """n, mean, median, quartiles, p95, p99, min, max, sample variance and std, and the
+    t confidence interval of the mean. `presorted`: the values are sorted already."""
+    x = _sorted(values, presorted)
+    n = int(x.size)
+    if n == 0:
+        return Summary(n=0)
+    q1, median, q3, p95, p99 = (float(v) for v in quantiles(x, [0.25, 0.5, 0.75, 0.95, 0.99]))
+    mean = float(x.mean())
+    variance = std = ci_low = ci_high = None
+    if n >= 2:
+        variance = float(x.var(ddof=1))
+        std = math.sqrt(variance)
+        ci_low, ci_high = t_interval(mean=mean, std=std, n=n, confidence=confidence)
+    return Summary(
+        n=n,
+        mean=mean,
+        median=median,
+        q1=q1,
+        q3=q3,
+        p95=p95,
+        p99=p99,
+        min=float(x[0]),
+        max=float(x[-1]),
+        variance=variance,
+        std=std,
+        ci_low=ci_low,
+        ci_high=ci_high,
+    )
+
+
+def t_interval(
+    *, mean: float, std: float, n: int, confidence: float = CONFIDENCE
+) -> tuple[float, float]:
+    """mean ± t(1 - alpha/2, n - 1) · std / √n (std is the sample one)."""
+    half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * std / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def mean_of_means(groups: Sequence[npt.ArrayLike]) -> float | None:
+    """The SRUP paper's combined mean: the mean of each non-empty group's mean."""
+    means = [float(np.asarray(g, np.float64).mean()) for g in groups if np.size(g)]
+    return sum(means) / len(means) if means else None
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    """The mean of a few values (e.g. the means of repeated runs) and its t interval."""
+
+    n: int
+    mean: float | None
+    std: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+
+def mean_interval(values: Sequence[float], *, confidence: float = CONFIDENCE) -> MeanInterval:
+    s = summarize(values, confidence=confidence)
+    return MeanInterval(n=s.n, mean=s.mean, std=s.std, ci_low=s.ci_low, ci_high=s.ci_high)
+
+
+# --- comparisons ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    """treatment - baseline of the combined means, with its bootstrap percentile interval."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+
+
+def bootstrap_difference(
+    baseline: Sequence[FloatArray],
+    treatment: Sequence[FloatArray],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    draw_max: int = BOOTSTRAP_DRAW_MAX,
+    seed: int = BOOTSTRAP_SEED,
+    confidence: float = CONFIDENCE,
+) -> Difference:
+    """The difference of the combined means (mean of per-device means) of two runs with a
+    percentile bootstrap interval.
+
+    Stratified: each replicate resamples every device's values with replacement within that
+    device, so the interval reflects the estimator (devices weigh the same). A device with
+    more than `draw_max` values is resampled `draw_max` at a time and its deviations from its
+    own mean are scaled by √(m/n), which keeps their variance s²/n (the m-out-of-n bootstrap
+    of a mean); at or below `draw_max` this is the ordinary bootstrap. Vectorised: a block of
+    replicates is one index matrix. Empty groups (devices with nothing delivered) are left out.
+    """
+    rng = np.random.default_rng(seed)
+    base = [np.asarray(g, np.float64) for g in baseline if np.size(g)]
+    treat = [np.asarray(g, np.float64) for g in treatment if np.size(g)]
+    if not base or not treat:
+        raise ValueError("both sides need at least one non-empty group")
+    replicates = _replicates(treat, rng, resamples, draw_max) - _replicates(
+        base, rng, resamples, draw_max
+    )
+    alpha = 1 - confidence
+    low, high = np.percentile(replicates, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    estimate = float(np.mean([g.mean() for g in treat]) - np.mean([g.mean() for g in base]))
+    return Difference(estimate=estimate, ci_low=float(low), ci_high=float(high))
+
+
+def _replicates(
+    groups: list[FloatArray], rng: np.random.Generator, resamples: int, draw_max: int
+) -> FloatArray:
+    """`resamples` bootstrap replicates of the mean of the groups' means."""
+    total = np.zeros(resamples)
+    for x in groups:
+        n = x.size
+        m = min(n, draw_max)
+        mean = float(x.mean())
+        block = max(1, _BOOTSTRAP_BLOCK_VALUES // m)
+        deviations = np.empty(resamples)
+        for start in range(0, resamples, block):
+            size = min(block, resamples - start)
+            index = rng.integers(0, n, size=(size, m))
+            deviations[start : start + size] = x[index].mean(axis=1) - mean
+        total += mean + deviations * math.sqrt(m / n)
+    return total / len(groups)
+
+
+@dataclass(frozen=True)
+class RankTest:
+    """Mann-Whitney U of the first sample (pairs where it is the larger, ties count half),
+    two-sided p-value."""
+
+    u: float
+    p_value: float
+
+
+def mann_whitney(a: npt.ArrayLike, b: npt.ArrayLike) -> RankTest:
+    """scipy.stats.mannwhitneyu, two-sided; exact for small samples without ties,
+    normal approximation with tie and continuity corrections otherwise (scipy's `auto`)."""
+    result = stats.mannwhitneyu(a, b, alternative="two-sided")
+    return RankTest(u=float(result.statistic), p_value=float(result.pvalue))
+
+
+def max_rate_hz(overhead_ms: float) -> float | None:
+    """The highest message rate at which the added time per message still fits in the
+    message period: 1 / overhead (the SRUP paper's Equation (1): 1 / 56.1 ms = 17.8 Hz);
+    None when there is no positive overhead."""
+    return 1000.0 / overhead_ms if overhead_ms > 0 else None
+
+
+# --- distributions (plot data) -------------------------------------------------------------
+
+
+def histogram(
+    values: FloatArray, *, bins: int, low: float, high: float, presorted: bool = False
+) -> tuple[npt.NDArray[np.int64], int, int]:
+    """Counts in `bins` equal bins over [low, high] (each bin [a, b), the last [a, b], as
+    np.histogram), and the counts below and above the range. On sorted values a count is
+    two binary searches, whatever the number of values."""
+    x = _sorted(values, presorted)
+    edges = bin_edges(bins=bins, low=low, high=high)
+    index = np.searchsorted(x, edges, side="left")
+    index[-1] = np.searchsorted(x, edges[-1], side="right")
+    return np.diff(index), int(index[0]), int(x.size - index[-1])
+
+
+def bin_edges(*, bins: int, low: float, high: float) -> FloatArray:
+    """The edges np.histogram uses for these bins (a zero-width range is widened by ±0.5)."""
+    edges: FloatArray = np.histogram_bin_edges(np.empty(0), bins=bins, range=(low, high))
+    return edges
+
+
+@dataclass(frozen=True)
+class Box:
+    """Box-plot statistics: quartiles, whiskers at the last values within 1.5 IQR of the
+    quartiles, and the outliers beyond them (their count, and a sample of at most
+    `sample_max` spread evenly over their sorted values, both extremes included)."""
+
+    q1: float
+    median: float
+    q3: float
+    whisker_low: float
+    whisker_high: float
+    outliers: int
+    outlier_sample: FloatArray
+
+
+def box(values: FloatArray, *, sample_max: int, presorted: bool = False) -> Box:
+    x = _sorted(values, presorted)
+    q1, median, q3 = (float(v) for v in quantiles(x, [0.25, 0.5, 0.75]))
+    iqr = q3 - q1
+    low_fence, high_fence = q1 - WHISKER_IQR * iqr, q3 + WHISKER_IQR * iqr
+    first = int(np.searchsorted(x, low_fence, side="left"))  # first value inside
+    end = int(np.searchsorted(x, high_fence, side="right"))  # past the last value inside
+    outliers = np.concatenate([x[:first], x[end:]])  # sorted; the quartiles are inside
+    count = int(outliers.size)
+    if count > sample_max:
+        picks = np.unique(np.linspace(0, count - 1, sample_max).round().astype(np.int64))
+        outliers = outliers[picks]
+    return Box(
+        q1=q1,
+        median=median,
+        q3=q3,
+        whisker_low=float(x[first]),
+        whisker_high=float(x[end - 1]),
+        outliers=count,
+        outlier_sample=outliers,
+    )
+
+
+def bandwidth(values: FloatArray, *, presorted: bool = False) -> float:
+    """Silverman's rule of thumb, 0.9 · min(s, IQR / 1.34) · n^(-1/5): the IQR keeps a tail
+    of outliers (a few lost-then-late messages) from flattening the whole density, which
+    Scott's rule on s alone (gaussian_kde's default) does. Falls back to s when the IQR is 0;
+    0 when the values are all equal."""
+    x = _sorted(values, presorted)
+    std = float(x.std(ddof=1)) if x.size > 1 else 0.0
+    q1, q3 = quantiles(x, [0.25, 0.75])
+    spread = min(std, float(q3 - q1) / 1.34) if q3 > q1 else std
+    return 0.9 * spread * math.pow(x.size, -0.2)
+
+
+def density(
+    values: FloatArray, grid: FloatArray, *, bins: int = DENSITY_BINS, presorted: bool = False
+) -> FloatArray | None:
+    """A Gaussian kernel density estimate of all the values, evaluated on `grid` (evenly
+    spaced): the values are counted in `bins` fine bins over the grid's range and the counts
+    convolved with the Gaussian kernel (a binned KDE, as KDEpy's FFTKDE or R's bkde do):
+    O(n + bins · kernel), where scipy.stats.gaussian_kde costs O(n · grid). The bin width is
+    at most 1/1,024 of the range, so the estimate is within a line's width of the exact one
+    (a test compares it with gaussian_kde of the same bandwidth). Values outside the grid
+    count in n but not in the curve. None below two distinct values (no bandwidth)."""
+    x = _sorted(values, presorted)
+    if x.size < 2:
+        return None
+    h = bandwidth(x, presorted=True)
+    if h <= 0:
+        return None
+    low, high = float(grid[0]), float(grid[-1])
+    counts, _, _ = histogram(x, bins=bins, low=low, high=high, presorted=True)
+    edges = bin_edges(bins=bins, low=low, high=high)
+    width = float(edges[1] - edges[0])
+    sigma = h / width  # in bins
+    reach = min(bins, math.ceil(4 * sigma))
+    offsets = np.arange(-reach, reach + 1)
+    kernel = np.exp(-0.5 * (offsets / sigma) ** 2)
+    kernel /= kernel.sum()  # sums to 1 however few bins it spans
+    smoothed = np.convolve(counts, kernel, mode="full")[reach : reach + bins]
+    centres = (edges[:-1] + edges[1:]) / 2
+    estimate: FloatArray = np.interp(grid, centres, smoothed / (x.size * width))
+    return estimate
+
+
+@dataclass(frozen=True)
+class Series:
+    """A series cut into equal-count buckets in send order: per bucket the first and last
+    sequence number and the min, max and mean value."""
+
+    seq_first: npt.NDArray[np.int64]
+    seq_last: npt.NDArray[np.int64]
+    min: FloatArray
+    max: FloatArray
+    mean: FloatArray
+
+
+def downsample(seq: npt.ArrayLike, values: FloatArray, *, buckets: int) -> Series:
+    seq = np.asarray(seq, np.int64)
+    n = values.size
+    if n == 0:
+        empty = np.empty(0)
+        return Series(seq, seq, empty, empty, empty)
+    k = min(buckets, n)
+    bounds = np.arange(k + 1, dtype=np.int64) * n // k  # strictly increasing as k <= n
+    starts = bounds[:-1]
+    return Series(
+        seq_first=seq[starts],
+        seq_last=seq[bounds[1:] - 1],
+        min=np.minimum.reduceat(values, starts),
+        max=np.maximum.reduceat(values, starts),
+        mean=np.add.reduceat(values, starts) / np.diff(bounds),
+    )

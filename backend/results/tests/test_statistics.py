@@ -1,0 +1,245 @@
+"""results.statistics against values computed by hand (worked in the comments), with scipy
+as the reference where scipy defines the statistic."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats  # type: ignore[import-untyped]
+
+from results.statistics import (
+    bandwidth,
+    bin_edges,
+    bootstrap_difference,
+    box,
+    density,
+    downsample,
+    histogram,
+    mann_whitney,
+    max_rate_hz,
+    mean_interval,
+    mean_of_means,
+    quantiles,
+    summarize,
+)
+
+
+def test_summary_matches_hand_computed_values():
+    # x = 1, 2, 3, 4, 10; n = 5; mean = 20 / 5 = 4.
+    # Linear interpolation at position p * (n - 1) of the sorted values:
+    #   q1: 0.25 * 4 = 1 -> 2;  median: 2 -> 3;  q3: 3 -> 4;
+    #   p95: 3.8 -> 4 + 0.8 * (10 - 4) = 8.8;  p99: 3.96 -> 4 + 0.96 * 6 = 9.76.
+    # Deviations -3, -2, -1, 0, 6; squares sum to 9 + 4 + 1 + 0 + 36 = 50;
+    #   sample variance 50 / 4 = 12.5, std √12.5 = 3.5355339.
+    # CI: t(0.975, 4) = 2.7764451; half = 2.7764451 * 3.5355339 / √5 = 4.3899452
+    #   -> (-0.3899452, 8.3899452).
+    s = summarize([1, 2, 3, 4, 10])
+    assert s.n == 5
+    assert (s.mean, s.median, s.q1, s.q3, s.min, s.max) == (4, 3, 2, 4, 1, 10)
+    assert s.p95 == pytest.approx(8.8)
+    assert s.p99 == pytest.approx(9.76)
+    assert s.variance == pytest.approx(12.5)
+    assert s.std == pytest.approx(3.5355339, rel=1e-7)
+    assert s.ci_low == pytest.approx(-0.3899452, rel=1e-6)
+    assert s.ci_high == pytest.approx(8.3899452, rel=1e-7)
+    # scipy as the reference for the t interval
+    low, high = stats.t.interval(0.95, 4, loc=4, scale=stats.sem([1, 2, 3, 4, 10]))
+    assert s.ci_low == pytest.approx(low)
+    assert s.ci_high == pytest.approx(high)
+
+
+def test_summary_has_no_spread_when_there_is_one_value_and_nothing_when_there_is_none():
+    one = summarize([5.0])
+    assert (one.n, one.mean, one.median, one.p99, one.min, one.max) == (1, 5, 5, 5, 5, 5)
+    assert (one.variance, one.std, one.ci_low, one.ci_high) == (None, None, None, None)
+    empty = summarize([])
+    assert empty.n == 0
+    assert empty.mean is None
+    assert empty.median is None
+
+
+def test_mean_of_means_weighs_every_device_the_same_unlike_the_pooled_mean():
+    # Device means 2 and 10 -> combined (2 + 10) / 2 = 6; pooled (1+2+3+10) / 4 = 4.
+    assert mean_of_means([[1, 2, 3], [10], []]) == 6
+    assert mean_of_means([[], []]) is None
+
+
+def test_mean_interval_of_repeats_matches_hand_computed_t_interval():
+    # 10, 12, 14: mean 12, s = 2; t(0.975, 2) = 4.3026527; half = 4.3026527 * 2 / √3
+    #   = 4.9682754 -> (7.0317246, 16.9682754).
+    r = mean_interval([10, 12, 14])
+    assert (r.n, r.mean, r.std) == (3, 12, 2)
+    assert r.ci_low == pytest.approx(7.0317246, rel=1e-7)
+    assert r.ci_high == pytest.approx(16.9682754, rel=1e-7)
+    assert mean_interval([]).n == 0
+
+
+def test_max_rate_is_one_over_the_overhead_as_in_the_srup_paper():
+    # The SRUP paper's Equation (1): 1 / 56.1 ms = 17.8 Hz.
+    assert max_rate_hz(56.1) == pytest.approx(17.8, abs=0.05)
+    assert max_rate_hz(0.0) is None
+    assert max_rate_hz(-2.0) is None
+
+
+def test_mann_whitney_matches_the_hand_computed_exact_test():
+    # a = 1, 2, 3 against b = 4, 5, 6: no pair where a is larger, so U = 0. Exact null
+    # distribution: each of C(6, 3) = 20 rankings equally likely, U = 0 for one of them;
+    # two-sided p = 2 * 1/20 = 0.1.
+    test = mann_whitney([1, 2, 3], [4, 5, 6])
+    assert test.u == 0
+    assert test.p_value == pytest.approx(0.1)
+    # with ties: scipy's normal approximation is the reference
+    a, b = [1, 2, 2, 3, 5, 8], [2, 3, 3, 4, 9, 9, 10]
+    ref = stats.mannwhitneyu(a, b, alternative="two-sided")
+    assert mann_whitney(a, b).p_value == pytest.approx(ref.pvalue)
+
+
+def test_bootstrap_interval_collapses_on_constant_samples():
+    # Every resample of a constant sample has the same mean: 5 - 2 = 3 exactly.
+    d = bootstrap_difference([np.full(3, 2.0), np.full(2, 2.0)], [np.full(4, 5.0)], resamples=200)
+    assert (d.estimate, d.ci_low, d.ci_high) == (3, 3, 3)
+
+
+def test_bootstrap_is_the_ordinary_percentile_bootstrap_below_the_draw_cap():
+    base = np.array([1.0, 2.0, 4.0, 7.0, 8.0])
+    treat = np.array([3.0, 5.0, 6.0, 9.0, 12.0, 13.0])
+    d = bootstrap_difference([base], [treat], resamples=500, seed=7)
+    # The same draws written out: treatment first, then baseline, one index matrix each.
+    rng = np.random.default_rng(7)
+    t_means = treat[rng.integers(0, 6, size=(500, 6))].mean(axis=1)
+    b_means = base[rng.integers(0, 5, size=(500, 5))].mean(axis=1)
+    low, high = np.percentile(t_means - b_means, [2.5, 97.5])
+    assert d.estimate == pytest.approx(8 - 4.4)  # means 8 and 22/5
+    assert d.ci_low == pytest.approx(low)
+    assert d.ci_high == pytest.approx(high)
+    assert d == bootstrap_difference([base], [treat], resamples=500, seed=7)  # seeded
+
+
+def test_bootstrap_above_the_draw_cap_keeps_the_width_of_the_normal_interval():
+    # n = 200,000 per side, sd 1: the difference of means has standard error
+    # √(1/n + 1/n) = 0.0031623, so a 95% interval is ±1.96 * 0.0031623 = ±0.0061981.
+    rng = np.random.default_rng(1)
+    base = rng.normal(10.0, 1.0, 200_000)
+    treat = rng.normal(10.1, 1.0, 200_000)
+    d = bootstrap_difference([base], [treat], draw_max=2_000)
+    assert d.ci_low < d.estimate < d.ci_high
+    assert (d.ci_high - d.ci_low) / 2 == pytest.approx(0.0061981, rel=0.15)
+    assert d.estimate == pytest.approx(treat.mean() - base.mean())
+
+
+def test_bootstrap_stratifies_by_device():
+    # Two devices with very different levels: resampling within each device keeps the
+    # combined mean's interval narrow (pooled resampling would mix the levels).
+    rng = np.random.default_rng(3)
+    base = [rng.normal(1.0, 0.01, 500), rng.normal(100.0, 0.01, 50)]
+    treat = [rng.normal(2.0, 0.01, 500), rng.normal(101.0, 0.01, 50)]
+    d = bootstrap_difference(base, treat)
+    assert d.estimate == pytest.approx(1.0, abs=0.01)
+    assert d.ci_high - d.ci_low < 0.01
+
+
+def test_histogram_counts_per_bin_and_outside_the_range():
+    # Bins over [0, 2]: [0, .5) [.5, 1) [1, 1.5) [1.5, 2] -> 0 | 0.5 | 1 | 1.5, 2; 5 is above.
+    counts, below, above = histogram(np.array([0, 0.5, 1, 1.5, 2, 5.0]), bins=4, low=0, high=2)
+    assert counts.tolist() == [1, 1, 1, 2]
+    assert (below, above) == (0, 1)
+    assert bin_edges(bins=4, low=0, high=2).tolist() == [0, 0.5, 1, 1.5, 2]
+    assert bin_edges(bins=2, low=3, high=3).tolist() == [2.5, 3, 3.5]  # widened by ±0.5
+
+
+def test_box_statistics_match_hand_computed_tukey_whiskers():
+    # 1..9 and 100 (n = 10): q1 at 2.25 -> 3.25; median at 4.5 -> 5.5; q3 at 6.75 -> 7.75.
+    # IQR 4.5; fences 3.25 - 6.75 = -3.5 and 7.75 + 6.75 = 14.5: 100 is the one outlier,
+    # whiskers at the last values inside, 1 and 9.
+    b = box(np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 100.0]), sample_max=10)
+    assert (b.q1, b.median, b.q3) == (3.25, 5.5, 7.75)
+    assert (b.whisker_low, b.whisker_high) == (1, 9)
+    assert b.outliers == 1
+    assert b.outlier_sample.tolist() == [100]
+
+
+def test_box_caps_the_outlier_sample_and_keeps_both_extremes():
+    values = np.concatenate([np.full(1000, 5.0), np.arange(200.0, 500.0)])
+    b = box(values, sample_max=50)
+    assert b.outliers == 300
+    assert len(b.outlier_sample) == 50
+    assert (b.outlier_sample[0], b.outlier_sample[-1]) == (200, 499)
+
+
+def test_bandwidth_is_silvermans_rule():
+    # 1..10: s = 3.0276504, IQR = 7.75 - 3.25 = 4.5, 4.5 / 1.34 = 3.3582090 > s;
+    # h = 0.9 * 3.0276504 * 10^(-1/5) = 2.7248853 * 0.6309573 = 1.7192864.
+    assert bandwidth(np.arange(1.0, 11.0)) == pytest.approx(1.7192864, rel=1e-6)
+    # A tail of outliers: the IQR, not s (~99), sets the width. 0, 1/999, ..., 1 and ten
+    # 1000s (n = 1010): q1 at position 252.25 -> 252.25/999, q3 at 756.75 -> 756.75/999,
+    # IQR = 504.5/999 = 0.5050050.
+    values = np.concatenate([np.linspace(0, 1, 1000), np.full(10, 1000.0)])
+    expected = 0.9 * (504.5 / 999 / 1.34) * 1010**-0.2
+    assert bandwidth(values) == pytest.approx(expected, rel=1e-9)
+
+
+def test_density_matches_scipys_kde_of_the_same_bandwidth_and_integrates_to_one():
+    values = np.random.default_rng(0).normal(5.0, 1.0, 4000)
+    grid = np.linspace(0, 10, 128)
+    estimate = density(values, grid)
+    assert estimate is not None
+    # scipy's kernel sd is bw_method * s: give it the same bandwidth.
+    exact = stats.gaussian_kde(values, bw_method=bandwidth(values) / values.std(ddof=1))(grid)
+    assert np.abs(estimate - exact).max() < 0.01 * exact.max()
+    assert np.trapezoid(estimate, grid) == pytest.approx(1.0, abs=0.01)
+    assert density(np.full(10, 3.0), grid) is None  # no bandwidth
+    assert density(np.array([3.0]), grid) is None
+
+
+def test_downsample_gives_min_max_mean_per_equal_count_bucket():
+    # 10 values in 3 buckets: positions [0, 3), [3, 6), [6, 10).
+    s = downsample(np.arange(10), np.arange(1.0, 11.0), buckets=3)
+    assert s.seq_first.tolist() == [0, 3, 6]
+    assert s.seq_last.tolist() == [2, 5, 9]
+    assert s.min.tolist() == [1, 4, 7]
+    assert s.max.tolist() == [3, 6, 10]
+    assert s.mean.tolist() == [2, 5, 8.5]
+    few = downsample(np.array([4, 9]), np.array([1.0, 2.0]), buckets=200)
+    assert few.seq_first.tolist() == [4, 9]  # never more buckets than values
+    assert downsample(np.empty(0), np.empty(0), buckets=5).mean.size == 0
+
+
+def test_t_interval_width_shrinks_with_the_square_root_of_n():
+    narrow = summarize(np.tile([1.0, 3.0], 200))
+    wide = summarize(np.tile([1.0, 3.0], 2))
+    assert narrow.ci_low is not None
+    assert wide.ci_low is not None
+    assert narrow.mean is not None
+    assert wide.mean is not None
+    half_narrow = narrow.mean - narrow.ci_low
+    half_wide = wide.mean - wide.ci_low
+    assert half_wide / half_narrow > math.sqrt(100)  # t(3) > t(399) on top of √n
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 1000, 10_001])
+def test_quantiles_of_sorted_values_equal_numpys_linear_percentiles(n):
+    values = np.sort(np.random.default_rng(n).gamma(2.0, 3.0, n))
+    q = [0, 0.01, 0.25, 0.5, 0.75, 0.95, 0.99, 1]
+    expected = np.percentile(values, np.multiply(q, 100))
+    assert quantiles(values, q).tolist() == pytest.approx(expected)
+
+
+def test_histogram_by_binary_search_equals_numpys_even_on_the_edges():
+    rng = np.random.default_rng(9)
+    values = np.concatenate([rng.normal(0, 1, 5000), np.linspace(-2, 2, 41), [-3.0, 3.0]])
+    counts, below, above = histogram(values, bins=40, low=-2, high=2)
+    reference, _ = np.histogram(values, bins=40, range=(-2, 2))
+    assert counts.tolist() == reference.tolist()
+    assert below == int((values < -2).sum())
+    assert above == int((values > 2).sum())
+
+
+def test_presorted_and_unsorted_inputs_agree():
+    values = np.random.default_rng(11).gamma(2.0, 3.0, 3001)
+    ordered = np.sort(values)
+    assert summarize(values) == summarize(ordered, presorted=True)
+    a, b = box(values, sample_max=20), box(ordered, sample_max=20, presorted=True)
+    assert (a.q1, a.whisker_high, a.outliers) == (b.q1, b.whisker_high, b.outliers)
+    assert a.outlier_sample.tolist() == b.outlier_sample.tolist()

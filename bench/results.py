@@ -1,0 +1,218 @@
+"""Results page data of a 1,000,000-record run: server time and bytes sent to the browser.
+
+    make bench            # or: .venv/bin/python bench/results.py --records 1000000
+
+Runs against the PostgreSQL of BENCH_PG_ADMIN_URL's server, in its own scratch database
+(`iotsecbench_bench_results`, recreated). Builds two completed messaging runs of
+`--records` records over `--devices` devices (10 x 100,000, the per-device maximum of an
+experiment): round trips ~50 µs with a tail of millisecond outliers and 0.05 % lost, COPYed
+in through measurements.services.csv_copy (the ingest path), summarised by run_summarize as
+on completion. Then, through the HTTP API with Django's test client (URL routing, auth,
+selectors, numpy/scipy, JSON rendering), best of 3:
+
+  - statistics and distribution, *first view*: the round-trip cache deleted before each
+    try, so the records are read (one binary array_agg per column) and the cache written;
+  - the same, *later views*: from the cache (results.models.RoundTripCache);
+  - the comparison of the two runs (bootstrap of 2,000 resamples, Mann-Whitney U);
+  - the exports of the records (CSV streamed, Parquet).
+
+Goals (issue #7): the page data (statistics + distribution) under 250 ms of server time and
+under 100 kB. Prints a Markdown table for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import io
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO_DIR / "backend"), str(REPO_DIR)]
+
+from bench.ingest import T0, setup_django  # noqa: E402
+
+BENCH_DB = "iotsecbench_bench_results"
+GOAL_MS = 250
+GOAL_BYTES = 100_000
+LOST_RATE = 0.0005
+OUTLIER_RATE = 0.001
+
+
+def records_csv(device: int, count: int) -> bytes:
+    """One device's records in the agents' upload format (header included)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from measurements.services import RECORD_HEADER
+
+    rng = np.random.default_rng(device)
+    seq = np.arange(count, dtype=np.int64)
+    t_send = T0 + seq * 1_000_000
+    rtt = 40_000 + rng.gamma(4.0, 2_500.0, count).astype(np.int64) + 200 * device
+    outliers = rng.random(count) < OUTLIER_RATE
+    rtt[outliers] = rng.integers(2_000_000, 40_000_000, int(outliers.sum()))
+    lost = rng.random(count) < LOST_RATE
+    table = pa.table(
+        {
+            "seq": seq,
+            "t_send_ns": t_send,
+            "t_recv_ns": pa.array(t_send + rtt, mask=lost),
+            "app_bytes": np.full(count, 66),
+            "wire_bytes": np.full(count, 145),
+            "outcome": np.where(lost, "lost", "ok"),
+            "secure_ns": pa.array(np.full(count, 3_100), mask=lost),
+            "unsecure_ns": pa.array(np.full(count, 3_500), mask=lost),
+        }
+    )
+    out = io.BytesIO()
+    out.write(RECORD_HEADER + b"\n")
+    options = pacsv.WriteOptions(include_header=False, quoting_style="none")
+    pacsv.write_csv(table, out, write_options=options)
+    return out.getvalue()
+
+
+def make_run(workspace: Any, devices: list[Any], records: int, security: str) -> Any:
+    from django.db import transaction
+
+    from experiments.models import Experiment, Run, RunDevice, RunStatus
+    from measurements.models import Stream
+    from measurements.services import STREAMS, csv_copy, run_summarize
+
+    experiment = Experiment.objects.create(
+        workspace=workspace, name=f"bench {security}", security=security
+    )
+    experiment.devices.set(devices)
+    spec = {
+        "broker_url": "mqtt://127.0.0.1:1883",
+        "transport": "tcp",
+        "protocol": "mqtt",
+        "mqtt_version": "3.1.1",
+        "qos": 1,
+        "security": security,
+        "payload_size": 66,
+        "message_count": records // len(devices),
+        "interval_ms": 0,
+        "interval_distribution": "fixed",
+        "interval_seed": 1,
+        "measurement": "round_trip",
+        "timeout_ms": 5000,
+    }
+    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED, spec=spec)
+    per_device = records // len(devices)
+    for i, device in enumerate(devices):
+        part = RunDevice.objects.create(
+            run=run, device=device, status=RunStatus.COMPLETED, total=per_device
+        )
+        body = records_csv(i + (100 if security != "none" else 0), per_device)
+        with transaction.atomic():
+            csv_copy(stream=STREAMS[Stream.RECORDS], run_device_id=part.pk, body=body)
+    run_summarize(run_id=run.pk)
+    return run
+
+
+def best_of(
+    tries: int, request: Callable[[], Any], before: Callable[[], None]
+) -> tuple[float, int]:
+    """Best wall time (s) of `tries` requests and the response's size in bytes."""
+    best, size = float("inf"), 0
+    for _ in range(tries):
+        before()
+        started = time.perf_counter()
+        response = request()
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        elapsed = time.perf_counter() - started
+        assert response.status_code == 200, body[:500]
+        best, size = min(best, elapsed), len(body)
+    return best, size
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--devices", type=int, default=10)
+    parser.add_argument("--tries", type=int, default=3)
+    parser.add_argument(
+        "--pg-admin-url",
+        default=os.environ.get(
+            "BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+        ),
+    )
+    args = parser.parse_args()
+    setup_django(args.pg_admin_url, database=BENCH_DB)
+
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from accounts.models import Membership, Workspace
+    from devices.models import Device
+    from results.models import RoundTripCache
+
+    workspace = Workspace.objects.create(name="bench")
+    user = User.objects.create_user(username="bench")
+    Membership.objects.create(workspace=workspace, user=user, role=Membership.Role.OWNER)
+    devices = [
+        Device.objects.create(workspace=workspace, name=f"pi-{i:02d}", token_hash=f"{i:064x}")
+        for i in range(args.devices)
+    ]
+    started = time.perf_counter()
+    plain = make_run(workspace, devices, args.records, "none")
+    secured = make_run(workspace, devices, args.records, "aes-128-cbc")
+    setup_s = time.perf_counter() - started
+
+    client = Client(HTTP_HOST="127.0.0.1")  # an ALLOWED_HOSTS default, unlike 'testserver'
+    client.force_login(user)
+
+    def uncached() -> None:
+        RoundTripCache.objects.all().delete()
+
+    def cached() -> None:
+        pass
+
+    page = f"/api/runs/{plain.pk}/"
+    rows: list[tuple[str, float, int, str]] = []
+    for label, url, before, goal in (
+        ("statistics, first view", page + "statistics/", uncached, ""),
+        ("distribution (200 bins), first view", page + "distribution/", uncached, ""),
+        ("statistics", page + "statistics/", cached, "page"),
+        ("distribution (200 bins)", page + "distribution/", cached, "page"),
+        (
+            "compare two runs (bootstrap, Mann-Whitney U)",
+            f"/api/compare/?run={plain.pk}&run={secured.pk}",
+            cached,
+            "",
+        ),
+        ("export records.csv (streamed)", page + "export/records.csv", cached, ""),
+        ("export records.parquet", page + "export/records.parquet", cached, ""),
+    ):
+        seconds, size = best_of(args.tries, functools.partial(client.get, url), before)
+        rows.append((label, seconds, size, goal))
+
+    page_ms = sum(s for _, s, _, g in rows if g == "page") * 1000
+    page_bytes = sum(b for _, _, b, g in rows if g == "page")
+    print(
+        f"\n### Results: one run of {args.records:,} records over {args.devices} devices "
+        f"(two runs built in {setup_s:.1f} s)\n"
+    )
+    print(f"| request | server time (best of {args.tries}) | response |")
+    print("|---|---:|---:|")
+    for label, seconds, size, _ in rows:
+        shown = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1000:.1f} kB"
+        print(f"| {label} | {seconds * 1000:,.0f} ms | {shown} |")
+    verdict = "met" if page_ms < GOAL_MS and page_bytes < GOAL_BYTES else "NOT met"
+    print(
+        f"| page data (statistics + distribution), later views | {page_ms:,.0f} ms "
+        f"| {page_bytes / 1000:.1f} kB |\n\nGoal < {GOAL_MS} ms and < {GOAL_BYTES // 1000} kB: "
+        f"{verdict}."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
