@@ -59,7 +59,7 @@ class TimeSpecSerializer(serializers.Serializer[object]):
 @extend_schema_serializer(component_name="PowerChannelSpec")
 class ChannelSpecSerializer(serializers.Serializer[object]):
     column = serializers.IntegerField()
-    unit = serializers.CharField()
+    unit = serializers.ChoiceField(choices=["V", "mV", "A", "mA", "uA", "nA", "W", "mW", "uW"])
 
 
 @extend_schema_serializer(component_name="PowerParseSpec")
@@ -152,6 +152,7 @@ class TraceOutputSerializer(serializers.ModelSerializer[PowerTrace]):
             "created_at",
             "parsed_at",
         ]
+        read_only_fields = fields
 
     def _window(self, trace: PowerTrace) -> Any:
         if not self.context.get("detail"):
@@ -301,8 +302,8 @@ class PowerTraceParseApi(APIView):
     )
     def post(self, request: Request, trace_id: UUID) -> Response:
         trace = trace_get(workspace=workspace_for_user(user=request.user), trace_id=trace_id)
-        serializer = ParseSpecSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        # The spec's rules live in one place, power.parsing.spec_from_json, whose messages
+        # name the field and what it allows; ParseSpecSerializer only documents the shape.
         trace = trace_parse_request(trace=trace, spec=request.data)
         trace.refresh_from_db()
         return Response(_detail(trace), status=status.HTTP_202_ACCEPTED)

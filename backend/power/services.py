@@ -92,8 +92,8 @@ def trace_upload(
     """
     max_mb = settings.POWER_TRACE_MAX_MB
     size = file.size or 0
-    if size > max_mb * 1024 * 1024:
-        raise TraceTooLarge(TOO_LARGE_MESSAGE.format(size_mb=size / 1e6, max_mb=max_mb))
+    if size > max_mb * 2**20:  # MB here are MiB, as the UI counts them
+        raise TraceTooLarge(TOO_LARGE_MESSAGE.format(size_mb=size / 2**20, max_mb=max_mb))
     _check_attachment(device=device, run=run, baseline_name=baseline_name)
     digest = hashlib.sha256()
     for chunk in file.chunks():

@@ -43,6 +43,8 @@ export const createAppRoutes = (): RouteObject[] => [
       { path: paths.experiment.path, lazy: load(() => import('./routes/app/experiment')) },
       { path: paths.run.path, lazy: load(() => import('./routes/app/run')) },
       { path: paths.devices.path, lazy: load(() => import('./routes/app/devices')) },
+      { path: paths.power.path, lazy: load(() => import('./routes/app/power')) },
+      { path: paths.powerTrace.path, lazy: load(() => import('./routes/app/power-trace')) },
     ],
   },
   { ...topLevel, path: '*', lazy: load(() => import('./routes/not-found')) },

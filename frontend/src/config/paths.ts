@@ -10,4 +10,6 @@ export const paths = {
   experiment: { path: '/experiments/:id', getHref: (id: string) => `/experiments/${id}` },
   run: { path: '/runs/:id', getHref: (id: string) => `/runs/${id}` },
   devices: { path: '/devices', getHref: () => '/devices' },
+  power: { path: '/power', getHref: () => '/power' },
+  powerTrace: { path: '/power/:id', getHref: (id: string) => `/power/${id}` },
 } as const;

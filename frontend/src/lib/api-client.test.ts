@@ -106,4 +106,87 @@ describe('api client', () => {
       message: 'The server answered with an unexpected error (HTTP 502).',
     });
   });
+
+  describe('upload', () => {
+    const form = () => {
+      const data = new FormData();
+      data.append('file', new File(['t,i\n0,1\n'], 'trace.csv', { type: 'text/csv' }));
+      data.append('name', 'bench');
+      return data;
+    };
+
+    it('should send the form with the CSRF header, report progress and return the body', async () => {
+      let received: { csrf: string | null; name: FormDataEntryValue | null; file: string | null } | null =
+        null;
+      server.use(
+        http.post('/api/uploads/', async ({ request }) => {
+          const body = await request.formData();
+          const file = body.get('file');
+          received = {
+            csrf: request.headers.get(CSRF_HEADER_NAME),
+            name: body.get('name'),
+            // Only that a file part arrived: jsdom's File loses its name and bytes on the way
+            // into Node's Request (a test-environment limit; browsers send both).
+            file: file === null || typeof file === 'string' ? null : 'a file',
+          };
+          return HttpResponse.json({ id: 'u1' }, { status: 201 });
+        }),
+      );
+      const onProgress = vi.fn();
+
+      await expect(api.upload('/api/uploads/', form(), { onProgress })).resolves.toEqual({ id: 'u1' });
+
+      expect(received).toEqual({ csrf: 'test-csrf-token', name: 'bench', file: 'a file' });
+      expect(onProgress).toHaveBeenCalled();
+      const last = onProgress.mock.lastCall?.[0] as { loaded: number; total: number };
+      expect(last.total).toBeGreaterThan(0);
+      expect(last.loaded).toBe(last.total);
+    });
+
+    it('should turn the error envelope into an ApiError with field errors', async () => {
+      server.use(
+        http.post('/api/uploads/', () =>
+          errorResponse(400, 'validation_error', 'Invalid input.', { fields: { file: ['Too large.'] } }),
+        ),
+      );
+
+      const error = (await api.upload('/api/uploads/', form()).catch((e: unknown) => e)) as ApiError;
+
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 400, code: 'validation_error', message: 'Invalid input.' });
+      expect(error.fieldErrors).toEqual({ file: ['Too large.'] });
+    });
+
+    it('should call the not_authenticated handler and read non-envelope errors like the fetch client', async () => {
+      const handler = vi.fn();
+      unregister = setUnauthenticatedHandler(handler);
+      server.use(
+        http.post('/api/uploads/', () => errorResponse(403, 'not_authenticated', 'Please sign in.')),
+        http.post('/api/broken-uploads/', () => new HttpResponse('<h1>Bad Gateway</h1>', { status: 502 })),
+      );
+
+      await expect(api.upload('/api/uploads/', form())).rejects.toMatchObject({ code: 'not_authenticated' });
+      expect(handler).toHaveBeenCalledTimes(1);
+      await expect(api.upload('/api/broken-uploads/', form())).rejects.toMatchObject({
+        status: 502,
+        code: 'http_error',
+        message: 'The server answered with an unexpected error (HTTP 502).',
+      });
+    });
+
+    it('should report a network failure as a network_error', async () => {
+      server.use(http.post('/api/uploads/', () => HttpResponse.error()));
+
+      await expect(api.upload('/api/uploads/', form())).rejects.toMatchObject({ status: 0, code: 'network_error' });
+    });
+
+    it('should reject with an AbortError when cancelled', async () => {
+      const controller = new AbortController();
+      controller.abort();
+
+      await expect(api.upload('/api/uploads/', form(), { signal: controller.signal })).rejects.toMatchObject({
+        name: 'AbortError',
+      });
+    });
+  });
 });

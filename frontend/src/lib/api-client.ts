@@ -15,6 +15,8 @@ import type { CsrfToken } from '@/types/api';
  *   (which sends the user to /login); `validation_error` (and the few other codes about
  *   one field, see FIELD_ERROR_CODES) exposes `fieldErrors` so forms can show them next to
  *   their fields.
+ * - `api.upload` sends multipart forms (files) over XMLHttpRequest, for upload progress,
+ *   with the same CSRF header and the same errors.
  */
 
 export const CSRF_COOKIE_NAME = 'csrftoken';
@@ -154,6 +156,19 @@ export type RequestOptions = {
 
 const buildUrl = (path: string): string => new URL(env.API_URL + path, window.location.origin).toString();
 
+/** An error body (already parsed, or null when it was not JSON) as an ApiError. */
+const envelopeToApiError = (status: number, body: unknown): ApiError => {
+  const envelope = EnvelopeSchema.safeParse(body);
+  if (envelope.success) {
+    return new ApiError({ status, ...envelope.data });
+  }
+  return new ApiError({
+    status,
+    code: ERROR_CODES.http,
+    message: `The server answered with an unexpected error (HTTP ${status}).`,
+  });
+};
+
 const toApiError = async (response: Response): Promise<ApiError> => {
   let body: unknown = null;
   try {
@@ -161,16 +176,25 @@ const toApiError = async (response: Response): Promise<ApiError> => {
   } catch {
     // Not JSON (a proxy's HTML error page, for instance): fall through to the generic error.
   }
-  const envelope = EnvelopeSchema.safeParse(body);
-  if (envelope.success) {
-    return new ApiError({ status: response.status, ...envelope.data });
-  }
-  return new ApiError({
-    status: response.status,
-    code: ERROR_CODES.http,
-    message: `The server answered with an unexpected error (HTTP ${response.status}).`,
-  });
+  return envelopeToApiError(response.status, body);
 };
+
+const networkError = () =>
+  new ApiError({
+    status: 0,
+    code: ERROR_CODES.network,
+    message: 'Could not reach the server. Check your connection and try again.',
+  });
+
+/** Both clients below: tell the app about a lost session, then hand the error back to throw. */
+const reportError = (error: ApiError, options: RequestOptions): ApiError => {
+  if (error.code === ERROR_CODES.notAuthenticated && !options.skipAuthRedirect) {
+    unauthenticatedHandler?.(error);
+  }
+  return error;
+};
+
+const csrfHeader = async (): Promise<string> => currentCsrfToken() ?? (await refreshCsrfToken());
 
 async function request<T>(
   method: string,
@@ -180,10 +204,7 @@ async function request<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (UNSAFE_METHODS.has(method)) {
-    const token = currentCsrfToken() ?? (await refreshCsrfToken());
-    headers[CSRF_HEADER_NAME] = token;
-  }
+  if (UNSAFE_METHODS.has(method)) headers[CSRF_HEADER_NAME] = await csrfHeader();
 
   let response: Response;
   try {
@@ -197,27 +218,99 @@ async function request<T>(
   } catch (error) {
     // Cancellation is TanStack Query's business, not an error to show.
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError({
-      status: 0,
-      code: ERROR_CODES.network,
-      message: 'Could not reach the server. Check your connection and try again.',
-    });
+    throw networkError();
   }
 
-  if (!response.ok) {
-    const error = await toApiError(response);
-    if (error.code === ERROR_CODES.notAuthenticated && !options.skipAuthRedirect) {
-      unauthenticatedHandler?.(error);
-    }
-    throw error;
-  }
+  if (!response.ok) throw reportError(await toApiError(response), options);
 
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
+}
+
+// --- uploads -----------------------------------------------------------------
+
+/** How much of a request body has been sent, in bytes. */
+export type UploadProgress = { loaded: number; total: number };
+
+export type UploadOptions = RequestOptions & {
+  /** Called as the body goes out; `loaded === total` once it has all been sent. */
+  onProgress?: (progress: UploadProgress) => void;
+};
+
+/** The body of a finished XMLHttpRequest as JSON, or null when it is empty or not JSON. */
+const xhrJson = (xhr: XMLHttpRequest): unknown => {
+  if (!xhr.responseText) return null;
+  try {
+    return JSON.parse(xhr.responseText) as unknown;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * POST a multipart form and report upload progress. fetch() cannot report how much of a
+ * request body has been sent, so this one helper uses XMLHttpRequest; it keeps the
+ * contract of `request` (CSRF header, session cookie, error envelope → ApiError, the
+ * not_authenticated handler, AbortError on cancel).
+ */
+async function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const token = await csrfHeader();
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(path));
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader(CSRF_HEADER_NAME, token);
+    // The browser sets the multipart Content-Type with its boundary; never set it here.
+    // Same-origin requests carry the session cookie without withCredentials.
+
+    const { onProgress, signal } = options;
+    if (onProgress) {
+      xhr.upload.addEventListener('progress', (event) => {
+        // Without a known length, report what has been sent as the whole so far.
+        onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : event.loaded });
+      });
+    }
+
+    const abort = () => xhr.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', abort);
+
+    xhr.addEventListener('load', () => {
+      settle();
+      const body = xhrJson(xhr);
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve((xhr.status === 204 ? undefined : body) as T);
+      } else {
+        reject(reportError(envelopeToApiError(xhr.status, body), options));
+      }
+    });
+    xhr.addEventListener('error', () => {
+      settle();
+      reject(networkError());
+    });
+    xhr.addEventListener('abort', () => {
+      settle();
+      // The same rejection fetch gives on abort: cancellation, not an error to show.
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    });
+
+    if (signal?.aborted) {
+      settle();
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+      return;
+    }
+    xhr.send(form);
+  });
 }
 
 export const api = {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('POST', path, body, options),
+  patch: <T>(path: string, body: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, body, options),
+  delete: <T = void>(path: string, options?: RequestOptions) =>
+    request<T>('DELETE', path, undefined, options),
+  /** multipart POST with upload progress (see `upload`). */
+  upload: <T>(path: string, form: FormData, options?: UploadOptions) => upload<T>(path, form, options),
 };

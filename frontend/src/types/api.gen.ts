@@ -173,6 +173,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/compare/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/": {
         parameters: {
             query?: never;
@@ -272,6 +288,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/power-traces/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description List the workspace's power traces (GET) or upload one (POST, multipart). */
+        get: operations["power_traces_list"];
+        put?: never;
+        /** @description List the workspace's power traces (GET) or upload one (POST, multipart). */
+        post: operations["power_traces_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/power-traces/{trace_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["power_traces_retrieve"];
+        put?: never;
+        post?: never;
+        delete: operations["power_traces_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["power_traces_update"];
+        trace?: never;
+    };
+    "/api/power-traces/{trace_id}/figures/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["power_traces_figures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/power-traces/{trace_id}/parse/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["power_traces_parse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/power-traces/{trace_id}/plot/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["power_traces_plot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/power-traces/{trace_id}/raw/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["power_traces_raw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/power-traces/projection/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["power_traces_projection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/": {
         parameters: {
             query?: never;
@@ -288,6 +418,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/distribution/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_distribution"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/export/records.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_export_records_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/export/records.parquet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_export_records_parquet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/export/summary.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_export_summary_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/export/summary.parquet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_export_summary_parquet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/rtt/": {
         parameters: {
             query?: never;
@@ -296,6 +522,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["runs_rtt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/statistics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_statistics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -331,6 +573,13 @@ export interface components {
         AgentRunFailInput: {
             message: string;
         };
+        /**
+         * @description * `absolute` - absolute
+         *     * `manual` - manual
+         *     * `none` - none
+         * @enum {string}
+         */
+        AlignmentEnum: "absolute" | "manual" | "none";
         /**
          * @description * `encrypt` - Encrypt
          *     * `decrypt` - Decrypt
@@ -375,6 +624,28 @@ export interface components {
              */
             relative_cost: number | null;
         };
+        BootstrapSettings: {
+            resamples: number;
+            /** @description Values drawn per device and resample; above, deviations scale by √(m/n). */
+            draw_max: number;
+            seed: number;
+        };
+        BoxStatistics: {
+            /** Format: double */
+            q1_ms: number;
+            /** Format: double */
+            median_ms: number;
+            /** Format: double */
+            q3_ms: number;
+            /** Format: double */
+            whisker_low_ms: number;
+            /** Format: double */
+            whisker_high_ms: number;
+            /** @description Values beyond 1.5 IQR from the quartiles. */
+            outliers: number;
+            /** @description At most 50, spread evenly over the sorted outliers. */
+            outlier_sample_ms: number[];
+        };
         Catalogue: {
             mechanisms: components["schemas"]["MechanismInfo"][];
             experiment_kinds: components["schemas"]["Choice"][];
@@ -388,6 +659,27 @@ export interface components {
             records: number;
             duplicate: boolean;
         };
+        ComparedRun: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            experiment_id: string;
+            experiment_name: string;
+            treatment: {
+                [key: string]: unknown;
+            };
+            conditions: {
+                [key: string]: unknown;
+            };
+            statistics: components["schemas"]["RunStatistics"];
+        };
+        /**
+         * @description * `high` - high
+         *     * `medium` - medium
+         *     * `low` - low
+         * @enum {string}
+         */
+        ConfidenceEnum: "high" | "medium" | "low";
         CsrfToken: {
             csrf_token: string;
         };
@@ -403,6 +695,22 @@ export interface components {
             facts: {
                 [key: string]: unknown;
             };
+        };
+        DeviceDistribution: {
+            /** Format: uuid */
+            device_id: string;
+            device_name: string;
+            n: number;
+            /** @description Histogram counts, one per bin of `edges_ms`. */
+            counts: number[];
+            /** @description Values below the range. */
+            below: number;
+            /** @description Values above the range. */
+            above: number;
+            box: components["schemas"]["BoxStatistics"] | null;
+            /** @description Density (1/ms) at `grid_ms`; null below 2 distinct values. */
+            density: number[] | null;
+            series: components["schemas"]["RoundTripSeries"];
         };
         DeviceRtt: {
             /** Format: uuid */
@@ -430,6 +738,7 @@ export interface components {
             readonly protocol: components["schemas"]["ProtocolEnum"];
             readonly mqtt_version: components["schemas"]["MqttVersionEnum"];
             readonly transport: components["schemas"]["TransportEnum"];
+            readonly srup_signature: components["schemas"]["SrupSignatureEnum"];
             readonly qos: number;
             readonly security: components["schemas"]["MechanismEnum"];
             readonly payload_size: number;
@@ -461,6 +770,8 @@ export interface components {
             mqtt_version: components["schemas"]["MqttVersionEnum"];
             /** @default tcp */
             transport: components["schemas"]["TransportEnum"];
+            /** @default rsa-2048 */
+            srup_signature: components["schemas"]["SrupSignatureEnum"];
             /** @default 1 */
             qos: number;
             /** @default none */
@@ -577,11 +888,358 @@ export interface components {
          * @enum {string}
          */
         MqttVersionEnum: "3.1.1" | "5";
+        /** @enum {unknown} */
+        NullEnum: null;
+        /** @description treatment - baseline of two runs whose conditions agree (docs/results.md). */
+        PairComparison: {
+            /** Format: uuid */
+            baseline_run_id: string;
+            /** Format: uuid */
+            treatment_run_id: string;
+            differs_in: components["schemas"]["TreatmentDifference"][];
+            /** Format: double */
+            baseline_mean_ms: number | null;
+            /** Format: double */
+            treatment_mean_ms: number | null;
+            /**
+             * Format: double
+             * @description Difference of the combined means (mean of device means).
+             */
+            overhead_ms: number | null;
+            /**
+             * Format: double
+             * @description 95% bootstrap interval.
+             */
+            ci_low_ms: number | null;
+            /** Format: double */
+            ci_high_ms: number | null;
+            /** Format: double */
+            relative_overhead_pct: number | null;
+            /**
+             * Format: double
+             * @description U of the treatment's round trips against the baseline's.
+             */
+            mann_whitney_u: number | null;
+            /**
+             * Format: double
+             * @description Two-sided.
+             */
+            p_value: number | null;
+            /**
+             * Format: double
+             * @description 1 / overhead: above this rate the overhead exceeds the period.
+             */
+            max_rate_hz: number | null;
+        };
+        PatchedPowerTraceUpdate: {
+            name?: string;
+            /** Format: uuid */
+            device?: string | null;
+            /** Format: uuid */
+            run?: string | null;
+            baseline_name?: string;
+            /** Format: double */
+            offset_s?: number | null;
+        };
+        PowerBaseline: {
+            source: components["schemas"]["SourceEnum"];
+            /** Format: double */
+            power_w: number;
+        };
+        PowerChannelSpec: {
+            column: number;
+            unit: components["schemas"]["PowerChannelSpecUnitEnum"];
+        };
         /**
-         * @description * `mqtt` - MQTT
+         * @description * `V` - V
+         *     * `mV` - mV
+         *     * `A` - A
+         *     * `mA` - mA
+         *     * `uA` - uA
+         *     * `nA` - nA
+         *     * `W` - W
+         *     * `mW` - mW
+         *     * `uW` - uW
          * @enum {string}
          */
-        ProtocolEnum: "mqtt";
+        PowerChannelSpecUnitEnum: "V" | "mV" | "A" | "mA" | "uA" | "nA" | "W" | "mW" | "uW";
+        PowerDetection: {
+            format: string;
+            label: string;
+            confidence: components["schemas"]["ConfidenceEnum"];
+            spec: components["schemas"]["PowerParseSpec"];
+            header: string[];
+            preview: string[][];
+            notes: string[];
+            alternatives: components["schemas"]["PowerFormatChoice"][];
+        };
+        PowerFigures: {
+            window: components["schemas"]["PowerFiguresWindow"];
+            /** Format: double */
+            mean_w: number;
+            /** Format: double */
+            median_w: number;
+            /** Format: double */
+            min_w: number;
+            /** Format: double */
+            max_w: number;
+            /** Format: double */
+            energy_j: number;
+            baseline: components["schemas"]["PowerBaseline"];
+            /** Format: double */
+            net_mean_w: number;
+            /** Format: double */
+            net_energy_j: number;
+            messages: number;
+            /** Format: double */
+            energy_per_message_j: number | null;
+            /** Format: double */
+            net_energy_per_message_j: number | null;
+            /** Format: double */
+            charge_mah: number | null;
+            /** Format: double */
+            supply_voltage_v: number | null;
+            reference: components["schemas"]["PowerReference"] | null;
+        };
+        PowerFiguresWindow: {
+            /** Format: double */
+            start_s: number;
+            /** Format: double */
+            end_s: number;
+            /** Format: double */
+            duration_s: number;
+            samples: number;
+        };
+        PowerFormatChoice: {
+            format: string;
+            label: string;
+        };
+        /** @description The column mapping; its rules are checked by power.parsing.spec_from_json. */
+        PowerParseSpec: {
+            format: string;
+            /** @default , */
+            delimiter: string;
+            /** @default false */
+            decimal_comma: boolean;
+            /** @default 0 */
+            skip_lines: number;
+            time?: components["schemas"]["PowerTimeSpec"] | null;
+            /** Format: double */
+            sample_rate_hz?: number | null;
+            voltage?: components["schemas"]["PowerChannelSpec"] | null;
+            current?: components["schemas"]["PowerChannelSpec"] | null;
+            power?: components["schemas"]["PowerChannelSpec"] | null;
+            /** Format: double */
+            supply_voltage_v?: number | null;
+        };
+        PowerPlot: {
+            /** Format: double */
+            start_s: number;
+            /** Format: double */
+            end_s: number;
+            /** Format: double */
+            duration_s: number;
+            samples: number;
+            exact: boolean;
+            t: number[];
+            min_w: number[];
+            max_w: number[];
+            mean_w: number[];
+            run_window: components["schemas"]["PowerWindow"] | null;
+        };
+        PowerProjection: {
+            /** Format: double */
+            capacity_wh: number;
+            rates_per_min: number[];
+            series: components["schemas"]["PowerProjectionSeries"][];
+        };
+        PowerProjectionSeries: {
+            /** Format: uuid */
+            trace: string;
+            name: string;
+            /** Format: double */
+            mean_w: number;
+            /** Format: double */
+            idle_w: number | null;
+            /** Format: double */
+            energy_per_message_j: number | null;
+            /** Format: double */
+            continuous_hours: number | null;
+            hours: (number | null)[] | null;
+            reason: string;
+        };
+        PowerReference: {
+            /** Format: uuid */
+            trace: string;
+            name: string;
+            /** Format: double */
+            mean_w: number;
+            /** Format: double */
+            overhead_w: number;
+            /** Format: double */
+            overhead_pct: number;
+        };
+        PowerTimeSpec: {
+            column: number;
+            unit: components["schemas"]["PowerTimeSpecUnitEnum"];
+            datetime_format?: string | null;
+            /** @default UTC */
+            timezone: string;
+        };
+        /**
+         * @description * `s` - s
+         *     * `ms` - ms
+         *     * `us` - us
+         *     * `ns` - ns
+         *     * `datetime` - datetime
+         * @enum {string}
+         */
+        PowerTimeSpecUnitEnum: "s" | "ms" | "us" | "ns" | "datetime";
+        PowerTrace: {
+            /** Format: uuid */
+            readonly id: string;
+            readonly name: string;
+            readonly kind: components["schemas"]["PowerTraceKindEnum"];
+            /** Format: uuid */
+            readonly device: string | null;
+            device_name?: string | null;
+            /** Format: uuid */
+            readonly run: string | null;
+            readonly baseline_name: string;
+            readonly original_filename: string;
+            readonly size_bytes: number;
+            readonly sha256: string;
+            readonly status: components["schemas"]["PowerTraceStatusEnum"];
+            /** Format: double */
+            readonly progress: number;
+            detection: components["schemas"]["PowerDetection"] | null;
+            spec: components["schemas"]["PowerParseSpec"] | null;
+            error: components["schemas"]["PowerTraceError"] | null;
+            readonly sample_count: number;
+            /** Format: double */
+            readonly duration_s: number | null;
+            /** Format: date-time */
+            readonly absolute_start: string | null;
+            readonly has_voltage: boolean;
+            readonly has_current: boolean;
+            /** Format: double */
+            readonly supply_voltage_v: number | null;
+            /** Format: double */
+            readonly offset_s: number | null;
+            readonly alignment: (components["schemas"]["AlignmentEnum"] | components["schemas"]["NullEnum"]) | null;
+            readonly run_window: components["schemas"]["PowerWindow"] | null;
+            notes: string[];
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: date-time */
+            readonly parsed_at: string | null;
+        };
+        PowerTraceError: {
+            message: string;
+            line: number | null;
+            column: number | null;
+        };
+        /**
+         * @description * `run` - Run
+         *     * `device` - Device
+         *     * `baseline` - Baseline
+         * @enum {string}
+         */
+        PowerTraceKindEnum: "run" | "device" | "baseline";
+        /**
+         * @description * `uploaded` - Uploaded
+         *     * `parsing` - Parsing
+         *     * `parsed` - Parsed
+         *     * `failed` - Failed
+         * @enum {string}
+         */
+        PowerTraceStatusEnum: "uploaded" | "parsing" | "parsed" | "failed";
+        PowerTraceUpload: {
+            /** Format: uri */
+            file: string;
+            /** @default  */
+            name: string;
+            /** Format: uuid */
+            device?: string | null;
+            /** Format: uuid */
+            run?: string | null;
+            /** @default  */
+            baseline_name: string;
+        };
+        PowerWindow: {
+            /** Format: double */
+            start_s: number;
+            /** Format: double */
+            end_s: number;
+        };
+        /**
+         * @description * `mqtt` - MQTT
+         *     * `srup` - SRUP (signed MQTT)
+         * @enum {string}
+         */
+        ProtocolEnum: "mqtt" | "srup";
+        RepeatRun: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: double
+             * @description The run's combined mean (mean of device means).
+             */
+            mean_ms: number;
+        };
+        /** @description Delivered messages in send order, cut into equal-count buckets. */
+        RoundTripSeries: {
+            seq_first: number[];
+            seq_last: number[];
+            min_ms: number[];
+            max_ms: number[];
+            mean_ms: number[];
+        };
+        /** @description Counts and round-trip statistics (ms) of one device, or of all devices. */
+        RoundTripStatistics: {
+            /** Format: uuid */
+            device_id: string | null;
+            device_name: string;
+            /** @description Records stored, whatever their outcome. */
+            records: number;
+            /** @description Delivered messages. */
+            n: number;
+            lost: number;
+            /** @description rejected_signature + rejected_replay + decrypt_error */
+            rejected: number;
+            rejected_signature: number;
+            rejected_replay: number;
+            decrypt_error: number;
+            /** Format: double */
+            mean_ms: number | null;
+            /**
+             * Format: double
+             * @description 95% t interval of the mean.
+             */
+            ci_low_ms: number | null;
+            /** Format: double */
+            ci_high_ms: number | null;
+            /** Format: double */
+            median_ms: number | null;
+            /** Format: double */
+            q1_ms: number | null;
+            /** Format: double */
+            q3_ms: number | null;
+            /** Format: double */
+            p95_ms: number | null;
+            /** Format: double */
+            p99_ms: number | null;
+            /** Format: double */
+            min_ms: number | null;
+            /** Format: double */
+            max_ms: number | null;
+            /** Format: double */
+            variance_ms2: number | null;
+            /** Format: double */
+            std_ms: number | null;
+        };
         Run: {
             /** Format: uuid */
             id: string;
@@ -609,6 +1267,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        RunComparison: {
+            runs: components["schemas"]["ComparedRun"][];
+            pairs: components["schemas"]["PairComparison"][];
+            bootstrap: components["schemas"]["BootstrapSettings"];
+        };
         RunDevice: {
             /** Format: uuid */
             device_id: string;
@@ -623,8 +1286,56 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        RunDistribution: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: double */
+            low_ms: number;
+            /** Format: double */
+            high_ms: number;
+            /** @description Bin edges shared by every device (bins + 1 values). */
+            edges_ms: number[];
+            /** @description Where the densities are evaluated. */
+            grid_ms: number[];
+            readonly density_method: string;
+            devices: components["schemas"]["DeviceDistribution"][];
+        };
+        RunMethods: {
+            /** Format: uuid */
+            run_id: string;
+            /** @description A methods paragraph ready to paste into a paper. */
+            text: string;
+        };
+        /** @description The completed runs of the same experiment with the same spec. */
+        RunRepeats: {
+            n: number;
+            /** Format: double */
+            mean_ms: number | null;
+            /** Format: double */
+            std_ms: number | null;
+            /** Format: double */
+            ci_low_ms: number | null;
+            /** Format: double */
+            ci_high_ms: number | null;
+            runs: components["schemas"]["RepeatRun"][];
+        };
         RunRtt: {
             devices: components["schemas"]["DeviceRtt"][];
+        };
+        RunStatistics: {
+            /** Format: uuid */
+            run_id: string;
+            status: components["schemas"]["RunStatusEnum"];
+            /** Format: double */
+            readonly confidence: number;
+            devices: components["schemas"]["RoundTripStatistics"][];
+            all_devices: components["schemas"]["RoundTripStatistics"];
+            /**
+             * Format: double
+             * @description The SRUP paper's combined mean: every device weighs the same.
+             */
+            mean_of_device_means_ms: number | null;
+            repeats: components["schemas"]["RunRepeats"];
         };
         /**
          * @description * `pending` - Pending
@@ -662,12 +1373,32 @@ export interface components {
             unsecure_mean_us: number | null;
         };
         /**
+         * @description * `trace` - trace
+         *     * `constant` - constant
+         *     * `none` - none
+         * @enum {string}
+         */
+        SourceEnum: "trace" | "constant" | "none";
+        /**
+         * @description * `rsa-2048` - RSA-2048 (PKCS#1 v1.5, SHA-256)
+         *     * `rsa-4096` - RSA-4096 (PKCS#1 v1.5, SHA-256)
+         *     * `ed25519` - Ed25519
+         * @enum {string}
+         */
+        SrupSignatureEnum: "rsa-2048" | "rsa-4096" | "ed25519";
+        /**
          * @description * `tcp` - MQTT over TCP
          *     * `tls1.2` - MQTT over TLS 1.2
          *     * `tls1.3` - MQTT over TLS 1.3
          * @enum {string}
          */
         TransportEnum: "tcp" | "tls1.2" | "tls1.3";
+        TreatmentDifference: {
+            key: string;
+            /** @description Null: not in its spec. */
+            baseline: string | null;
+            treatment: string | null;
+        };
         User: {
             id: number;
             username: string;
@@ -939,6 +1670,28 @@ export interface operations {
             };
         };
     };
+    compare: {
+        parameters: {
+            query: {
+                /** @description A run to compare; repeat for each (2 to 8). */
+                run: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunComparison"];
+                };
+            };
+        };
+    };
     devices_list: {
         parameters: {
             query?: never;
@@ -1082,6 +1835,254 @@ export interface operations {
             };
         };
     };
+    power_traces_list: {
+        parameters: {
+            query?: {
+                device?: string;
+                /**
+                 * @description * `run` - Run
+                 *     * `device` - Device
+                 *     * `baseline` - Baseline
+                 */
+                kind?: "run" | "device" | "baseline";
+                run?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerTrace"][];
+                };
+            };
+        };
+    };
+    power_traces_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["PowerTraceUpload"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerTrace"];
+                };
+            };
+        };
+    };
+    power_traces_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerTrace"];
+                };
+            };
+        };
+    };
+    power_traces_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    power_traces_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedPowerTraceUpdate"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedPowerTraceUpdate"];
+                "multipart/form-data": components["schemas"]["PatchedPowerTraceUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerTrace"];
+                };
+            };
+        };
+    };
+    power_traces_figures: {
+        parameters: {
+            query?: {
+                baseline_current_a?: number;
+                baseline_trace?: string;
+                baseline_w?: number;
+                end?: number;
+                reference_trace?: string;
+                start?: number;
+            };
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerFigures"];
+                };
+            };
+        };
+    };
+    power_traces_parse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PowerParseSpec"];
+                "application/x-www-form-urlencoded": components["schemas"]["PowerParseSpec"];
+                "multipart/form-data": components["schemas"]["PowerParseSpec"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerTrace"];
+                };
+            };
+        };
+    };
+    power_traces_plot: {
+        parameters: {
+            query?: {
+                end?: number;
+                points?: number;
+                start?: number;
+            };
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerPlot"];
+                };
+            };
+        };
+    };
+    power_traces_raw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+        };
+    };
+    power_traces_projection: {
+        parameters: {
+            query: {
+                baseline_current_a?: number;
+                baseline_trace?: string;
+                baseline_w?: number;
+                capacity_mah?: number;
+                capacity_voltage_v?: number;
+                capacity_wh?: number;
+                rate_max_per_min?: number;
+                trace: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerProjection"];
+                };
+            };
+        };
+    };
     runs_retrieve: {
         parameters: {
             query?: never;
@@ -1103,6 +2104,145 @@ export interface operations {
             };
         };
     };
+    runs_distribution: {
+        parameters: {
+            query?: {
+                bins?: number;
+                /** @description Default: the largest value. */
+                max_ms?: number;
+                /** @description Default: the smallest value. */
+                min_ms?: number;
+                /**
+                 * @description The default range: every value, or the boxes' whiskers (the bulk).
+                 *
+                 *     * `data` - Every value: smallest to largest over all devices
+                 *     * `whiskers` - The boxes' whiskers over all devices (outliers counted outside)
+                 */
+                range?: "data" | "whiskers";
+            };
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDistribution"];
+                };
+            };
+        };
+    };
+    runs_export_records_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    runs_export_records_parquet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+        };
+    };
+    runs_export_summary_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    runs_export_summary_parquet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+        };
+    };
+    runs_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunMethods"];
+                };
+            };
+        };
+    };
     runs_rtt: {
         parameters: {
             query?: never;
@@ -1120,6 +2260,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunRtt"];
+                };
+            };
+        };
+    };
+    runs_statistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStatistics"];
                 };
             };
         };

@@ -35,3 +35,27 @@ export type BenchSummaryRow = Schemas['BenchSummaryRow'];
 export type RunRtt = Schemas['RunRtt'];
 export type RunRttDevice = RunRtt['devices'][number];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
+
+// --- power traces (docs/power-traces.md) ---
+export type PowerTrace = Schemas['PowerTrace'];
+export type PowerTraceKind = Schemas['PowerTraceKindEnum'];
+export type PowerTraceStatus = Schemas['PowerTraceStatusEnum'];
+/** How a trace is lined up with its run; null when it has no run window. */
+export type PowerAlignment = Schemas['AlignmentEnum'];
+export type PowerDetection = Schemas['PowerDetection'];
+export type PowerDetectionConfidence = Schemas['ConfidenceEnum'];
+export type PowerFormatChoice = Schemas['PowerFormatChoice'];
+/** The column mapping: sent to parse/, and returned as a detection's suggestion and a trace's spec. */
+export type PowerParseSpec = Schemas['PowerParseSpec'];
+export type PowerTimeSpec = Schemas['PowerTimeSpec'];
+export type PowerTimeUnit = PowerTimeSpec['unit'];
+export type PowerChannelSpec = Schemas['PowerChannelSpec'];
+export type PowerTraceError = Schemas['PowerTraceError'];
+export type PowerWindow = Schemas['PowerWindow'];
+export type PowerTraceUpdate = Schemas['PatchedPowerTraceUpdate'];
+export type PowerPlot = Schemas['PowerPlot'];
+export type PowerFigures = Schemas['PowerFigures'];
+export type PowerBaseline = Schemas['PowerBaseline'];
+export type PowerReference = Schemas['PowerReference'];
+export type PowerProjection = Schemas['PowerProjection'];
+export type PowerProjectionSeries = Schemas['PowerProjectionSeries'];

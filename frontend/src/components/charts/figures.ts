@@ -14,7 +14,7 @@ export const HISTOGRAM_TARGET_BINS = 40;
 
 const CHART_HEIGHT_PX = 380;
 
-const baseLayout = (): Partial<Layout> => ({
+export const baseLayout = (): Partial<Layout> => ({
   autosize: true,
   height: CHART_HEIGHT_PX,
   margin: { l: 60, r: 20, t: 20, b: 50 },

@@ -12,18 +12,36 @@ import type { Figure } from './figures';
 
 const PLOT_CONFIG: Partial<Config> = { responsive: true, displaylogo: false };
 
-export type PlotlyFigureProps = Figure;
+export type PlotlyFigureProps = Figure & {
+  /** `plotly_relayout` events (zoom, pan, autoscale), as Plotly's flat key → value object. */
+  onRelayout?: (event: Readonly<Record<string, unknown>>) => void;
+};
 
-export default function PlotlyFigure({ data, layout }: PlotlyFigureProps) {
+export default function PlotlyFigure({ data, layout, onRelayout }: PlotlyFigureProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { showBoundary } = useErrorBoundary();
+  // The listener calls whatever callback is current, so it need not follow prop changes.
+  const onRelayoutRef = useRef(onRelayout);
+
+  useEffect(() => {
+    onRelayoutRef.current = onRelayout;
+  }, [onRelayout]);
 
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
     // Plotly.react diffs against what is already drawn, so refetches are cheap.
     // Its failures are async: hand them to the panel's ErrorBoundary explicitly.
-    Plotly.react(container, data, layout, PLOT_CONFIG).catch(showBoundary);
+    Plotly.react(container, data, layout, PLOT_CONFIG)
+      .then((graph) => {
+        // Re-attached after every draw, replacing the last one: Plotly.purge (an unmount, or
+        // StrictMode's mount-unmount-mount) drops the graph's emitter, and a later draw makes
+        // a new one. The emitter is gone altogether if the purge came after this draw.
+        if (typeof graph.on !== 'function') return;
+        graph.removeAllListeners('plotly_relayout');
+        graph.on('plotly_relayout', (event) => onRelayoutRef.current?.(event as Record<string, unknown>));
+      })
+      .catch(showBoundary);
   }, [data, layout, showBoundary]);
 
   useEffect(() => {

@@ -5,6 +5,11 @@ import type {
   ExperimentInput,
   MechanismInfo,
   MechanismKind,
+  PowerDetection,
+  PowerFigures,
+  PowerPlot,
+  PowerProjection,
+  PowerTrace,
   Run,
   RunRtt,
   User,
@@ -78,6 +83,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   protocol: 'mqtt',
   mqtt_version: '3.1.1',
   transport: 'tcp',
+  srup_signature: 'rsa-2048',
   qos: 1,
   security: 'none',
   payload_size: 66,
@@ -101,6 +107,87 @@ export const experimentFixture = (overrides: Partial<Experiment> = {}): Experime
   ...overrides,
 });
 
+/** What the server suggests for a Monsoon Power Monitor export (docs/power-traces.md). */
+export const monsoonDetection: PowerDetection = {
+  format: 'monsoon',
+  label: 'Monsoon Power Monitor CSV',
+  confidence: 'high',
+  spec: {
+    format: 'monsoon',
+    delimiter: ',',
+    decimal_comma: false,
+    skip_lines: 1,
+    time: { column: 0, unit: 's', datetime_format: null, timezone: 'UTC' },
+    sample_rate_hz: null,
+    voltage: { column: 2, unit: 'V' },
+    current: { column: 1, unit: 'mA' },
+    power: null,
+    supply_voltage_v: null,
+  },
+  header: ['Time(ms)', 'Main(mA)', 'Main Voltage(V)'],
+  preview: [
+    ['0.0002', '12.3', '4.2'],
+    ['0.0004', '12.5', '4.2'],
+  ],
+  notes: ['Monsoon writes seconds under the Time(ms) header; read as seconds.'],
+  alternatives: [{ format: 'custom', label: 'Other CSV (map the columns)' }],
+};
+
+/** A trace as uploaded: detected, not parsed yet. */
+export const powerTraceFixture = (overrides: Partial<PowerTrace> = {}): PowerTrace => ({
+  id: 'a0000000-0000-4000-8000-000000000001',
+  name: 'pi3 srup run',
+  kind: 'device',
+  device: null,
+  device_name: null,
+  run: null,
+  baseline_name: '',
+  original_filename: 'monsoon.csv',
+  size_bytes: 123_456,
+  sha256: 'ab'.repeat(32),
+  status: 'uploaded',
+  progress: 0,
+  detection: monsoonDetection,
+  spec: null,
+  error: null,
+  sample_count: 0,
+  duration_s: null,
+  absolute_start: null,
+  has_voltage: false,
+  has_current: false,
+  supply_voltage_v: null,
+  offset_s: null,
+  alignment: null,
+  run_window: null,
+  notes: [],
+  created_at: '2025-01-03T10:00:00Z',
+  parsed_at: null,
+  ...overrides,
+});
+
+/** A parsed trace of a run, aligned by the meter's timestamps. */
+export const parsedTraceFixture = (overrides: Partial<PowerTrace> = {}): PowerTrace =>
+  powerTraceFixture({
+    status: 'parsed',
+    progress: 1,
+    spec: monsoonDetection.spec,
+    sample_count: 1_200_000,
+    duration_s: 120,
+    absolute_start: '2025-01-02T09:59:58Z',
+    has_voltage: true,
+    has_current: true,
+    supply_voltage_v: 5,
+    kind: 'run',
+    run: 'r0000000-0000-4000-8000-000000000001',
+    device: '5d1c0d9e-0000-4000-8000-000000000001',
+    device_name: 'pi-lab-1',
+    alignment: 'absolute',
+    run_window: { start_s: 1.5, end_s: 31.5 },
+    notes: ['12 timestamps that stepped backwards were spread evenly.'],
+    parsed_at: '2025-01-03T10:01:00Z',
+    ...overrides,
+  });
+
 type Db = {
   session: { userId: number | null };
   users: User[];
@@ -108,6 +195,11 @@ type Db = {
   experiments: Experiment[];
   runs: Run[];
   rtt: Record<string, RunRtt>;
+  powerTraces: PowerTrace[];
+  /** By trace id; a trace without one has no plot (404). Same for figures. */
+  powerPlots: Record<string, PowerPlot>;
+  powerFigures: Record<string, PowerFigures>;
+  powerProjection: PowerProjection | null;
   /** Every X-CSRFToken header the server received on an unsafe request. */
   csrfHeaders: (string | null)[];
 };
@@ -127,6 +219,10 @@ const initialDb = (): Db => ({
   experiments: [],
   runs: [],
   rtt: {},
+  powerTraces: [],
+  powerPlots: {},
+  powerFigures: {},
+  powerProjection: null,
   csrfHeaders: [],
 });
 

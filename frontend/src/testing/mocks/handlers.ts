@@ -1,8 +1,15 @@
 import { http, HttpResponse } from 'msw';
 
-import type { ErrorEnvelope, Experiment, ExperimentInput, Run } from '@/types/api';
+import type { ErrorEnvelope, Experiment, ExperimentInput, PowerTrace, PowerTraceUpdate, Run } from '@/types/api';
 
-import { catalogueFixture, db, experimentInputDefaults, TEST_CSRF_TOKEN, TEST_PASSWORD } from './db';
+import {
+  catalogueFixture,
+  db,
+  experimentInputDefaults,
+  powerTraceFixture,
+  TEST_CSRF_TOKEN,
+  TEST_PASSWORD,
+} from './db';
 
 /**
  * A small fake of the Django API: same URLs, status codes and error envelope.
@@ -182,4 +189,122 @@ export const handlers = [
     if (!db.runs.some((r) => r.id === params.id)) return notFound();
     return HttpResponse.json(db.rtt[String(params.id)] ?? { devices: [] });
   }),
+
+  ...powerHandlers(),
 ];
+
+/** Power traces (docs/power-traces.md). Before /:id/ so "projection" is not taken for an id. */
+function powerHandlers() {
+  const findTrace = (id: unknown) => db.powerTraces.find((t) => t.id === id);
+  const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
+
+  return [
+    http.get('/api/power-traces/projection/', () => {
+      if (!currentUser()) return notAuthenticated();
+      return HttpResponse.json(db.powerProjection ?? { capacity_wh: 50, rates_per_min: [], series: [] });
+    }),
+
+    http.get('/api/power-traces/', ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const query = new URL(request.url).searchParams;
+      const traces = db.powerTraces.filter(
+        (t) =>
+          (!query.has('run') || t.run === query.get('run')) &&
+          (!query.has('device') || t.device === query.get('device')) &&
+          (!query.has('kind') || t.kind === query.get('kind')),
+      );
+      // As the list endpoint does: no run windows in lists.
+      return HttpResponse.json(traces.map((t) => ({ ...t, alignment: null, run_window: null })));
+    }),
+
+    http.post('/api/power-traces/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const form = await request.formData();
+      const file = form.get('file');
+      if (file === null || typeof file === 'string') {
+        return errorResponse(400, 'validation_error', 'Invalid input.', { fields: { file: ['No file was submitted.'] } });
+      }
+      const run = text(form.get('run')) || null;
+      const baselineName = text(form.get('baseline_name'));
+      const device = text(form.get('device')) || null;
+      const trace: PowerTrace = {
+        ...powerTraceFixture(),
+        id: newId(),
+        name: text(form.get('name')),
+        kind: run ? 'run' : baselineName ? 'baseline' : 'device',
+        device,
+        device_name: db.devices.find((d) => d.id === device)?.name ?? null,
+        run,
+        baseline_name: baselineName,
+        size_bytes: file.size,
+        created_at: new Date().toISOString(),
+      };
+      db.powerTraces.push(trace);
+      return HttpResponse.json(trace, { status: 201 });
+    }),
+
+    http.get('/api/power-traces/:id/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const trace = findTrace(params.id);
+      return trace ? HttpResponse.json(trace) : notFound();
+    }),
+
+    http.patch('/api/power-traces/:id/', async ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const trace = findTrace(params.id);
+      if (!trace) return notFound();
+      const body = (await request.json()) as PowerTraceUpdate;
+      Object.assign(trace, body);
+      if ('offset_s' in body && trace.run_window) {
+        // As power.selectors.trace_run_window: the offset is where the run starts.
+        const length = trace.run_window.end_s - trace.run_window.start_s;
+        const start = body.offset_s ?? 0;
+        Object.assign(trace, {
+          run_window: { start_s: start, end_s: start + length },
+          alignment: body.offset_s === null ? 'absolute' : 'manual',
+        } satisfies Partial<PowerTrace>);
+      }
+      return HttpResponse.json(trace);
+    }),
+
+    http.delete('/api/power-traces/:id/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      if (!findTrace(params.id)) return notFound();
+      db.powerTraces = db.powerTraces.filter((t) => t.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
+    }),
+
+    http.post('/api/power-traces/:id/parse/', async ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const trace = findTrace(params.id);
+      if (!trace) return notFound();
+      Object.assign(trace, {
+        spec: (await request.json()) as PowerTrace['spec'],
+        status: 'parsing',
+        progress: 0,
+        error: null,
+      } satisfies Partial<PowerTrace>);
+      return HttpResponse.json(trace, { status: 202 });
+    }),
+
+    http.get('/api/power-traces/:id/plot/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const plot = db.powerPlots[String(params.id)];
+      return plot ? HttpResponse.json(plot) : notFound();
+    }),
+
+    http.get('/api/power-traces/:id/figures/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const figures = db.powerFigures[String(params.id)];
+      return figures ? HttpResponse.json(figures) : notFound();
+    }),
+  ];
+}

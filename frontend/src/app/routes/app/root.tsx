@@ -23,6 +23,7 @@ const AppLayout = ({ user }: { user: User }) => {
             Experiments
           </NavLink>
           <NavLink to={paths.devices.getHref()}>Devices</NavLink>
+          <NavLink to={paths.power.getHref()}>Power</NavLink>
         </nav>
         <div className="user-menu">
           <span className="muted">

@@ -1,15 +1,18 @@
 import { useMemo } from 'react';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { paths } from '@/config/paths';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
+import { RunPowerTraces } from '@/features/power/components/run-power-traces';
 import { useRun } from '@/features/runs/api/get-run';
 import { RunView } from '@/features/runs/components/run-view';
 
-// The route joins the two features: runs must not import from experiments.
+// The route joins the features: runs imports neither experiments nor power.
 const RunRoute = () => {
   const { id = '' } = useParams();
+  const navigate = useNavigate();
   const run = useRun({ runId: id });
   // Only for mechanism labels (and their order); the page works without them.
   const catalogue = useCatalogue();
@@ -17,9 +20,24 @@ const RunRoute = () => {
     () => new Map((catalogue.data?.mechanisms ?? []).map((m) => [m.name, m.label])),
     [catalogue.data],
   );
+  const runDevices = useMemo(
+    () => (run.data?.devices ?? []).map((d) => ({ id: d.device_id, name: d.name })),
+    [run.data?.devices],
+  );
 
   // Keep showing the last good data if one poll fails; the next poll may succeed.
-  if (run.data) return <RunView run={run.data} mechanismLabels={mechanismLabels} />;
+  if (run.data) {
+    return (
+      <>
+        <RunView run={run.data} mechanismLabels={mechanismLabels} />
+        <RunPowerTraces
+          runId={run.data.id}
+          devices={runDevices}
+          onUploaded={(trace) => void navigate(paths.powerTrace.getHref(trace.id))}
+        />
+      </>
+    );
+  }
   if (run.isError) return <ErrorAlert error={run.error} />;
   return <Loading />;
 };

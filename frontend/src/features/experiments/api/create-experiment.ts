@@ -31,7 +31,13 @@ export const EXPERIMENT_KINDS = [
   'cipher_bench',
   'throughput',
 ] as const satisfies readonly ExperimentKind[];
-export const PROTOCOLS = ['mqtt'] as const satisfies readonly ExperimentInput['protocol'][];
+export const PROTOCOLS = ['mqtt', 'srup'] as const satisfies readonly ExperimentInput['protocol'][];
+/** The signature of every SRUP message (SRUP signs itself: its payload security is none). */
+export const SRUP_SIGNATURES = [
+  'rsa-2048',
+  'rsa-4096',
+  'ed25519',
+] as const satisfies readonly ExperimentInput['srup_signature'][];
 export const MQTT_VERSIONS = ['3.1.1', '5'] as const satisfies readonly ExperimentInput['mqtt_version'][];
 /**
  * How the agents reach the broker: plain TCP, or TLS 1.2 or 1.3 (its records are counted as
@@ -96,6 +102,7 @@ export const messagingInputSchema = z.object({
   interval_ms: wholeNumber('Interval').min(0, { error: 'Interval cannot be negative.' }),
   interval_distribution: z.enum(INTERVAL_DISTRIBUTIONS, { error: 'Choose an interval distribution.' }),
   measurement: z.enum(MEASUREMENTS),
+  srup_signature: z.enum(SRUP_SIGNATURES, { error: 'Choose RSA-2048, RSA-4096 or Ed25519.' }),
   device_ids: commonFields.device_ids,
 });
 
@@ -159,6 +166,7 @@ export type CreateExperimentInput = z.infer<typeof createExperimentInputSchema>;
 export const EXPERIMENT_DEFAULTS = {
   kind: 'messaging',
   protocol: 'mqtt',
+  srup_signature: 'rsa-2048',
   mqtt_version: '3.1.1',
   transport: 'tcp',
   qos: 1,

@@ -14,6 +14,7 @@ import {
   MEASUREMENT_LABELS,
   MQTT_VERSION_LABELS,
   PROTOCOL_LABELS,
+  SRUP_SIGNATURE_LABELS,
   TRANSPORT_LABELS,
 } from './labels';
 
@@ -27,8 +28,17 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
     <dd>{TRANSPORT_LABELS[experiment.transport]}</dd>
     <dt>QoS</dt>
     <dd>{experiment.qos}</dd>
-    <dt>Payload security</dt>
-    <dd>{labelOf(catalogue?.mechanisms, experiment.security)}</dd>
+    {experiment.protocol === 'srup' ? (
+      <>
+        <dt>SRUP signature</dt>
+        <dd>{SRUP_SIGNATURE_LABELS[experiment.srup_signature]}</dd>
+      </>
+    ) : (
+      <>
+        <dt>Payload security</dt>
+        <dd>{labelOf(catalogue?.mechanisms, experiment.security)}</dd>
+      </>
+    )}
     <dt>Payload size (bytes)</dt>
     <dd>{experiment.payload_size}</dd>
     <dt>Messages per device</dt>

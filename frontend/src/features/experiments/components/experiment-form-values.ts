@@ -7,6 +7,7 @@ import {
   EXPERIMENT_DEFAULTS,
   EXPERIMENT_KINDS,
   messagingInputSchema,
+  NO_SECURITY,
   THROUGHPUT_DEFAULTS,
   throughputInputSchema,
   type CreateExperimentInput,
@@ -76,10 +77,12 @@ const toCandidate = (values: FormValues, sizes: readonly number[]) => {
         kind: values.kind,
         ...common,
         protocol: draft.protocol,
+        srup_signature: draft.srup_signature,
         mqtt_version: draft.mqtt_version,
         transport: draft.transport,
         qos: toNumber(draft.qos),
-        security: draft.security,
+        // SRUP signs every message itself; its payload goes unencrypted inside the signature.
+        security: draft.protocol === 'srup' ? NO_SECURITY : draft.security,
         payload_size: toNumber(draft.payload_size),
         message_count: toNumber(draft.message_count),
         interval_ms: toNumber(draft.interval_ms),
@@ -119,6 +122,7 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
   drafts: {
     messaging: {
       protocol: EXPERIMENT_DEFAULTS.protocol,
+      srup_signature: EXPERIMENT_DEFAULTS.srup_signature,
       mqtt_version: EXPERIMENT_DEFAULTS.mqtt_version,
       transport: EXPERIMENT_DEFAULTS.transport,
       qos: String(EXPERIMENT_DEFAULTS.qos),

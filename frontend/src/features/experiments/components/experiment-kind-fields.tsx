@@ -12,6 +12,7 @@ import {
   PAYLOAD_SIZE_MAX_BYTES,
   PROTOCOLS,
   QOS_LEVELS,
+  SRUP_SIGNATURES,
   THROUGHPUT_PAYLOAD_MAX_BYTES,
   TRANSPORTS,
   WINDOW_MS_MAX,
@@ -26,6 +27,7 @@ import {
   MEASUREMENT_LABELS,
   MQTT_VERSION_LABELS,
   PROTOCOL_LABELS,
+  SRUP_SIGNATURE_LABELS,
   TRANSPORT_LABELS,
 } from './labels';
 import { MechanismFieldset } from './mechanism-fieldset';
@@ -84,13 +86,24 @@ export const MessagingFields = ({ draft, errors, onChange, securityOptions }: Me
         options={QOS_LEVELS.map((q) => ({ value: String(q), label: String(q) }))}
         error={errors.qos}
       />
-      <SelectField
-        label="Payload security"
-        value={draft.security}
-        onChange={onChange('security')}
-        options={securityOptions}
-        error={errors.security}
-      />
+      {draft.protocol === 'srup' ? (
+        <SelectField
+          label="SRUP signature"
+          value={draft.srup_signature}
+          onChange={onChange('srup_signature')}
+          options={SRUP_SIGNATURES.map((v) => ({ value: v, label: SRUP_SIGNATURE_LABELS[v] }))}
+          hint="SRUP signs every message; the payload itself is not encrypted."
+          error={errors.srup_signature ?? errors.security}
+        />
+      ) : (
+        <SelectField
+          label="Payload security"
+          value={draft.security}
+          onChange={onChange('security')}
+          options={securityOptions}
+          error={errors.security}
+        />
+      )}
     </div>
     <div className="field-row">
       <InputField

@@ -4,7 +4,15 @@ import type { Experiment } from '@/types/api';
 // experiment kinds are labelled by GET /api/catalogue/ (see ./catalogue.ts); new protocols,
 // MQTT versions, transports, interval distributions and measurements get a label here (the
 // backend's choice label, see openapi.yaml) and an entry in create-experiment.ts.
-export const PROTOCOL_LABELS: Record<Experiment['protocol'], string> = { mqtt: 'MQTT' };
+export const PROTOCOL_LABELS: Record<Experiment['protocol'], string> = {
+  mqtt: 'MQTT',
+  srup: 'SRUP (signed MQTT)',
+};
+export const SRUP_SIGNATURE_LABELS: Record<Experiment['srup_signature'], string> = {
+  'rsa-2048': 'RSA-2048 (PKCS#1 v1.5, SHA-256)',
+  'rsa-4096': 'RSA-4096 (PKCS#1 v1.5, SHA-256)',
+  ed25519: 'Ed25519',
+};
 export const MQTT_VERSION_LABELS: Record<Experiment['mqtt_version'], string> = {
   '3.1.1': 'MQTT 3.1.1',
   '5': 'MQTT 5',

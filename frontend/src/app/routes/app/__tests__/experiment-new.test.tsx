@@ -178,6 +178,7 @@ describe('New experiment page', () => {
       kind: 'messaging',
       name: 'Poisson arrivals',
       protocol: 'mqtt',
+      srup_signature: 'rsa-2048',
       mqtt_version: '5',
       transport: 'tcp',
       qos: 1,
@@ -268,6 +269,29 @@ describe('New experiment page', () => {
     expect(sent).toMatchObject({ kind: 'messaging', name: 'TLS 1.3 baseline', mqtt_version: '3.1.1', transport: 'tls1.3' });
     expect(db.experiments[0]).toMatchObject({ transport: 'tls1.3' });
     expect(db.runs[0]?.spec).toMatchObject({ transport: 'tls1.3' });
+  });
+
+  it('should swap payload security for the SRUP signature and send SRUP with no payload security', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/api/experiments/', async ({ request }) => {
+        sent = await request.clone().json();
+      }),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'SRUP Ed25519');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Payload security' }), 'AES-128-CBC');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Protocol' }), 'SRUP (signed MQTT)');
+    expect(screen.queryByRole('combobox', { name: 'Payload security' })).not.toBeInTheDocument();
+    const signature = screen.getByRole('combobox', { name: 'SRUP signature' });
+    expect(signature).toHaveDisplayValue('RSA-2048 (PKCS#1 v1.5, SHA-256)');
+    await user.selectOptions(signature, 'Ed25519');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('heading', { name: 'SRUP Ed25519' })).toBeInTheDocument();
+    expect(sent).toMatchObject({ protocol: 'srup', srup_signature: 'ed25519', security: 'none' });
+    expect(screen.getByText('SRUP signature').nextElementSibling).toHaveTextContent('Ed25519');
   });
 
   it('should show the missing TLS broker error from the server on the transport field', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { GROUP_COLOURS } from '@/components/charts/figures';
 import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
-import { db, deviceFixture } from '@/testing/mocks/db';
+import { db, deviceFixture, parsedTraceFixture, powerTraceFixture } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
 import type { BenchOperation, BenchSummaryRow, Run } from '@/types/api';
@@ -462,5 +462,51 @@ describe('Run page', () => {
     expect(within(screen.getByRole('region', { name: 'Relative cost' })).getByText(/did not measure the None baseline/)).toBeInTheDocument();
     await vi.waitFor(() => expect(lastFigureOf(PACKETS_AXIS)).toBeDefined());
     expect(lastFigureOf(RELATIVE_COST_AXIS)).toBeUndefined();
+  });
+
+  it('should list the power traces attached to the run and upload one attached to it', async () => {
+    db.runs.push(completedRun);
+    db.rtt[RUN_ID] = rtt;
+    db.powerTraces.push(
+      parsedTraceFixture({ id: 'a0000000-0000-4000-8000-000000000001', name: 'srup run', run: RUN_ID }),
+      powerTraceFixture({ id: 'a0000000-0000-4000-8000-000000000002', name: 'other run', run: 'r0000000-0000-4000-8000-000000000009' }),
+    );
+    let sent: Record<string, string> = {};
+    server.use(
+      http.post('/api/power-traces/', async ({ request }) => {
+        const form = await request.formData();
+        sent = Object.fromEntries(
+          ['run', 'device', 'baseline_name'].flatMap((key) => {
+            const value = form.get(key);
+            return typeof value === 'string' ? [[key, value]] : [];
+          }),
+        );
+        const trace = powerTraceFixture({ id: 'a0000000-0000-4000-8000-0000000000bb', name: 'new one', run: RUN_ID });
+        db.powerTraces.push(trace);
+        return HttpResponse.json(trace, { status: 201 });
+      }),
+    );
+    const { user, router } = renderApp(`/runs/${RUN_ID}`);
+
+    const section = await screen.findByRole('region', { name: 'Power traces' });
+    const table = await within(section).findByRole('table', { name: 'Power traces of this run' });
+    expect(within(table).getAllByRole('row')).toHaveLength(2);
+    expect(within(table).getByRole('link', { name: 'srup run' })).toHaveAttribute(
+      'href',
+      '/power/a0000000-0000-4000-8000-000000000001',
+    );
+    expect(within(table).queryByRole('columnheader', { name: 'Run' })).not.toBeInTheDocument();
+
+    // Only the run's devices, and no baseline: this trace belongs to the run.
+    const device = within(section).getByRole('combobox', { name: 'Device' });
+    expect(within(device).getAllByRole('option').map((o) => o.textContent)).toEqual(['No device', 'pi-lab-1', 'pi-lab-2']);
+    expect(within(section).queryByRole('textbox', { name: 'Baseline name (optional)' })).not.toBeInTheDocument();
+    await user.upload(within(section).getByLabelText('Choose a trace file'), new File(['t,i'], 'ppk2.csv'));
+    await user.selectOptions(device, 'pi-lab-2');
+    await user.click(within(section).getByRole('button', { name: 'Upload' }));
+
+    expect(await screen.findByRole('heading', { name: 'Power trace: new one' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/power/a0000000-0000-4000-8000-0000000000bb');
+    expect(sent).toEqual({ run: RUN_ID, device: pi2.id });
   });
 });
