@@ -99,3 +99,52 @@ def test_run_page_shows_live_progress_then_histogram_boxplot_and_summary(product
                 shutil.copyfile(SCREENSHOT, DOCS_SCREENSHOT)
         finally:
             browser.close()
+
+
+POWER_FIXTURE = REPO_DIR / "fixtures" / "power-traces" / "um25c-pyummeter.csv"
+POWER_SCREENSHOT = REPO_DIR / "e2e" / "artifacts" / "power-trace.png"
+PARSE_TIMEOUT_MS = 60_000
+
+
+def test_power_trace_is_uploaded_confirmed_parsed_and_measured_in_the_browser(
+    product: Product,
+) -> None:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 1800})
+        try:
+            sign_in(page, product)
+            page.get_by_role("link", name="Power").first.click()
+            expect(page.get_by_role("heading", name="Power traces")).to_be_visible()
+            upload = page.get_by_role("region", name="Upload a trace")
+            upload.locator("input[type=file]").set_input_files(str(POWER_FIXTURE))
+            upload.get_by_role("textbox", name="Name (optional)", exact=True).fill("e2e um25c")
+            upload.get_by_role("button", name="Upload").click()
+
+            expect(page.get_by_role("heading", name="Power trace: e2e um25c")).to_be_visible()
+            expect(
+                page.get_by_role(
+                    "heading", name="Detected: RDTech UM24C/UM25C/UM34C export — high confidence"
+                )
+            ).to_be_visible()
+            form = page.get_by_role("form", name="Column mapping")
+            expect(form.get_by_role("combobox", name="Power column")).to_have_value("3")
+            form.get_by_role("button", name="Parse").click()
+
+            # The real worker parses it; the page polls until it is parsed.
+            expect(page.get_by_role("status").first).to_contain_text(
+                "Status: parsed", timeout=PARSE_TIMEOUT_MS
+            )
+            figures = page.get_by_role("table", name="Figures")
+            expect(figures).to_be_visible(timeout=PARSE_TIMEOUT_MS)
+            # Mean of the six samples' power column: 3.868 W / 6.
+            expect(
+                figures.get_by_role("row", name="Mean power (W) 0.645", exact=True)
+            ).to_be_visible()
+            expect(page.locator(".js-plotly-plot").first).to_be_visible()
+            POWER_SCREENSHOT.parent.mkdir(exist_ok=True)
+            page.screenshot(path=str(POWER_SCREENSHOT), full_page=True)
+        finally:
+            browser.close()
