@@ -72,6 +72,10 @@ class Stack:
     processes: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # The product runs with its production settings, whatever the caller's process has
+        # (pytest-django exports config.django.test, whose eager Celery and per-process
+        # MEDIA_ROOT would make the web do the worker's job, each process with its own files).
+        self.env = {"DJANGO_SETTINGS_MODULE": "config.django.base", **self.env}
         self._pki: Path | None = None
         self.log_dir = self.state_dir / "logs"
         self.log_dir.mkdir(parents=True, exist_ok=True)
