@@ -92,8 +92,11 @@ def test_experiment_created_through_the_api_runs_on_two_agents_and_lands_in_post
         assert row["std_ms"] is not None
     assert summary["All devices"]["n"] == 200
 
-    rtt = product.api("GET", f"/api/runs/{run['id']}/rtt/")
-    assert sorted(len(d["rtt_ms"]) for d in rtt["devices"]) == [100, 100]
+    # The results pages' aggregated data: every delivered message counted, none shipped raw.
+    stats = product.api("GET", f"/api/runs/{run['id']}/statistics/")
+    assert sorted(d["n"] for d in stats["devices"]) == [100, 100]
+    dist = product.api("GET", f"/api/runs/{run['id']}/distribution/?bins=50")
+    assert sorted(sum(d["counts"]) for d in dist["devices"]) == [100, 100]
 
 
 def test_secured_messaging_run_records_securing_costs_and_larger_wire_bytes(

@@ -45,7 +45,6 @@ from measurements.selectors import (
     NS_PER_MS,
     NS_PER_US,
     bench_statistics,
-    run_rtt_ms,
     run_statistics,
 )
 
@@ -388,29 +387,6 @@ class RunDetailApi(APIView):
     def get(self, request: Request, run_id: UUID) -> Response:
         run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
         return Response(_run_payload(run))
-
-
-@extend_schema_serializer(component_name="DeviceRtt")
-class DeviceRttSerializer(serializers.Serializer[object]):
-    device_id = serializers.UUIDField()
-    name = serializers.CharField()
-    rtt_ms = serializers.ListField(child=serializers.FloatField())
-
-
-class RunRttApi(APIView):
-    @extend_schema_serializer(component_name="RunRtt")
-    class OutputSerializer(serializers.Serializer[object]):
-        devices = DeviceRttSerializer(many=True)
-
-    @extend_schema(operation_id="runs_rtt", responses=OutputSerializer)
-    def get(self, request: Request, run_id: UUID) -> Response:
-        run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
-        rtts = run_rtt_ms(run=run) if run.status == RunStatus.COMPLETED else {}
-        devices = [
-            {"device_id": rd.device_id, "name": rd.device.name, "rtt_ms": rtts.get(rd.pk, [])}
-            for rd in run.run_devices.all()
-        ]
-        return Response({"devices": DeviceRttSerializer(devices, many=True).data})
 
 
 @extend_schema_serializer(component_name="MechanismInfo")

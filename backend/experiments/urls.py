@@ -14,5 +14,4 @@ catalogue_urlpatterns = [
 
 run_urlpatterns = [
     path("<uuid:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
-    path("<uuid:run_id>/rtt/", apis.RunRttApi.as_view(), name="run-rtt"),
 ]

@@ -84,15 +84,6 @@ def run_round_trips(*, run: Run) -> dict[int, RoundTrips]:
     return out
 
 
-def run_rtt_ms(*, run: Run) -> dict[int, list[float]]:
-    """Round-trip times (ms) of the delivered messages, per run device, in send order."""
-    return {
-        rd_id: (trips.rtt_ns / NS_PER_MS).tolist()
-        for rd_id, trips in run_round_trips(run=run).items()
-        if trips.rtt_ns.size
-    }
-
-
 # --- binary results ---------------------------------------------------------------------
 
 _INT4_EMPTY: npt.NDArray[np.int32] = np.empty(0, np.int32)

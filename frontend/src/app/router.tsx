@@ -42,6 +42,7 @@ export const createAppRoutes = (): RouteObject[] => [
       { path: paths.newExperiment.path, lazy: load(() => import('./routes/app/experiment-new')) },
       { path: paths.experiment.path, lazy: load(() => import('./routes/app/experiment')) },
       { path: paths.run.path, lazy: load(() => import('./routes/app/run')) },
+      { path: paths.compare.path, lazy: load(() => import('./routes/app/compare')) },
       { path: paths.devices.path, lazy: load(() => import('./routes/app/devices')) },
       { path: paths.power.path, lazy: load(() => import('./routes/app/power')) },
       { path: paths.powerTrace.path, lazy: load(() => import('./routes/app/power-trace')) },

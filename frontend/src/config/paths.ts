@@ -9,6 +9,12 @@ export const paths = {
   newExperiment: { path: '/experiments/new', getHref: () => '/experiments/new' },
   experiment: { path: '/experiments/:id', getHref: (id: string) => `/experiments/${id}` },
   run: { path: '/runs/:id', getHref: (id: string) => `/runs/${id}` },
+  /** Runs side by side; the selection is in the URL (`?run=<id>&run=<id>`), so it can be shared. */
+  compare: {
+    path: '/compare',
+    getHref: (runIds: readonly string[] = []) =>
+      `/compare${runIds.length > 0 ? `?${runIds.map((id) => `run=${encodeURIComponent(id)}`).join('&')}` : ''}`,
+  },
   devices: { path: '/devices', getHref: () => '/devices' },
   power: { path: '/power', getHref: () => '/power' },
   powerTrace: { path: '/power/:id', getHref: (id: string) => `/power/${id}` },

@@ -514,22 +514,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/runs/{run_id}/rtt/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["runs_rtt"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/runs/{run_id}/statistics/": {
         parameters: {
             query?: never;
@@ -711,12 +695,6 @@ export interface components {
             /** @description Density (1/ms) at `grid_ms`; null below 2 distinct values. */
             density: number[] | null;
             series: components["schemas"]["RoundTripSeries"];
-        };
-        DeviceRtt: {
-            /** Format: uuid */
-            device_id: string;
-            name: string;
-            rtt_ms: number[];
         };
         EnrollmentToken: {
             token: string;
@@ -1318,9 +1296,6 @@ export interface components {
             /** Format: double */
             ci_high_ms: number | null;
             runs: components["schemas"]["RepeatRun"][];
-        };
-        RunRtt: {
-            devices: components["schemas"]["DeviceRtt"][];
         };
         RunStatistics: {
             /** Format: uuid */
@@ -2239,27 +2214,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunMethods"];
-                };
-            };
-        };
-    };
-    runs_rtt: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                run_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RunRtt"];
                 };
             };
         };

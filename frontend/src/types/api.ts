@@ -32,9 +32,21 @@ export type RunStatus = Schemas['RunStatusEnum'];
 export type RunDevice = Schemas['RunDevice'];
 export type RunSummaryRow = Schemas['RunSummaryRow'];
 export type BenchSummaryRow = Schemas['BenchSummaryRow'];
-export type RunRtt = Schemas['RunRtt'];
-export type RunRttDevice = RunRtt['devices'][number];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
+
+// --- results of messaging runs (docs/results.md) ---
+export type RunStatistics = Schemas['RunStatistics'];
+export type RoundTripStatistics = Schemas['RoundTripStatistics'];
+export type RunRepeats = Schemas['RunRepeats'];
+export type RunDistribution = Schemas['RunDistribution'];
+export type DeviceDistribution = Schemas['DeviceDistribution'];
+export type BoxStatistics = Schemas['BoxStatistics'];
+export type RoundTripSeries = Schemas['RoundTripSeries'];
+export type RunMethods = Schemas['RunMethods'];
+export type RunComparison = Schemas['RunComparison'];
+export type ComparedRun = Schemas['ComparedRun'];
+export type PairComparison = Schemas['PairComparison'];
+export type TreatmentDifference = Schemas['TreatmentDifference'];
 
 // --- power traces (docs/power-traces.md) ---
 export type PowerTrace = Schemas['PowerTrace'];

@@ -1,9 +1,11 @@
-export { BoxPlotChart } from './box-plot-chart';
+export { BinnedHistogramChart } from './binned-histogram-chart';
+export { BoxSummaryChart } from './box-summary-chart';
 export { CategoryLineChart } from './category-line-chart';
 export { ChartPanel } from './chart-panel';
+export type { BinnedSeries, BoxSummary, DensitySeries, HistogramScale } from './distribution-figures';
 export { EnvelopeChart } from './envelope-chart';
-export type { CategoryChartData, CategorySeries, ChartSeries, Range } from './figures';
+export type { CategoryChartData, CategorySeries, Range } from './figures';
 export { GroupedBarChart } from './grouped-bar-chart';
-export { HistogramChart } from './histogram-chart';
 export { LineChart } from './line-chart';
+export { ViolinChart } from './violin-chart';
 export type { EnvelopeData, ShadedWindow, XySeries } from './xy-figures';

@@ -1,4 +1,4 @@
-import Plotly, { type Config } from 'plotly.js-dist-min';
+import Plotly, { type Config, type ModeBarButton } from 'plotly.js-dist-min';
 import { useEffect, useRef } from 'react';
 import { useErrorBoundary } from 'react-error-boundary';
 
@@ -10,7 +10,29 @@ import type { Figure } from './figures';
  * (the seam) because Plotly cannot render in jsdom.
  */
 
-const PLOT_CONFIG: Partial<Config> = { responsive: true, displaylogo: false };
+/** Downloads are named after the app; the browser adds " (1)" etc. to repeats. */
+export const IMAGE_FILENAME = 'iotsecbench-chart';
+
+/**
+ * Plotly's built-in "Download plot as a PNG" button covers one format; this second button
+ * saves the same figure as SVG, the vector format a paper wants.
+ */
+export const SVG_DOWNLOAD_BUTTON: ModeBarButton = {
+  name: 'downloadSvg',
+  title: 'Download plot as SVG',
+  icon: Plotly.Icons.disk,
+  click: (graph) => {
+    void Plotly.downloadImage(graph, { format: 'svg', filename: IMAGE_FILENAME });
+  },
+};
+
+/** The one config of every chart: PNG (built-in button) and SVG (ours) downloads. */
+export const PLOT_CONFIG: Partial<Config> = {
+  responsive: true,
+  displaylogo: false,
+  toImageButtonOptions: { format: 'png', filename: IMAGE_FILENAME, scale: 2 },
+  modeBarButtonsToAdd: [SVG_DOWNLOAD_BUTTON],
+};
 
 export type PlotlyFigureProps = Figure & {
   /** `plotly_relayout` events (zoom, pan, autoscale), as Plotly's flat key → value object. */

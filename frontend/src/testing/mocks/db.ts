@@ -11,7 +11,10 @@ import type {
   PowerProjection,
   PowerTrace,
   Run,
-  RunRtt,
+  RunComparison,
+  RunDistribution,
+  RunMethods,
+  RunStatistics,
   User,
 } from '@/types/api';
 
@@ -194,7 +197,15 @@ type Db = {
   devices: Device[];
   experiments: Experiment[];
   runs: Run[];
-  rtt: Record<string, RunRtt>;
+  /**
+   * Results of messaging runs by run id (docs/results.md). A messaging run without an entry
+   * answers 404; any other kind 400 run_has_no_round_trips, as the backend does.
+   */
+  statistics: Record<string, RunStatistics>;
+  distributions: Record<string, RunDistribution>;
+  methods: Record<string, RunMethods>;
+  /** GET /api/compare/'s answer, whatever runs are asked for (null: 404). */
+  comparison: RunComparison | null;
   powerTraces: PowerTrace[];
   /** By trace id; a trace without one has no plot (404). Same for figures. */
   powerPlots: Record<string, PowerPlot>;
@@ -218,7 +229,10 @@ const initialDb = (): Db => ({
   ],
   experiments: [],
   runs: [],
-  rtt: {},
+  statistics: {},
+  distributions: {},
+  methods: {},
+  comparison: null,
   powerTraces: [],
   powerPlots: {},
   powerFigures: {},
@@ -231,3 +245,111 @@ export const db: Db = initialDb();
 export const resetDb = () => {
   Object.assign(db, initialDb());
 };
+
+// --- results of messaging runs (docs/results.md) ---
+
+export const roundTripStatisticsFixture = (
+  overrides: Partial<RunStatistics['all_devices']> = {},
+): RunStatistics['all_devices'] => ({
+  device_id: '5d1c0d9e-0000-4000-8000-000000000001',
+  device_name: 'pi-lab-1',
+  records: 100,
+  n: 100,
+  lost: 0,
+  rejected: 0,
+  rejected_signature: 0,
+  rejected_replay: 0,
+  decrypt_error: 0,
+  mean_ms: 12.3456,
+  ci_low_ms: 11.7,
+  ci_high_ms: 12.99,
+  median_ms: 12,
+  q1_ms: 10,
+  q3_ms: 14,
+  p95_ms: 20.5,
+  p99_ms: 25,
+  min_ms: 8.1,
+  max_ms: 30,
+  variance_ms2: 10.3041,
+  std_ms: 3.21,
+  ...overrides,
+});
+
+/** Statistics of a two-device run (pi-lab-1 and pi-lab-2 of the default devices). */
+export const runStatisticsFixture = (runId: string, overrides: Partial<RunStatistics> = {}): RunStatistics => ({
+  run_id: runId,
+  status: 'completed',
+  confidence: 0.95,
+  devices: [
+    roundTripStatisticsFixture(),
+    roundTripStatisticsFixture({
+      device_id: '5d1c0d9e-0000-4000-8000-000000000002',
+      device_name: 'pi-lab-2',
+      records: 100,
+      n: 1,
+      lost: 97,
+      rejected: 2,
+      rejected_signature: 2,
+      mean_ms: 15,
+      ci_low_ms: null,
+      ci_high_ms: null,
+      median_ms: 15,
+      q1_ms: 15,
+      q3_ms: 15,
+      p95_ms: 15,
+      p99_ms: 15,
+      min_ms: 15,
+      max_ms: 15,
+      variance_ms2: null,
+      std_ms: null,
+    }),
+  ],
+  all_devices: roundTripStatisticsFixture({
+    device_id: null,
+    device_name: 'All devices',
+    records: 200,
+    n: 101,
+    lost: 97,
+    rejected: 2,
+    mean_ms: 12.37,
+    ci_low_ms: 11.75,
+    ci_high_ms: 12.99,
+  }),
+  mean_of_device_means_ms: 13.6728,
+  repeats: { n: 1, mean_ms: 13.6728, std_ms: null, ci_low_ms: null, ci_high_ms: null, runs: [] },
+  ...overrides,
+});
+
+/** Plot data of the same two devices over 3 bins from 8 to 32 ms. */
+export const runDistributionFixture = (runId: string): RunDistribution => ({
+  run_id: runId,
+  low_ms: 8,
+  high_ms: 32,
+  edges_ms: [8, 16, 24, 32],
+  grid_ms: [8, 20, 32],
+  density_method: 'Gaussian kernel density of every value, binned',
+  devices: [
+    {
+      device_id: '5d1c0d9e-0000-4000-8000-000000000001',
+      device_name: 'pi-lab-1',
+      n: 100,
+      counts: [70, 25, 5],
+      below: 0,
+      above: 0,
+      box: { q1_ms: 10, median_ms: 12, q3_ms: 14, whisker_low_ms: 8.1, whisker_high_ms: 19.9, outliers: 2, outlier_sample_ms: [25, 30] },
+      density: [0.05, 0.02, 0.001],
+      series: { seq_first: [0, 50], seq_last: [49, 99], min_ms: [8.1, 9], max_ms: [30, 22], mean_ms: [12.5, 12.2] },
+    },
+    {
+      device_id: '5d1c0d9e-0000-4000-8000-000000000002',
+      device_name: 'pi-lab-2',
+      n: 1,
+      counts: [0, 1, 0],
+      below: 0,
+      above: 0,
+      box: { q1_ms: 15, median_ms: 15, q3_ms: 15, whisker_low_ms: 15, whisker_high_ms: 15, outliers: 0, outlier_sample_ms: [] },
+      density: null,
+      series: { seq_first: [3], seq_last: [3], min_ms: [15], max_ms: [15], mean_ms: [15] },
+    },
+  ],
+});

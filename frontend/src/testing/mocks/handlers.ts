@@ -184,14 +184,35 @@ export const handlers = [
     return run ? HttpResponse.json(run) : notFound();
   }),
 
-  http.get('/api/runs/:id/rtt/', ({ params }) => {
-    if (!currentUser()) return notAuthenticated();
-    if (!db.runs.some((r) => r.id === params.id)) return notFound();
-    return HttpResponse.json(db.rtt[String(params.id)] ?? { devices: [] });
-  }),
+  ...resultsHandlers(),
 
   ...powerHandlers(),
 ];
+
+/** Results of messaging runs (docs/results.md): statistics, plot data, methods, comparison. */
+function resultsHandlers() {
+  /** The run's result from `table`, or the backend's error for it. */
+  const resultOf = <T,>(id: unknown, table: Record<string, T>) => {
+    if (!currentUser()) return notAuthenticated();
+    const run = db.runs.find((r) => r.id === id);
+    if (!run) return notFound();
+    if (run.kind !== 'messaging') {
+      return errorResponse(400, 'run_has_no_round_trips', 'This run has no round trips: it is not a messaging run.');
+    }
+    const result = table[String(id)];
+    return result === undefined ? notFound() : HttpResponse.json(result);
+  };
+
+  return [
+    http.get('/api/runs/:id/statistics/', ({ params }) => resultOf(params.id, db.statistics)),
+    http.get('/api/runs/:id/distribution/', ({ params }) => resultOf(params.id, db.distributions)),
+    http.get('/api/runs/:id/methods/', ({ params }) => resultOf(params.id, db.methods)),
+    http.get('/api/compare/', () => {
+      if (!currentUser()) return notAuthenticated();
+      return db.comparison ? HttpResponse.json(db.comparison) : notFound();
+    }),
+  ];
+}
 
 /** Power traces (docs/power-traces.md). Before /:id/ so "projection" is not taken for an id. */
 function powerHandlers() {

@@ -22,6 +22,7 @@ const AppLayout = ({ user }: { user: User }) => {
           <NavLink to={paths.experiments.getHref()} end>
             Experiments
           </NavLink>
+          <NavLink to={paths.compare.getHref()}>Compare</NavLink>
           <NavLink to={paths.devices.getHref()}>Devices</NavLink>
           <NavLink to={paths.power.getHref()}>Power</NavLink>
         </nav>

@@ -1,38 +1,95 @@
-import { useMemo } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 
-import { BoxPlotChart, ChartPanel, HistogramChart, type ChartSeries } from '@/components/charts';
+import {
+  BinnedHistogramChart,
+  BoxSummaryChart,
+  ChartPanel,
+  EnvelopeChart,
+  ViolinChart,
+} from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
+import { SelectField } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
-import type { RunRtt } from '@/types/api';
 
-import { useRunRtt } from '../api/get-run-rtt';
+import { useRunDistribution } from '../api/get-run-distribution';
+import { useRunStatistics } from '../api/get-run-statistics';
 
-const RTT_LABEL = 'Round-trip time (ms)';
+import { deviceBoxes, deviceDensities, deviceHistograms, sequenceEnvelope } from './distribution-data';
+import { DistributionToggle, type DistributionView } from './distribution-toggle';
 
-export const rttSeries = (rtt: RunRtt): ChartSeries[] =>
-  rtt.devices.map((device) => ({ name: device.name, values: device.rtt_ms }));
+export const RTT_LABEL = 'Round-trip time (ms)';
+const SEQUENCE_LABEL = 'Message sequence number';
 
 type RunChartsProps = { runId: string };
 
-/** Histogram and boxplot of a completed run's round-trip times, one series per device. */
+/**
+ * A completed messaging run's round trips per device, from the server's plot data
+ * (GET /distribution/): distribution as histogram or violin, boxplot, RTT over the sequence.
+ */
 export const RunCharts = ({ runId }: RunChartsProps) => {
-  const rtt = useRunRtt({ runId });
-  const series = useMemo(() => (rtt.data ? rttSeries(rtt.data) : []), [rtt.data]);
+  const distribution = useRunDistribution({ runId });
+  // Only for the means marked in the boxes: the boxes draw without them.
+  const statistics = useRunStatistics({ runId });
+  const [view, setView] = useState<DistributionView>('histogram');
+  const [chosenDevice, setChosenDevice] = useState<string | null>(null);
 
-  const body = (chart: 'histogram' | 'box') => {
-    if (rtt.isPending) return <Loading label="Loading samples…" />;
-    if (rtt.isError) return <ErrorAlert error={rtt.error} />;
-    return chart === 'histogram' ? (
-      <HistogramChart series={series} valueLabel={RTT_LABEL} />
-    ) : (
-      <BoxPlotChart series={series} valueLabel={RTT_LABEL} />
-    );
+  const data = distribution.data;
+  const histograms = useMemo(() => (data ? deviceHistograms(data) : []), [data]);
+  const densities = useMemo(() => (data ? deviceDensities(data) : []), [data]);
+  const boxes = useMemo(
+    () => (data ? deviceBoxes(data, statistics.data?.devices) : []),
+    [data, statistics.data?.devices],
+  );
+  const devices = data?.devices ?? [];
+  const device = devices.find((d) => d.device_id === chosenDevice) ?? devices[0];
+  const envelope = useMemo(() => (device ? sequenceEnvelope(device) : null), [device]);
+
+  const body = (chart: () => ReactNode) => {
+    if (distribution.isPending) return <Loading label="Loading plot data…" />;
+    if (distribution.isError) return <ErrorAlert error={distribution.error} />;
+    return chart();
   };
 
   return (
     <div className="chart-grid">
-      <ChartPanel label="Round-trip time histogram">{body('histogram')}</ChartPanel>
-      <ChartPanel label="Round-trip time boxplot">{body('box')}</ChartPanel>
+      <ChartPanel
+        label={`Round-trip time ${view}`}
+        controls={<DistributionToggle value={view} onChange={setView} name="run-distribution-view" />}
+      >
+        {body(() =>
+          view === 'histogram' ? (
+            <BinnedHistogramChart series={histograms} valueLabel={RTT_LABEL} />
+          ) : (
+            <ViolinChart series={densities} valueLabel={RTT_LABEL} />
+          ),
+        )}
+      </ChartPanel>
+      <ChartPanel label="Round-trip time boxplot">
+        {body(() => (
+          <BoxSummaryChart boxes={boxes} valueLabel={RTT_LABEL} />
+        ))}
+      </ChartPanel>
+      <ChartPanel
+        label="Round-trip time over the sequence"
+        controls={
+          devices.length > 1 ? (
+            <SelectField
+              label="Device"
+              value={device?.device_id ?? ''}
+              onChange={(event) => setChosenDevice(event.target.value)}
+              options={devices.map((d) => ({ value: d.device_id, label: d.device_name }))}
+            />
+          ) : null
+        }
+      >
+        {body(() =>
+          envelope ? (
+            <EnvelopeChart data={envelope} xLabel={SEQUENCE_LABEL} yLabel={RTT_LABEL} />
+          ) : (
+            <p className="muted">No samples to plot.</p>
+          ),
+        )}
+      </ChartPanel>
     </div>
   );
 };

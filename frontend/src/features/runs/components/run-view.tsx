@@ -11,7 +11,9 @@ import { isRunFinished } from '../api/get-run';
 import { BenchResults } from './bench-results';
 import { describeInterval } from './interval-spec';
 import { RunCharts } from './run-charts';
+import { RunExports } from './run-exports';
 import { RunProgress } from './run-progress';
+import { RunStatisticsPanel } from './run-statistics';
 import { RunSummaryTable } from './run-summary-table';
 import { ThroughputResults } from './throughput-results';
 
@@ -43,6 +45,9 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
           Started {formatDateTime(run.started_at)} · Finished {formatDateTime(run.finished_at)}
         </span>
         <Link to={paths.experiment.getHref(run.experiment.id)}>Back to experiment</Link>
+        {run.status === 'completed' && run.kind === 'messaging' ? (
+          <Link to={paths.compare.getHref([run.id])}>Compare with…</Link>
+        ) : null}
       </p>
 
       {run.status === 'failed' ? (
@@ -71,12 +76,18 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
       {run.status === 'completed' && run.kind === 'throughput' ? (
         <ThroughputResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
+      {/* Only messaging runs have round trips: the results endpoints answer the others with
+          400 run_has_no_round_trips, so they are never called for them. */}
       {run.status === 'completed' && run.kind === 'messaging' ? (
         <>
           <RunCharts runId={run.id} />
-          <div className="panel">
-            <RunSummaryTable rows={run.summary} showSecurityTimes={securityOf(run) !== NO_SECURITY} />
-          </div>
+          <RunStatisticsPanel runId={run.id} />
+          {securityOf(run) !== NO_SECURITY ? (
+            <div className="panel">
+              <RunSummaryTable rows={run.summary} />
+            </div>
+          ) : null}
+          <RunExports runId={run.id} />
         </>
       ) : null}
     </>

@@ -3,7 +3,14 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { GROUP_COLOURS } from '@/components/charts/figures';
 import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
-import { db, deviceFixture, parsedTraceFixture, powerTraceFixture } from '@/testing/mocks/db';
+import {
+  db,
+  deviceFixture,
+  parsedTraceFixture,
+  powerTraceFixture,
+  runDistributionFixture,
+  runStatisticsFixture,
+} from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
 import type { BenchOperation, BenchSummaryRow, Run } from '@/types/api';
@@ -46,11 +53,26 @@ const completedRun: Run = {
   ],
 };
 
-const rtt = {
-  devices: [
-    { device_id: pi1.id, name: pi1.name, rtt_ms: [8.1, 12, 30] },
-    { device_id: pi2.id, name: pi2.name, rtt_ms: [15] },
-  ],
+/** The results endpoints' answers for the completed messaging run. */
+const arrangeResults = () => {
+  db.statistics[RUN_ID] = runStatisticsFixture(RUN_ID);
+  db.distributions[RUN_ID] = runDistributionFixture(RUN_ID);
+  db.methods[RUN_ID] = { run_id: RUN_ID, text: 'Round-trip times were measured with IoTSecBench 0.1.0.' };
+};
+
+/** Every path the app requested while `during` ran (MSW's request events). */
+const requestedPaths = async (during: () => Promise<void>): Promise<string[]> => {
+  const paths: string[] = [];
+  const record = ({ request }: { request: Request }) => {
+    paths.push(new URL(request.url).pathname);
+  };
+  server.events.on('request:start', record);
+  try {
+    await during();
+  } finally {
+    server.events.removeListener('request:start', record);
+  }
+  return paths;
 };
 
 const benchRow = (
@@ -170,57 +192,118 @@ const PACKETS_AXIS = 'Packets per second, ± std dev';
 const RELATIVE_COST_AXIS = 'Relative cost (×, None = 1)';
 
 describe('Run page', () => {
-  it('should show live progress, then the charts and summary once completed', async () => {
+  it('should show live progress, then the charts and statistics from the aggregated endpoints once completed', async () => {
+    plotlyFigure.mockClear();
+    // The results endpoints answer for runs they know; the override below serves its polls.
+    db.runs.push(completedRun);
+    arrangeResults();
     // First poll: running. Every later poll: completed.
     let polls = 0;
-    server.use(
-      http.get('/api/runs/:id/', () => HttpResponse.json(polls++ === 0 ? runningRun : completedRun)),
-      http.get('/api/runs/:id/rtt/', () => HttpResponse.json(rtt)),
-    );
-    renderApp(`/runs/${RUN_ID}`);
+    server.use(http.get('/api/runs/:id/', () => HttpResponse.json(polls++ === 0 ? runningRun : completedRun)));
 
-    expect(await screen.findByRole('heading', { name: 'Run: QoS 1 baseline' })).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Status: running');
-    const bar = screen.getByRole('progressbar', { name: 'pi-lab-1 progress' });
-    expect(bar).toHaveAttribute('aria-valuenow', '40');
-    expect(bar).toHaveAttribute('aria-valuemax', '100');
-    expect(screen.getByText('38/100 received')).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'pi-lab-2 progress' })).toHaveAttribute('aria-valuenow', '10');
-    expect(screen.queryByRole('table', { name: 'Summary' })).not.toBeInTheDocument();
+    const paths = await requestedPaths(async () => {
+      renderApp(`/runs/${RUN_ID}`);
 
-    // The 1 s refetch brings the completed run.
-    const table = await screen.findByRole('table', { name: 'Summary' }, { timeout: 3000 });
-    expect(screen.getByRole('status')).toHaveTextContent('Status: completed');
-    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Run: QoS 1 baseline' })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent('Status: running');
+      const bar = screen.getByRole('progressbar', { name: 'pi-lab-1 progress' });
+      expect(bar).toHaveAttribute('aria-valuenow', '40');
+      expect(bar).toHaveAttribute('aria-valuemax', '100');
+      expect(screen.getByText('38/100 received')).toBeInTheDocument();
+      expect(screen.getByRole('progressbar', { name: 'pi-lab-2 progress' })).toHaveAttribute('aria-valuenow', '10');
+      expect(screen.queryByRole('table', { name: 'Summary' })).not.toBeInTheDocument();
 
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual([
-      'Device', 'n', 'Lost', 'Mean (ms)', 'Median (ms)', 'p95 (ms)', 'p99 (ms)', 'Min (ms)', 'Max (ms)', 'Std dev (ms)',
-    ]);
-    const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
-    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      '100', '0', '12.346', '12.000', '20.500', '25.000', '8.100', '30.000', '3.210',
-    ]);
-    const pi2Row = within(table).getByRole('row', { name: /pi-lab-2/ });
-    expect(within(pi2Row).getAllByRole('cell').at(-1)).toHaveTextContent('—');
-    expect(within(table).getByRole('rowheader', { name: 'All devices' })).toBeInTheDocument();
+      // The 1 s refetch brings the completed run; its statistics come from GET /statistics/.
+      const table = await screen.findByRole('table', { name: 'Summary' }, { timeout: 3000 });
+      expect(screen.getByRole('status')).toHaveTextContent('Status: completed');
+      expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
 
-    // Both chart panels received the per-device samples.
-    expect(screen.getByRole('region', { name: 'Round-trip time histogram' })).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Round-trip time boxplot' })).toBeInTheDocument();
-    await vi.waitFor(() => expect(plotlyFigure).toHaveBeenCalled());
-    const figures = plotlyFigure.mock.calls.map(([props]) => props as PlotlyFigureProps);
-    const histogram = figures.find((f) => f.data[0]?.type === 'histogram');
-    const box = figures.find((f) => f.data[0]?.type === 'box');
-    expect(histogram?.data).toEqual([
-      expect.objectContaining({ name: 'pi-lab-1', x: [8.1, 12, 30] }),
-      expect.objectContaining({ name: 'pi-lab-2', x: [15] }),
-    ]);
-    expect(histogram?.layout.barmode).toBe('overlay');
-    expect(box?.data).toEqual([
-      expect.objectContaining({ name: 'pi-lab-1', y: [8.1, 12, 30] }),
-      expect.objectContaining({ name: 'pi-lab-2', y: [15] }),
-    ]);
+      expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+        'Device', 'n', 'Lost', 'Rejected', 'Mean (ms)', '95% CI of mean (ms)', 'Median (ms)', 'Q1 (ms)', 'Q3 (ms)',
+        'p95 (ms)', 'p99 (ms)', 'Min (ms)', 'Max (ms)', 'Std dev (ms)', 'Variance (ms²)',
+      ]);
+      const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
+      expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+        '100', '0', '0', '12.346', '11.700 – 12.990', '12.000', '10.000', '14.000', '20.500', '25.000', '8.100',
+        '30.000', '3.210', '10.304',
+      ]);
+      // One delivered message: no interval, no spread.
+      const pi2Cells = within(within(table).getByRole('row', { name: /pi-lab-2/ })).getAllByRole('cell');
+      expect(pi2Cells.map((c) => c.textContent).slice(0, 5)).toEqual(['1', '97', '2', '15.000', '—']);
+      expect(pi2Cells.at(-1)).toHaveTextContent('—');
+      expect(within(table).getByRole('rowheader', { name: 'All devices' })).toBeInTheDocument();
+      expect(screen.getByText('13.673 ms')).toBeInTheDocument();
+      expect(screen.getByText('1 run: no interval below 2 runs')).toBeInTheDocument();
+      // No payload security: no securing times.
+      expect(screen.queryByRole('table', { name: 'Securing times' })).not.toBeInTheDocument();
+
+      // The charts draw the server's plot data: bins, boxes, the RTT over the sequence.
+      expect(screen.getByRole('region', { name: 'Round-trip time histogram' })).toBeInTheDocument();
+      expect(screen.getByRole('region', { name: 'Round-trip time boxplot' })).toBeInTheDocument();
+      expect(screen.getByRole('region', { name: 'Round-trip time over the sequence' })).toBeInTheDocument();
+      await vi.waitFor(() => {
+        expect(lastFigure('bar')?.data).toEqual([
+          expect.objectContaining({ name: 'pi-lab-1', x: [12, 20, 28], width: [8, 8, 8], y: [70, 25, 5] }),
+          expect.objectContaining({ name: 'pi-lab-2', y: [0, 1, 0] }),
+        ]);
+        // The boxes carry their device's mean once the statistics are in.
+        expect(lastFigure('box')?.data).toEqual([
+          expect.objectContaining({ name: 'pi-lab-1', q1: [10], median: [12], q3: [14], lowerfence: [8.1], upperfence: [19.9], mean: [12.3456] }),
+          expect.objectContaining({ name: 'pi-lab-2', median: [15], mean: [15] }),
+          expect.objectContaining({ name: 'Outliers (sample)', x: ['pi-lab-1', 'pi-lab-1'], y: [25, 30] }),
+        ]);
+        expect(lastFigureOf('Round-trip time (ms)')?.data.at(-1)).toMatchObject({ name: 'Mean', x: [24.5, 74.5], y: [12.5, 12.2] });
+      });
+    });
+
+    expect(paths).toContain(`/api/runs/${RUN_ID}/statistics/`);
+    expect(paths).toContain(`/api/runs/${RUN_ID}/distribution/`);
+    expect(paths.filter((path) => path.endsWith('/rtt/'))).toEqual([]);
+  });
+
+  it('should switch the distribution between a histogram and a violin per device', async () => {
+    plotlyFigure.mockClear();
+    db.runs.push(completedRun);
+    arrangeResults();
+    const { user } = renderApp(`/runs/${RUN_ID}`);
+
+    const panel = await screen.findByRole('region', { name: 'Round-trip time histogram' });
+    expect(within(panel).getByRole('radio', { name: 'Histogram' })).toBeChecked();
+    await vi.waitFor(() => expect(lastFigure('bar')).toBeDefined());
+
+    await user.click(within(panel).getByRole('radio', { name: 'Violin' }));
+    const violin = screen.getByRole('region', { name: 'Round-trip time violin' });
+    expect(within(violin).getByRole('radio', { name: 'Violin' })).toBeChecked();
+    await vi.waitFor(() => {
+      const figure = plotlyFigure.mock.calls.map(([props]) => props as PlotlyFigureProps).findLast((f) => f.data[0]?.type === 'scatter' && (f.data[0] as { fill?: string }).fill === 'toself');
+      expect(figure?.data).toEqual([
+        expect.objectContaining({ name: 'pi-lab-1', y: [8, 20, 32, 32, 20, 8] }),
+        // Too few values for a density: an empty outline, the tick still names it.
+        expect.objectContaining({ name: 'pi-lab-2', x: [], y: [] }),
+      ]);
+      expect(figure?.layout.xaxis).toMatchObject({ ticktext: ['pi-lab-1', 'pi-lab-2'] });
+    });
+  });
+
+  it('should link the four exports and copy the methods paragraph', async () => {
+    db.runs.push(completedRun);
+    arrangeResults();
+    const { user } = renderApp(`/runs/${RUN_ID}`);
+    // After renderApp: user-event's setup() installs its own clipboard stub.
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue();
+
+    const exports = await screen.findByRole('region', { name: 'Exports' });
+    for (const file of ['records.csv', 'records.parquet', 'summary.csv', 'summary.parquet']) {
+      expect(within(exports).getByRole('link', { name: file })).toHaveAttribute('href', `/api/runs/${RUN_ID}/export/${file}`);
+    }
+
+    const methods = screen.getByRole('region', { name: 'Methods paragraph' });
+    expect(await within(methods).findByText('Round-trip times were measured with IoTSecBench 0.1.0.')).toBeInTheDocument();
+    await user.click(within(methods).getByRole('button', { name: 'Copy' }));
+    expect(writeText).toHaveBeenCalledWith('Round-trip times were measured with IoTSecBench 0.1.0.');
+    expect(within(methods).getByText('Copied.')).toBeInTheDocument();
+
+    expect(screen.getByRole('link', { name: 'Compare with…' })).toHaveAttribute('href', `/compare?run=${RUN_ID}`);
   });
 
   it('should show the error of a failed run', async () => {
@@ -258,15 +341,31 @@ describe('Run page', () => {
       spec: { ...completedRun.spec, security: 'aes-128-cbc' },
       summary: completedRun.summary.map((row) => ({ ...row, secure_mean_us: 12.34567, unsecure_mean_us: 8 })),
     });
+    arrangeResults();
     renderApp(`/runs/${RUN_ID}`);
 
-    const table = await screen.findByRole('table', { name: 'Summary' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent).slice(-3)).toEqual([
-      'Std dev (ms)', 'Secure (µs)', 'Unsecure (µs)',
+    const table = await screen.findByRole('table', { name: 'Securing times' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Device', 'n', 'Secure (µs)', 'Unsecure (µs)',
     ]);
     const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
-    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent).slice(-2)).toEqual(['12.346', '8.000']);
+    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['100', '12.346', '8.000']);
     expect(screen.getByRole('region', { name: 'Round-trip time histogram' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['cipher benchmark', completedBench, 'Cipher benchmark'],
+    ['throughput', completedThroughput, 'Throughput'],
+  ])('should not ask a %s run for round-trip results, exports or methods', async (_kind, run, tableName) => {
+    db.runs.push(run);
+    const paths = await requestedPaths(async () => {
+      renderApp(`/runs/${RUN_ID}`);
+      expect(await screen.findByRole('table', { name: tableName })).toBeInTheDocument();
+    });
+    expect(paths.filter((path) => /statistics|distribution|methods|export/.test(path))).toEqual([]);
+    expect(screen.queryByRole('region', { name: 'Exports' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Methods paragraph' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Compare with…' })).not.toBeInTheDocument();
   });
 
   it('should show cipher-benchmark progress in repetitions, then its table and charts', async () => {
@@ -466,7 +565,7 @@ describe('Run page', () => {
 
   it('should list the power traces attached to the run and upload one attached to it', async () => {
     db.runs.push(completedRun);
-    db.rtt[RUN_ID] = rtt;
+    arrangeResults();
     db.powerTraces.push(
       parsedTraceFixture({ id: 'a0000000-0000-4000-8000-000000000001', name: 'srup run', run: RUN_ID }),
       powerTraceFixture({ id: 'a0000000-0000-4000-8000-000000000002', name: 'other run', run: 'r0000000-0000-4000-8000-000000000009' }),

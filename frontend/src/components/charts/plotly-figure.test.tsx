@@ -1,0 +1,44 @@
+import { render } from '@testing-library/react';
+import type { Config, ModeBarButton, PlotlyHTMLElement } from 'plotly.js-dist-min';
+import { ErrorBoundary } from 'react-error-boundary';
+import { describe, expect, it, vi } from 'vitest';
+
+import PlotlyFigure from './plotly-figure';
+
+// Plotly cannot draw in jsdom: record what the wrapper hands it instead.
+const plotly = vi.hoisted(() => ({
+  react: vi.fn((_root: unknown, _data: unknown, _layout: unknown, _config: unknown) => Promise.resolve({})),
+  purge: vi.fn(),
+  downloadImage: vi.fn((_root: unknown, _options: unknown) => Promise.resolve('')),
+  Icons: { disk: { width: 1, height: 1, path: 'M0 0' } },
+}));
+vi.mock('plotly.js-dist-min', () => ({ default: plotly }));
+
+const drawnConfig = (): Partial<Config> => {
+  const call = plotly.react.mock.calls.at(-1);
+  if (!call) throw new Error('Plotly.react was not called');
+  return call[3] as Partial<Config>;
+};
+
+describe('PlotlyFigure', () => {
+  it('should offer every chart as a PNG download and as an SVG download', () => {
+    render(
+      <ErrorBoundary fallback={null}>
+        <PlotlyFigure data={[{ type: 'bar', x: [1], y: [2] }]} layout={{}} />
+      </ErrorBoundary>,
+    );
+
+    const config = drawnConfig();
+    // The built-in camera button saves PNG.
+    expect(config.toImageButtonOptions).toMatchObject({ format: 'png' });
+    expect(config.modeBarButtonsToRemove ?? []).not.toContain('toImage');
+    // Our own button saves SVG through the same figure.
+    const svgButton = (config.modeBarButtonsToAdd ?? []).find(
+      (button): button is ModeBarButton => typeof button !== 'string' && button.name === 'downloadSvg',
+    );
+    expect(svgButton?.title).toBe('Download plot as SVG');
+    const graph = document.createElement('div') as unknown as PlotlyHTMLElement;
+    svgButton?.click(graph, new MouseEvent('click'));
+    expect(plotly.downloadImage).toHaveBeenCalledWith(graph, expect.objectContaining({ format: 'svg' }));
+  });
+});

@@ -1,0 +1,100 @@
+import { formatDecimal, MISSING } from '@/lib/format';
+import type { RoundTripStatistics, RunStatistics } from '@/types/api';
+
+type MsKey = 'mean_ms' | 'median_ms' | 'q1_ms' | 'q3_ms' | 'p95_ms' | 'p99_ms' | 'min_ms' | 'max_ms' | 'std_ms';
+
+const BEFORE_CI: readonly (readonly [MsKey, string])[] = [['mean_ms', 'Mean (ms)']];
+const AFTER_CI: readonly (readonly [MsKey, string])[] = [
+  ['median_ms', 'Median (ms)'],
+  ['q1_ms', 'Q1 (ms)'],
+  ['q3_ms', 'Q3 (ms)'],
+  ['p95_ms', 'p95 (ms)'],
+  ['p99_ms', 'p99 (ms)'],
+  ['min_ms', 'Min (ms)'],
+  ['max_ms', 'Max (ms)'],
+  ['std_ms', 'Std dev (ms)'],
+];
+
+/** "low – high" to 3 decimals, or an em dash when there is no interval (below 2 values). */
+export const formatInterval = (low: number | null | undefined, high: number | null | undefined): string =>
+  low === null || low === undefined || high === null || high === undefined
+    ? MISSING
+    : `${formatDecimal(low, 3)} – ${formatDecimal(high, 3)}`;
+
+const percent = (confidence: number) => `${Math.round(confidence * 100)}%`;
+
+const Row = ({ row, total = false }: { row: RoundTripStatistics; total?: boolean }) => (
+  <tr className={total ? 'row-total' : undefined}>
+    <th scope="row">{row.device_name}</th>
+    <td className="num">{row.n}</td>
+    <td className="num">{row.lost}</td>
+    <td className="num">{row.rejected}</td>
+    {BEFORE_CI.map(([key]) => (
+      <td className="num" key={key}>
+        {formatDecimal(row[key], 3)}
+      </td>
+    ))}
+    <td className="num">{formatInterval(row.ci_low_ms, row.ci_high_ms)}</td>
+    {AFTER_CI.map(([key]) => (
+      <td className="num" key={key}>
+        {formatDecimal(row[key], 3)}
+      </td>
+    ))}
+    <td className="num">{formatDecimal(row.variance_ms2, 3)}</td>
+  </tr>
+);
+
+type RunStatisticsTableProps = { statistics: RunStatistics };
+
+/**
+ * Round-trip statistics per device and all devices (GET /statistics/), the combined mean of
+ * the device means, and the repeats of the run. Captioned "Summary": it is the run's summary.
+ */
+export const RunStatisticsTable = ({ statistics }: RunStatisticsTableProps) => {
+  const { repeats } = statistics;
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="panel-title">Summary</caption>
+          <thead>
+            <tr>
+              <th scope="col">Device</th>
+              <th scope="col">n</th>
+              <th scope="col">Lost</th>
+              <th scope="col">Rejected</th>
+              {BEFORE_CI.map(([key, label]) => (
+                <th scope="col" key={key}>
+                  {label}
+                </th>
+              ))}
+              <th scope="col">{percent(statistics.confidence)} CI of mean (ms)</th>
+              {AFTER_CI.map(([key, label]) => (
+                <th scope="col" key={key}>
+                  {label}
+                </th>
+              ))}
+              <th scope="col">Variance (ms²)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {statistics.devices.map((row) => (
+              <Row key={row.device_id ?? row.device_name} row={row} />
+            ))}
+            <Row row={statistics.all_devices} total />
+          </tbody>
+        </table>
+      </div>
+      <dl className="params">
+        <dt>Combined mean (mean of device means)</dt>
+        <dd>{formatDecimal(statistics.mean_of_device_means_ms, 3)} ms</dd>
+        <dt>Repeats (completed runs of this experiment with the same spec)</dt>
+        <dd>
+          {repeats.n < 2
+            ? `${repeats.n} run${repeats.n === 1 ? '' : 's'}: no interval below 2 runs`
+            : `${repeats.n} runs: mean ${formatDecimal(repeats.mean_ms, 3)} ms, std dev ${formatDecimal(repeats.std_ms, 3)} ms, ${percent(statistics.confidence)} CI ${formatInterval(repeats.ci_low_ms, repeats.ci_high_ms)} ms`}
+        </dd>
+      </dl>
+    </>
+  );
+};
