@@ -38,5 +38,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Route tests click through several screens; on a loaded CI machine 5 s is too tight.
+    testTimeout: 20_000,
   },
 });
