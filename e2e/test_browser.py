@@ -44,10 +44,12 @@ def watch_progress(page: Page) -> set[int]:
         text = status.inner_text()
         if "completed" in text or "failed" in text:
             break
-        for bar in page.get_by_role("progressbar").all():
-            value = bar.get_attribute("aria-valuenow")
-            if value is not None:
-                seen.add(int(float(value)))
+        # One atomic read of every bar: they vanish when the run completes, and a locator
+        # taken before that would wait for a bar that is gone (a CI failure).
+        values = page.eval_on_selector_all(
+            "[role=progressbar]", "bars => bars.map(b => b.getAttribute('aria-valuenow'))"
+        )
+        seen.update(int(float(v)) for v in values if v is not None)
         time.sleep(0.1)
     return seen
 
