@@ -266,9 +266,11 @@ class Baseline:
     power_w: float
 
 
-def trace_default_window(*, trace: PowerTrace) -> tuple[float, float]:
+def trace_default_window(
+    *, trace: PowerTrace, run_window: RunWindow | None = None
+) -> tuple[float, float]:
     """The run window when the trace is attached to a run, else the whole trace."""
-    window = trace_run_window(trace=trace)
+    window = run_window if run_window is not None else trace_run_window(trace=trace)
     if window is not None:
         return window.start_s, window.end_s
     return 0.0, trace.duration_s or 0.0
@@ -321,7 +323,8 @@ def trace_figures(
 ) -> dict[str, Any]:
     """Energy figures of a window (default: the run window, else the whole trace)."""
     _require_parsed(trace)
-    default_lo, default_hi = trace_default_window(trace=trace)
+    run_window = trace_run_window(trace=trace)
+    default_lo, default_hi = trace_default_window(trace=trace, run_window=run_window)
     lo, hi = _window(
         trace, default_lo if start is None else start, default_hi if end is None else end
     )
@@ -336,7 +339,6 @@ def trace_figures(
     if charge is None and volts:
         charge = energy.joules_to_mah(fig.energy_j, volts)
     net_energy = fig.energy_j - baseline.power_w * fig.duration_s
-    run_window = trace_run_window(trace=trace)
     messages = run_window.messages if run_window is not None else 0
     result: dict[str, Any] = {
         "window": {
