@@ -9,6 +9,7 @@ from experiments.urls import catalogue_urlpatterns, run_urlpatterns
 from measurements.urls import agent_urlpatterns as measurement_agent_urls
 from results.urls import compare_urlpatterns as results_compare_urls
 from results.urls import run_urlpatterns as results_run_urls
+from sharing.urls import public_urlpatterns as sharing_public_urls
 
 agent_urlpatterns: list[URLPattern | URLResolver] = [*device_agent_urls, *measurement_agent_urls]
 
@@ -21,6 +22,9 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("runs/", include((results_run_urls, "results"))),
     path("compare/", include((results_compare_urls, "compare"))),
     path("power-traces/", include(("power.urls", "power"))),
+    path("shares/", include(("sharing.urls", "shares"))),
+    path("public/shares/", include((sharing_public_urls, "public-shares"))),
+    path("network-profiles/", include(("netprofiles.urls", "network-profiles"))),
     path("catalogue/", include((catalogue_urlpatterns, "catalogue"))),
     path("agent/", include((agent_urlpatterns, "agent"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

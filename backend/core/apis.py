@@ -10,7 +10,8 @@ from rest_framework.views import APIView
 
 
 class HealthApi(APIView):
-    """Liveness and database reachability; the only endpoint that needs no login."""
+    """Liveness and database reachability. It needs no login, like the catalogue and the
+    shared links (sharing.apis)."""
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]

@@ -5,6 +5,7 @@ from uuid import UUID
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -311,7 +312,9 @@ def _us(value: float | None) -> float | None:
     return None if value is None else value / NS_PER_US
 
 
-def _run_payload(run: Run) -> dict[str, object]:
+def run_output(run: Run) -> dict[str, object]:
+    """The run page's answer: the run, its devices and its summaries (also what a shared
+    run shows, sharing.apis)."""
     summary = [
         {
             "device_id": s.run_device.device_id if s.run_device else None,
@@ -379,14 +382,14 @@ class ExperimentRunStartApi(APIView):
         experiment = experiment_get(workspace=workspace, experiment_id=experiment_id)
         run = run_start(experiment=experiment)
         run = run_get(workspace=workspace, run_id=run.pk)
-        return Response(_run_payload(run), status=status.HTTP_201_CREATED)
+        return Response(run_output(run), status=status.HTTP_201_CREATED)
 
 
 class RunDetailApi(APIView):
     @extend_schema(operation_id="runs_retrieve", responses=RunOutputSerializer)
     def get(self, request: Request, run_id: UUID) -> Response:
         run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
-        return Response(_run_payload(run))
+        return Response(run_output(run))
 
 
 @extend_schema_serializer(component_name="MechanismInfo")
@@ -411,9 +414,13 @@ class CatalogueSerializer(serializers.Serializer[object]):
 
 
 class CatalogueApi(APIView):
-    """What experiments can ask for: security mechanisms and experiment kinds."""
+    """What experiments can ask for: security mechanisms and experiment kinds. Public, as a
+    shared page (sharing.apis) needs the mechanisms' labels and nothing in it is private."""
 
-    @extend_schema(operation_id="catalogue", responses=CatalogueSerializer)
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="catalogue", responses=CatalogueSerializer, auth=[])
     def get(self, request: Request) -> Response:
         kinds = [{"name": value, "label": label} for value, label in ExperimentKind.choices]
         data = {"mechanisms": MECHANISMS, "experiment_kinds": kinds}

@@ -1,4 +1,5 @@
-"""Results of messaging runs: statistics, plot data, comparisons and exports (docs/results.md)."""
+"""Results of runs: statistics, plot data, sizes and comparisons of messaging runs; exports and
+the methods paragraph of every kind (docs/results.md)."""
 
 from __future__ import annotations
 
@@ -16,28 +17,35 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
-from experiments.models import Run, RunStatus
+from experiments.models import SAMPLE_KINDS, Run, RunStatus
 from experiments.selectors import run_get
+from results.errors import RunHasNoDeliveredMessages
 from results.selectors import run_require_round_trips, runs_in_workspace
 from results.services import (
     BINS_DEFAULT,
     BINS_MAX,
     COMPARE_RUNS_MAX,
     PARQUET_MEDIA_TYPE,
+    run_bench_methods_paragraph,
     run_distribution_compute,
     run_methods_paragraph,
     run_records_csv,
     run_records_parquet,
+    run_sizes_compute,
     run_statistics_compute,
     run_summary_csv,
     run_summary_parquet,
     runs_compare,
 )
 from results.services.distribution import KDE_GRID_POINTS, Span
+from results.services.sizes import COMPONENTS, Basis
 from results.statistics import CONFIDENCE, DENSITY_BINS
 
 RANGE_ORDER_MESSAGE = "min_ms must be below max_ms."
 DUPLICATE_RUNS_MESSAGE = "List each run once."
+NO_DELIVERED_MESSAGES_MESSAGE = (
+    "Run {run_id} has no delivered message: there are no measured wire bytes to break down."
+)
 DENSITY_METHOD = (
     f"Gaussian kernel density of every value, binned ({DENSITY_BINS} bins over the range, "
     f"Silverman's bandwidth 0.9*min(s, IQR/1.34)*n^(-1/5)), at {KDE_GRID_POINTS} points"
@@ -61,8 +69,14 @@ def _ints(**kwargs: Any) -> NumberListField:
     return NumberListField(child=serializers.IntegerField(), **kwargs)
 
 
+def _any_run(request: Request, run_id: UUID) -> Run:
+    """The run in the user's workspace, whatever its kind; 404 outside it."""
+    return run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
+
+
 def _run(request: Request, run_id: UUID) -> Run:
-    run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
+    """A messaging run in the user's workspace (400 run_has_no_round_trips for another kind)."""
+    run = _any_run(request, run_id)
     run_require_round_trips(run=run)
     return run
 
@@ -222,18 +236,89 @@ class RunDistributionApi(APIView):
         responses=RunDistributionSerializer,
     )
     def get(self, request: Request, run_id: UUID) -> Response:
-        query = self.InputSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = distribution_query(request)
+        return Response(distribution_answer(_run(request, run_id), query))
+
+
+def distribution_query(request: Request) -> dict[str, Any]:
+    """The validated query of a /distribution/ request (400 before the run is looked up)."""
+    query = RunDistributionApi.InputSerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return dict(query.validated_data)
+
+
+def distribution_answer(run: Run, query: dict[str, Any]) -> Any:
+    """The /distribution/ answer for a messaging run (also a shared run's, sharing.apis)."""
+    distribution = run_distribution_compute(
+        run=run,
+        bins=query["bins"],
+        low_ms=query.get("min_ms"),
+        high_ms=query.get("max_ms"),
+        span=query["range"],
+    )
+    return RunDistributionSerializer(distribution).data
+
+
+# --- message sizes ----------------------------------------------------------------------
+
+
+@extend_schema_serializer(component_name="SizeComponent")
+class SizeComponentSerializer(serializers.Serializer[object]):
+    key = serializers.ChoiceField(choices=[key for key, _, _ in COMPONENTS])
+    name = serializers.CharField()
+    bytes = serializers.IntegerField()
+    basis = serializers.ChoiceField(
+        choices=[Basis.MEASURED, Basis.SPEC, Basis.ASSUMED],
+        help_text="measured (from wire bytes), spec (computed from the run's parameters) or "
+        "assumed (a documented constant per TCP segment).",
+    )
+
+
+@extend_schema_serializer(component_name="RunSizes")
+class RunSizesSerializer(serializers.Serializer[object]):
+    """One message of the run, byte by byte (docs/results.md, "Message sizes")."""
+
+    run_id = serializers.UUIDField()
+    protocol = serializers.CharField()
+    mqtt_version = serializers.CharField()
+    qos = serializers.IntegerField()
+    transport = serializers.CharField()
+    security = serializers.CharField()
+    srup_signature = serializers.CharField(allow_null=True)
+    payload_size = serializers.IntegerField()
+    messages = serializers.IntegerField(
+        source="wire.messages", help_text="Delivered messages whose wire bytes were counted."
+    )
+    wire_bytes_median = serializers.IntegerField(
+        source="wire.median",
+        help_text="Measured TCP payload bytes of a message (its MQTT packet, in TLS records "
+        "over TLS): the lower median over delivered messages.",
+    )
+    wire_bytes_min = serializers.IntegerField(source="wire.min")
+    wire_bytes_max = serializers.IntegerField(source="wire.max")
+    plaintext_bytes = serializers.IntegerField(
+        help_text="The MQTT packet the run's parameters describe, without TLS."
+    )
+    residual_bytes = serializers.IntegerField(
+        help_text="wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, "
+        "0 on plain TCP when the model is right."
+    )
+    model_agrees = serializers.BooleanField()
+    warning = serializers.CharField(allow_null=True)
+    segments = serializers.IntegerField(help_text="TCP segments assumed for one message.")
+    frame_bytes = serializers.IntegerField(help_text="Sum of the components.")
+    components = SizeComponentSerializer(many=True)
+    assumptions = serializers.ListField(child=serializers.CharField())
+
+
+class RunSizesApi(APIView):
+    @extend_schema(operation_id="runs_sizes", responses=RunSizesSerializer)
+    def get(self, request: Request, run_id: UUID) -> Response:
         run = _run(request, run_id)
-        data = query.validated_data
-        distribution = run_distribution_compute(
-            run=run,
-            bins=data["bins"],
-            low_ms=data.get("min_ms"),
-            high_ms=data.get("max_ms"),
-            span=data["range"],
-        )
-        return Response(RunDistributionSerializer(distribution).data)
+        sizes = run_sizes_compute(run=run)
+        if sizes is None:
+            raise RunHasNoDeliveredMessages(NO_DELIVERED_MESSAGES_MESSAGE.format(run_id=run.pk))
+        return Response(RunSizesSerializer(sizes).data)
 
 
 # --- comparison -------------------------------------------------------------------------
@@ -359,7 +444,7 @@ _BINARY = {"type": "string", "format": "binary"}
 class RunRecordsCsvApi(_ExportApi):
     @extend_schema(operation_id="runs_export_records_csv", responses={(200, "text/csv"): _BINARY})
     def get(self, request: Request, run_id: UUID) -> StreamingHttpResponse:
-        run = _run(request, run_id)
+        run = _any_run(request, run_id)
         response = StreamingHttpResponse(run_records_csv(run=run), content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="{_filename(run, "records.csv")}"'
         return response
@@ -371,7 +456,7 @@ class RunRecordsParquetApi(_ExportApi):
         responses={(200, PARQUET_MEDIA_TYPE): _BINARY},
     )
     def get(self, request: Request, run_id: UUID) -> FileResponse:
-        run = _run(request, run_id)
+        run = _any_run(request, run_id)
         return FileResponse(
             run_records_parquet(run=run),
             as_attachment=True,
@@ -383,8 +468,8 @@ class RunRecordsParquetApi(_ExportApi):
 class RunSummaryCsvApi(_ExportApi):
     @extend_schema(operation_id="runs_export_summary_csv", responses={(200, "text/csv"): _BINARY})
     def get(self, request: Request, run_id: UUID) -> HttpResponse:
-        run = _run(request, run_id)
-        body = run_summary_csv(run=run, statistics=run_statistics_compute(run=run))
+        run = _any_run(request, run_id)
+        body = run_summary_csv(run=run)
         response = HttpResponse(body, content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="{_filename(run, "summary.csv")}"'
         return response
@@ -396,8 +481,8 @@ class RunSummaryParquetApi(_ExportApi):
         responses={(200, PARQUET_MEDIA_TYPE): _BINARY},
     )
     def get(self, request: Request, run_id: UUID) -> HttpResponse:
-        run = _run(request, run_id)
-        body = run_summary_parquet(run=run, statistics=run_statistics_compute(run=run))
+        run = _any_run(request, run_id)
+        body = run_summary_parquet(run=run)
         response = HttpResponse(body, content_type=PARQUET_MEDIA_TYPE)
         response["Content-Disposition"] = (
             f'attachment; filename="{_filename(run, "summary.parquet")}"'
@@ -414,6 +499,9 @@ class MethodsSerializer(serializers.Serializer[object]):
 class RunMethodsApi(APIView):
     @extend_schema(operation_id="runs_methods", responses=MethodsSerializer)
     def get(self, request: Request, run_id: UUID) -> Response:
-        run = _run(request, run_id)
-        text = run_methods_paragraph(run=run, statistics=run_statistics_compute(run=run))
+        run = _any_run(request, run_id)
+        if run.experiment.kind in SAMPLE_KINDS:
+            text = run_bench_methods_paragraph(run=run)
+        else:
+            text = run_methods_paragraph(run=run, statistics=run_statistics_compute(run=run))
         return Response(MethodsSerializer({"run_id": run.pk, "text": text}).data)

@@ -7,3 +7,11 @@ class RunHasNoRoundTrips(ApplicationError):
 
     code = "run_has_no_round_trips"
     status_code = 400
+
+
+class RunHasNoDeliveredMessages(ApplicationError):
+    """The run has no delivered message yet (none stored, or every one lost or rejected):
+    there are no measured wire bytes to break down into a message's parts."""
+
+    code = "run_has_no_delivered_messages"
+    status_code = 400

@@ -6,6 +6,7 @@ from results import apis
 run_urlpatterns = [
     path("<uuid:run_id>/statistics/", apis.RunStatisticsApi.as_view(), name="run-statistics"),
     path("<uuid:run_id>/distribution/", apis.RunDistributionApi.as_view(), name="run-distribution"),
+    path("<uuid:run_id>/sizes/", apis.RunSizesApi.as_view(), name="run-sizes"),
     path(
         "<uuid:run_id>/export/records.csv",
         apis.RunRecordsCsvApi.as_view(),

@@ -31,6 +31,8 @@ INSTALLED_APPS = [
     "measurements",
     "power",
     "results",
+    "sharing",
+    "netprofiles",
 ]
 
 MIDDLEWARE = [

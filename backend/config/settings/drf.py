@@ -31,6 +31,9 @@ SPECTACULAR_SETTINGS = {
         "BenchOperationEnum": "measurements.models.BenchOperation",
         "MechanismKindEnum": "experiments.catalogue.MECHANISM_KINDS",
         "MechanismEnum": "experiments.catalogue.MECHANISM_CHOICES",
+        "ShareKindEnum": "sharing.models.ShareKind",
+        "ShareStateEnum": "sharing.models.ShareState",
+        "NetworkProfileKindEnum": "netprofiles.models.ProfileKind",
     },
     # Every error answers with this envelope (core/exception_handlers.py).
     "APPEND_COMPONENTS": {

@@ -16,6 +16,10 @@ ERROR_MODULES = [
     "devices.errors",
     "experiments.errors",
     "measurements.errors",
+    "power.errors",
+    "results.errors",
+    "sharing.errors",
+    "netprofiles.errors",
     "core.mqtt",
 ]
 

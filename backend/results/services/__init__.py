@@ -15,8 +15,9 @@ from results.services.exports import (
     run_summary_csv,
     run_summary_parquet,
 )
-from results.services.methods import run_methods_paragraph
+from results.services.methods import run_bench_methods_paragraph, run_methods_paragraph
 from results.services.round_trips import run_round_trips_load
+from results.services.sizes import SizeBreakdown, run_sizes_compute
 from results.services.summaries import RunStatistics, run_statistics_compute
 
 __all__ = [
@@ -27,11 +28,14 @@ __all__ = [
     "Comparison",
     "Distribution",
     "RunStatistics",
+    "SizeBreakdown",
+    "run_bench_methods_paragraph",
     "run_distribution_compute",
     "run_methods_paragraph",
     "run_records_csv",
     "run_records_parquet",
     "run_round_trips_load",
+    "run_sizes_compute",
     "run_statistics_compute",
     "run_summary_csv",
     "run_summary_parquet",

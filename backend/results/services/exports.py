@@ -1,11 +1,13 @@
 """Exports of a run: raw records and summaries, as CSV and Parquet.
 
-Every row carries the run's parameters as columns (docs/results.md, "Exports"), so files of
-many runs can be concatenated and grouped without a join: the run and experiment, the
-device, and every key of the frozen spec but `ca_cert` (a PEM blob) and `broker_url` (a
-deployment address that may carry credentials). Summaries also carry the device facts.
-Parquet files also hold the spec and the devices' facts as JSON in the schema metadata
-(key `iotsecbench`).
+Messaging runs export their message records and round-trip statistics; cipher-benchmark and
+throughput runs their samples (one row per repetition or window, `BenchSample`) and the
+benchmark summary (`BenchStatistic`). Every row carries the run's parameters as columns
+(docs/results.md, "Exports"), so files of many runs can be concatenated and grouped without
+a join: the run and experiment, the device, and every key of the frozen spec but `ca_cert`
+(a PEM blob) and `broker_url` (a deployment address that may carry credentials). Summaries
+also carry the device facts. Parquet files also hold the spec and the devices' facts as
+JSON in the schema metadata (key `iotsecbench`).
 """
 
 from __future__ import annotations
@@ -15,20 +17,21 @@ import io
 import json
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import IO, Any
-from uuid import UUID
 
 # pyarrow ships no type information (pyproject may or may not list it as ignored)
 import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 import pyarrow.csv as pacsv  # type: ignore[import-untyped, unused-ignore]
 import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
-from django.db import connection
+from django.db import connection, models
 from psycopg import sql
 
 from devices.models import Device
-from experiments.models import Run, RunDevice
-from measurements.models import MessageRecord
-from results.services.summaries import DeviceStatistics, RunStatistics
+from experiments.models import SAMPLE_KINDS, Run, RunDevice
+from measurements.models import BenchSample, BenchStatistic, MessageRecord
+from measurements.selectors import NS_PER_US, bench_statistics
+from results.services.summaries import DeviceStatistics, RunStatistics, run_statistics_compute
 
 EXPORT_SPEC_EXCLUDED = frozenset({"ca_cert", "broker_url"})
 IDENTITY_COLUMNS = ("run_id", "experiment_id", "experiment_name", "kind")
@@ -43,6 +46,16 @@ RECORD_COLUMNS = {  # name -> Arrow type of the Parquet column
     "outcome": pa.string(),
     "secure_ns": pa.int64(),
     "unsecure_ns": pa.int64(),
+}
+SAMPLE_COLUMNS = {  # cipher-benchmark and throughput samples
+    "mechanism": pa.string(),
+    "operation": pa.string(),
+    "data_bytes": pa.int64(),
+    "repetition": pa.int32(),
+    "wall_ns": pa.int64(),
+    "cpu_ns": pa.int64(),
+    "peak_rss_kb": pa.int64(),
+    "packets": pa.int64(),  # throughput windows only
 }
 FACT_COLUMNS = (
     "hardware_model",
@@ -71,7 +84,7 @@ def run_parameters(*, run: Run) -> dict[str, Any]:
         "experiment_name": run.experiment.name,
         "kind": run.experiment.kind,
     }
-    taken = {*IDENTITY_COLUMNS, *DEVICE_COLUMNS, *RECORD_COLUMNS}
+    taken = {*IDENTITY_COLUMNS, *DEVICE_COLUMNS, *RECORD_COLUMNS, *SAMPLE_COLUMNS}
     for key in sorted(run.spec):
         if key in EXPORT_SPEC_EXCLUDED:
             continue
@@ -92,11 +105,45 @@ def _arrow_type(value: Any) -> Any:
     return pa.string()
 
 
+@dataclass(frozen=True)
+class _RecordSource:
+    """What the records export of a kind of run reads: the table, its columns as a select
+    list over the alias `r` (named as the keys of `columns`, their Arrow types), the order."""
+
+    model: type[models.Model]
+    select: str
+    columns: dict[str, Any]
+    order: str
+
+
+_MESSAGES = _RecordSource(
+    model=MessageRecord,
+    select="r.seq, r.t_send_ns, r.t_recv_ns, "
+    "CASE WHEN r.outcome = 'ok' THEN (r.t_recv_ns - r.t_send_ns)::float8 / 1e6 END AS rtt_ms, "
+    "r.app_bytes, r.wire_bytes, r.outcome, r.secure_ns, r.unsecure_ns",
+    columns=RECORD_COLUMNS,
+    order="d.name, r.seq",
+)
+_SAMPLES = _RecordSource(
+    model=BenchSample,
+    select=", ".join(f"r.{name}" for name in SAMPLE_COLUMNS),
+    columns=SAMPLE_COLUMNS,
+    # As the run page's summary: by device, mechanism, size, then operation.
+    order="d.name, r.mechanism, r.data_bytes, r.operation, r.repetition",
+)
+
+
+def _record_source(run: Run) -> _RecordSource:
+    return _SAMPLES if run.experiment.kind in SAMPLE_KINDS else _MESSAGES
+
+
 def _records_query(*, run: Run, run_device_id: int | None = None) -> sql.Composed:
     """COPY of the run's records (or one run device's) as CSV with a header: the run
-    parameters as constant columns, then the device and the record. With `run_device_id`
-    the parameters are left out: the Parquet writer adds them as constant Arrow columns,
-    which saves PostgreSQL writing them and pyarrow parsing them once per row."""
+    parameters as constant columns, then the device and the record (a message, or a
+    benchmark sample). With `run_device_id` the parameters are left out: the Parquet writer
+    adds them as constant Arrow columns, which saves PostgreSQL writing them and pyarrow
+    parsing them once per row."""
+    source = _record_source(run)
     if run_device_id is None:
         where = sql.SQL("rd.run_id = {}").format(sql.Literal(str(run.pk)))
         constants = [
@@ -107,25 +154,24 @@ def _records_query(*, run: Run, run_device_id: int | None = None) -> sql.Compose
         where = sql.SQL("rd.id = {}").format(sql.Literal(run_device_id))
         constants = []
     return sql.SQL(
-        "COPY (SELECT {constants}d.id AS device_id, d.name AS device_name, "
-        "r.seq, r.t_send_ns, r.t_recv_ns, "
-        "CASE WHEN r.outcome = 'ok' THEN (r.t_recv_ns - r.t_send_ns)::float8 / 1e6 END "
-        "AS rtt_ms, r.app_bytes, r.wire_bytes, r.outcome, r.secure_ns, r.unsecure_ns "
+        "COPY (SELECT {constants}d.id AS device_id, d.name AS device_name, {select} "
         "FROM {records} r JOIN {run_devices} rd ON rd.id = r.run_device_id "
-        "JOIN {devices} d ON d.id = rd.device_id WHERE {where} ORDER BY d.name, r.seq"
+        "JOIN {devices} d ON d.id = rd.device_id WHERE {where} ORDER BY {order}"
         ") TO STDOUT WITH (FORMAT csv, HEADER true)"
     ).format(
         constants=sql.SQL("").join(constants),
-        records=sql.Identifier(MessageRecord._meta.db_table),
+        select=sql.SQL(source.select),  # type: ignore[arg-type, unused-ignore]  # a constant
+        records=sql.Identifier(source.model._meta.db_table),
         run_devices=sql.Identifier(RunDevice._meta.db_table),
         devices=sql.Identifier(Device._meta.db_table),
         where=where,
+        order=sql.SQL(source.order),  # type: ignore[arg-type, unused-ignore]  # a constant
     )
 
 
 def run_records_csv(*, run: Run) -> Iterator[bytes]:
-    """The run's records as CSV, made by PostgreSQL (COPY) and yielded in blocks as they
-    come: memory stays flat whatever the run's size."""
+    """The run's records (messages, or benchmark samples) as CSV, made by PostgreSQL (COPY)
+    and yielded in blocks as they come: memory stays flat whatever the run's size."""
     query = _records_query(run=run)
     with connection.cursor() as cursor, cursor.copy(query) as copy:
         block = bytearray()
@@ -155,7 +201,11 @@ def run_records_parquet(*, run: Run) -> IO[bytes]:
     deletes it. Same columns, in the same order, as the CSV."""
     params = run_parameters(run=run)
     param_types = {name: _arrow_type(value) for name, value in params.items()}
-    record_types = {"device_id": pa.string(), "device_name": pa.string(), **RECORD_COLUMNS}
+    record_types = {
+        "device_id": pa.string(),
+        "device_name": pa.string(),
+        **_record_source(run).columns,
+    }
     schema = pa.schema(
         [*param_types.items(), *record_types.items()],
         metadata={PARQUET_METADATA_KEY: _metadata(run=run)},
@@ -184,6 +234,27 @@ def run_records_parquet(*, run: Run) -> IO[bytes]:
     return out
 
 
+def _device_columns(
+    facts: dict[str, Any], libraries: list[str], device_id: Any, device_name: str
+) -> dict[str, Any]:
+    """The device and the facts stored with the run (empty for the all-devices row)."""
+    device_libraries = facts.get("libraries") or {}
+    return {
+        "device_id": None if device_id is None else str(device_id),
+        "device_name": device_name,
+        **{f"device_{k}": facts.get(k) for k in FACT_COLUMNS},
+        **{f"device_lib_{name}": device_libraries.get(name) for name in libraries},
+    }
+
+
+def _facts(run: Run) -> tuple[dict[Any, dict[str, Any]], list[str]]:
+    """Each device's facts by device id, and every library any device reported (sorted):
+    each gets a column, so every row of the file has the same columns."""
+    facts: dict[Any, dict[str, Any]] = {rd.device_id: rd.facts for rd in run.run_devices.all()}
+    libraries = sorted({name for f in facts.values() for name in (f.get("libraries") or {})})
+    return facts, libraries
+
+
 def _summary_row(
     params: dict[str, Any],
     facts: dict[str, Any],
@@ -192,13 +263,9 @@ def _summary_row(
     statistics: RunStatistics,
 ) -> dict[str, Any]:
     s = row.summary
-    device_libraries = facts.get("libraries") or {}
     return {
         **params,
-        "device_id": None if row.device_id is None else str(row.device_id),
-        "device_name": row.device_name,
-        **{f"device_{k}": facts.get(k) for k in FACT_COLUMNS},
-        **{f"device_lib_{name}": device_libraries.get(name) for name in libraries},
+        **_device_columns(facts, libraries, row.device_id, row.device_name),
         "records": row.records,
         "n": s.n,
         "lost": row.lost,
@@ -222,13 +289,64 @@ def _summary_row(
     }
 
 
-def run_summary_rows(*, run: Run, statistics: RunStatistics) -> list[dict[str, Any]]:
-    """One row per device, then one for all devices (device columns empty)."""
-    params = run_parameters(run=run)
-    facts: dict[UUID | None, dict[str, Any]] = {
-        rd.device_id: rd.facts for rd in run.run_devices.all()
+def _us(value_ns: float | None) -> float | None:
+    return None if value_ns is None else value_ns / NS_PER_US
+
+
+def _bench_row(
+    params: dict[str, Any], facts: dict[str, Any], libraries: list[str], row: BenchStatistic
+) -> dict[str, Any]:
+    """One (device, mechanism, data size, operation) of a benchmark, in the run page's units
+    (experiments.apis `bench_summary`)."""
+    return {
+        **params,
+        **_device_columns(facts, libraries, row.run_device.device_id, row.run_device.device.name),
+        "mechanism": row.mechanism,
+        "operation": row.operation,
+        "data_bytes": row.data_bytes,
+        "n": row.n,
+        "mean_us": _us(row.wall_mean_ns),
+        "variance_us2": None if row.wall_var_ns2 is None else row.wall_var_ns2 / NS_PER_US**2,
+        "std_us": _us(row.wall_std_ns),
+        "cpu_mean_us": _us(row.cpu_mean_ns),
+        "peak_rss_kb": row.peak_rss_kb,
+        # bytes per µs = MB/s (decimal megabytes), as the run page's throughput
+        "throughput_mb_s": (
+            row.data_bytes / (row.wall_mean_ns / NS_PER_US) if row.wall_mean_ns else None
+        ),
+        "packets_per_s_mean": row.rate_mean,
+        "packets_per_s_std": row.rate_std,
     }
-    libraries = sorted({name for f in facts.values() for name in (f.get("libraries") or {})})
+
+
+BENCH_SUMMARY_COLUMNS = (
+    "mechanism",
+    "operation",
+    "data_bytes",
+    "n",
+    "mean_us",
+    "variance_us2",
+    "std_us",
+    "cpu_mean_us",
+    "peak_rss_kb",
+    "throughput_mb_s",
+    "packets_per_s_mean",
+    "packets_per_s_std",
+)
+
+
+def run_summary_rows(*, run: Run, statistics: RunStatistics | None = None) -> list[dict[str, Any]]:
+    """Messaging runs: one row per device, then one for all devices (device columns empty);
+    `statistics` are computed when not given. Benchmark runs: one row per device, mechanism,
+    data size and operation (their summary has no all-devices row)."""
+    params = run_parameters(run=run)
+    facts, libraries = _facts(run)
+    if run.experiment.kind in SAMPLE_KINDS:
+        return [
+            _bench_row(params, facts.get(b.run_device.device_id, {}), libraries, b)
+            for b in bench_statistics(run=run)
+        ]
+    statistics = statistics or run_statistics_compute(run=run)
     rows = [
         _summary_row(params, facts.get(d.device_id, {}), libraries, d, statistics)
         for d in statistics.devices
@@ -237,20 +355,31 @@ def run_summary_rows(*, run: Run, statistics: RunStatistics) -> list[dict[str, A
     return rows
 
 
-def run_summary_csv(*, run: Run, statistics: RunStatistics) -> bytes:
+def _summary_columns(run: Run, rows: list[dict[str, Any]]) -> list[str]:
+    """The rows' columns; for a benchmark without a summary yet, those its rows would have."""
+    if rows:
+        return list(rows[0])
+    _, libraries = _facts(run)
+    device = _device_columns({}, libraries, None, "")
+    return [*run_parameters(run=run), *device, *BENCH_SUMMARY_COLUMNS]
+
+
+def run_summary_csv(*, run: Run, statistics: RunStatistics | None = None) -> bytes:
     rows = run_summary_rows(run=run, statistics=statistics)
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=_summary_columns(run, rows), lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue().encode()
 
 
-def run_summary_parquet(*, run: Run, statistics: RunStatistics) -> bytes:
+def run_summary_parquet(*, run: Run, statistics: RunStatistics | None = None) -> bytes:
     rows = run_summary_rows(run=run, statistics=statistics)
-    table = pa.Table.from_pylist(rows).replace_schema_metadata(
-        {PARQUET_METADATA_KEY: _metadata(run=run)}
-    )
+    if rows:
+        table = pa.Table.from_pylist(rows)
+    else:  # no summary yet: the columns, no rows
+        table = pa.table({name: pa.array([], pa.null()) for name in _summary_columns(run, rows)})
+    table = table.replace_schema_metadata({PARQUET_METADATA_KEY: _metadata(run=run)})
     out = io.BytesIO()
     pq.write_table(table, out, compression="zstd")
     return out.getvalue()

@@ -1,4 +1,5 @@
-"""A "methods" paragraph for a paper, generated from what the platform stored about a run."""
+"""A "methods" paragraph for a paper, generated from what the platform stored about a run:
+round trips of a messaging run, or the timings of a cipher-benchmark or throughput run."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.conf import settings
 
 from experiments.catalogue import MECHANISMS
 from experiments.models import (
+    ExperimentKind,
     IntervalDistribution,
     Protocol,
     Run,
@@ -17,6 +19,7 @@ from experiments.models import (
     SrupSignature,
     Transport,
 )
+from measurements.models import BenchSample
 from results.services.summaries import RunStatistics
 from results.statistics import CONFIDENCE
 
@@ -64,6 +67,20 @@ def _device_facts(facts: dict[str, Any]) -> str:
     parts.extend(f"{lib} {version}" for lib, version in sorted(libraries.items()) if version)
     known = [str(p) for p in parts if p]
     return ", ".join(known) if known else "no facts reported"
+
+
+def _provenance(run: Run, measured: str, devices: list[RunDevice]) -> list[str]:
+    """The opening sentences: what was measured with which platform, the run, its dates,
+    and the devices with their facts."""
+    return [
+        f"{measured} were measured with {PLATFORM} "
+        f"{settings.SPECTACULAR_SETTINGS.get('VERSION', _UNKNOWN)} "
+        f"(run {run.pk} of the experiment “{run.experiment.name}”, from "
+        f"{_when(run.started_at or run.created_at)} to {_when(run.finished_at)}).",
+        f"{len(devices)} device{'s' if len(devices) != 1 else ''} took part: "
+        + _devices_sentence(devices)
+        + ".",
+    ]
 
 
 def _devices_sentence(devices: list[RunDevice]) -> str:
@@ -116,13 +133,7 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
     total = statistics.all_devices
     s = total.summary
     sentences = [
-        f"Round-trip times were measured with {PLATFORM} "
-        f"{settings.SPECTACULAR_SETTINGS.get('VERSION', _UNKNOWN)} "
-        f"(run {run.pk} of the experiment “{run.experiment.name}”, from "
-        f"{_when(run.started_at or run.created_at)} to {_when(run.finished_at)}).",
-        f"{len(devices)} device{'s' if len(devices) != 1 else ''} took part: "
-        + _devices_sentence(devices)
-        + ".",
+        *_provenance(run, "Round-trip times", devices),
         f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
         f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
         f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) to its own topic {secured}, "
@@ -153,3 +164,83 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
             f"{_ms(repeats.ci_high)} ms)."
         )
     return " ".join(sentences)
+
+
+_BYTE_UNITS = ("B", "KiB", "MiB", "GiB")
+_N_MINUS_ONE = "n\u22121"  # with a minus sign, as a paper typesets it
+
+
+def _data_size(size: Any) -> str:
+    """An exact size in the largest binary unit that divides it: 16 B, 8 KiB, 1536 B."""
+    if not isinstance(size, int) or size < 0:
+        return str(size)
+    unit = 0
+    while size >= 1024 and size % 1024 == 0 and unit < len(_BYTE_UNITS) - 1:
+        size //= 1024
+        unit += 1
+    return f"{size:,} {_BYTE_UNITS[unit]}"
+
+
+def _listing(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    if len(items) <= 1:
+        return "".join(items) or "none"
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _mechanisms(spec: dict[str, Any]) -> str:
+    names = spec.get("mechanisms") or []
+    return _listing([_MECHANISM_LABELS.get(name, str(name)) for name in names])
+
+
+def _sizes(spec: dict[str, Any]) -> str:
+    return _listing([_data_size(size) for size in spec.get("data_sizes") or []])
+
+
+def _stored(planned: int, stored: int, what: str) -> str:
+    """The counts; a run whose planned total was not recorded states what was stored only."""
+    if not planned:
+        return f"{stored:,} {what} were stored."
+    return f"Of {planned:,} {what} planned, {stored:,} were stored."
+
+
+def run_bench_methods_paragraph(*, run: Run) -> str:
+    """The methods paragraph of a cipher-benchmark or throughput run: platform and agent
+    versions, devices and their facts, mechanisms, data sizes and repetitions, how each
+    sample was timed (device-agent cipherbench.py and throughput.py), the counts, and the
+    statistics reported (the summary export holds their values)."""
+    spec = run.spec
+    devices = list(run.run_devices.all())
+    repetitions = _count(spec.get("repetitions", _UNKNOWN))
+    planned = sum(rd.total for rd in devices)
+    stored = BenchSample.objects.filter(run_device__run=run).count()
+    if run.experiment.kind == ExperimentKind.THROUGHPUT:
+        target = spec.get("target")
+        sink = f"to {target}" if target else "to a sink on the device itself (127.0.0.1)"
+        body = [
+            f"Each device counted the packets it completed in windows of "
+            f"{_count(spec.get('window_ms', _UNKNOWN))} ms with {_mechanisms(spec)} at "
+            f"payloads of {_sizes(spec)}: {repetitions} windows per mechanism and payload "
+            "securing each packet only (loopback), and as many securing it and sending it "
+            f"over UDP {sink}, in the agent's process with the garbage collector off; a "
+            "window's rate is the packets completed divided by its wall time "
+            "(perf_counter_ns), and its CPU time is the process's (process_time_ns).",
+            _stored(planned, stored, "windows"),
+            "Per device, mechanism, payload and mode we report the mean rate in packets per "
+            f"second with its sample standard deviation ({_N_MINUS_ONE}) over the windows.",
+        ]
+        return " ".join([*_provenance(run, "Packet rates", devices), *body])
+    body = [
+        f"Each device timed {_mechanisms(spec)} on {_sizes(spec)} of pseudo-random data, "
+        f"{repetitions} repetitions of each mechanism, size and direction (encrypt and "
+        "decrypt, or sign and verify), in a fresh child process per mechanism and size after "
+        "an unrecorded warm-up, with the garbage collector off; each repetition's wall time "
+        "(perf_counter_ns) and CPU time (process_time_ns) were taken around the mechanism's "
+        "calls only, and the peak memory is the child's resident high-water mark (VmHWM).",
+        _stored(planned, stored, "samples"),
+        "Per device, mechanism, data size and direction we report the mean wall time with its "
+        f"sample variance and standard deviation ({_N_MINUS_ONE}), the mean CPU time, the peak "
+        "memory and "
+        "the throughput (data size divided by the mean wall time).",
+    ]
+    return " ".join([*_provenance(run, "Cipher timings", devices), *body])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -114,4 +115,11 @@ def run_repeats_compute(*, run: Run) -> Repeats:
         combined = mean_of_means([[m] for m in device_means.get(repeat.pk, [])])
         if combined is not None:
             runs.append(RepeatRun(repeat.pk, repeat.created_at, combined / NS_PER_MS))
+    return Repeats(interval=mean_interval([r.mean_ms for r in runs]), runs=runs)
+
+
+def repeats_within(repeats: Repeats, *, run_ids: Collection[UUID]) -> Repeats:
+    """The repeats among `run_ids` only, their interval recomputed: what a shared page may
+    show of a run's repeats (sharing), never the runs that were not shared."""
+    runs = [r for r in repeats.runs if r.run_id in run_ids]
     return Repeats(interval=mean_interval([r.mean_ms for r in runs]), runs=runs)

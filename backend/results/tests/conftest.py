@@ -14,9 +14,9 @@ from django.db import transaction
 from accounts.models import Workspace
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.models import Device
-from experiments.models import Experiment, Run, RunDevice, RunStatus
+from experiments.models import Experiment, ExperimentKind, Run, RunDevice, RunStatus
 from measurements.models import Stream
-from measurements.services import STREAMS, csv_copy, run_summarize
+from measurements.services import STREAMS, bench_summarize, csv_copy, run_summarize
 
 T0 = 1_763_770_000_000_000_000
 MS = 1_000_000  # ns
@@ -60,7 +60,7 @@ def messaging_spec(**overrides: Any) -> dict[str, Any]:
 Message = int | None | tuple[int | None, str]
 
 
-def _csv(messages: Sequence[Message]) -> bytes:
+def _csv(messages: Sequence[Message], wire_bytes: int = 145) -> bytes:
     lines = [STREAMS[Stream.RECORDS].header.decode()]
     for seq, message in enumerate(messages):
         rtt, outcome = message if isinstance(message, tuple) else (message, None)
@@ -68,7 +68,7 @@ def _csv(messages: Sequence[Message]) -> bytes:
         t_send = T0 + seq * MS
         t_recv = "" if rtt is None else str(t_send + rtt)
         costs = ",," if rtt is None else ",1000,2000"
-        lines.append(f"{seq},{t_send},{t_recv},66,145,{outcome}{costs}")
+        lines.append(f"{seq},{t_send},{t_recv},66,{wire_bytes},{outcome}{costs}")
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -83,7 +83,8 @@ MakeRun = Callable[..., MadeRun]
 
 @pytest.fixture
 def make_run(personas: Any) -> MakeRun:
-    """make_run({"pi-a": [rtt_ns, ...], ...}, spec=..., status=..., experiment=...)."""
+    """make_run({"pi-a": [rtt_ns, ...], ...}, spec=..., status=..., experiment=...,
+    wire_bytes=...) (every record of the run gets those wire bytes)."""
     devices: dict[tuple[Any, str], Device] = {}
 
     def make(
@@ -94,6 +95,7 @@ def make_run(personas: Any) -> MakeRun:
         experiment: Experiment | None = None,
         workspace: Workspace | None = None,
         name: str = "MQTT baseline",
+        wire_bytes: int = 145,
     ) -> MadeRun:
         workspace = workspace or personas.workspace
         used = []
@@ -118,11 +120,80 @@ def make_run(personas: Any) -> MakeRun:
                 csv_copy(
                     stream=STREAMS[Stream.RECORDS],
                     run_device_id=part.pk,
-                    body=_csv(messages[device.name]),
+                    body=_csv(messages[device.name], wire_bytes),
                 )
                 parts.append(part)
         if status == RunStatus.COMPLETED:
             run_summarize(run_id=run.pk)
+        return MadeRun(run, parts)
+
+    return make
+
+
+def bench_spec(**overrides: Any) -> dict[str, Any]:
+    """A spec as experiments.services._experiment_spec freezes it for a benchmark run."""
+    return {
+        "mechanisms": ["aes-128-cbc", "ed25519"],
+        "data_sizes": [16, 8192],
+        "repetitions": 2,
+        **overrides,
+    }
+
+
+# A sample: (mechanism, operation, data_bytes, wall_ns, cpu_ns, peak_rss_kb, packets or None);
+# repetitions are numbered in order per mechanism, operation and size.
+Sample = tuple[str, str, int, int, int, int, int | None]
+MakeBenchRun = Callable[..., MadeRun]
+
+
+@pytest.fixture
+def make_bench_run(personas: Any) -> MakeBenchRun:
+    """make_bench_run({"pi-a": [sample, ...]}, kind=..., spec=..., planned=...): a completed
+    benchmark run, its samples COPYed as agents upload them and summarised."""
+
+    def make(
+        samples: dict[str, Sequence[Sample]],
+        *,
+        kind: str = ExperimentKind.CIPHER_BENCH,
+        spec: dict[str, Any] | None = None,
+        planned: int = 0,
+    ) -> MadeRun:
+        devices = [
+            DeviceFactory.create(workspace=personas.workspace, name=name, facts=FACTS)
+            for name in samples
+        ]
+        experiment = ExperimentFactory.create(
+            workspace=personas.workspace, devices=devices, name="OpenSSL on Pi", kind=kind
+        )
+        run = Run.objects.create(
+            experiment=experiment, status=RunStatus.COMPLETED, spec=spec or bench_spec()
+        )
+        parts = []
+        with transaction.atomic():
+            for device in devices:
+                part = RunDevice.objects.create(
+                    run=run,
+                    device=device,
+                    status=RunStatus.COMPLETED,
+                    facts=device.facts,
+                    total=planned,
+                )
+                lines = [STREAMS[Stream.SAMPLES].header.decode()]
+                repetition: dict[tuple[str, str, int], int] = {}
+                for mechanism, operation, size, wall, cpu, rss, packets in samples[device.name]:
+                    key = (mechanism, operation, size)
+                    repetition[key] = repetition.get(key, -1) + 1
+                    lines.append(
+                        f"{mechanism},{operation},{size},{repetition[key]},{wall},{cpu},{rss},"
+                        + ("" if packets is None else str(packets))
+                    )
+                csv_copy(
+                    stream=STREAMS[Stream.SAMPLES],
+                    run_device_id=part.pk,
+                    body=("\n".join(lines) + "\n").encode(),
+                )
+                parts.append(part)
+        bench_summarize(run_id=run.pk)
         return MadeRun(run, parts)
 
     return make

@@ -33,6 +33,7 @@ const topLevel = { HydrateFallback: RouteLoading, ErrorBoundary: RouteError } as
 /** The route table, shared by the browser router and the tests' memory router. */
 export const createAppRoutes = (): RouteObject[] => [
   { ...topLevel, path: paths.login.path, lazy: load(() => import('./routes/login')) },
+  { ...topLevel, path: paths.shared.path, lazy: load(() => import('./routes/shared')) },
   {
     ...topLevel,
     path: '/',

@@ -18,4 +18,6 @@ export const paths = {
   devices: { path: '/devices', getHref: () => '/devices' },
   power: { path: '/power', getHref: () => '/power' },
   powerTrace: { path: '/power/:id', getHref: (id: string) => `/power/${id}` },
+  /** A shared link's public page (no login); the backend hands out the path (Share.path). */
+  shared: { path: '/s/:token', getHref: (token: string) => `/s/${encodeURIComponent(token)}` },
 } as const;

@@ -163,7 +163,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description What experiments can ask for: security mechanisms and experiment kinds. */
+        /**
+         * @description What experiments can ask for: security mechanisms and experiment kinds. Public, as a
+         *     shared page (sharing.apis) needs the mechanisms' labels and nothing in it is private.
+         */
         get: operations["catalogue"];
         put?: never;
         post?: never;
@@ -278,10 +281,61 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Liveness and database reachability; the only endpoint that needs no login. */
+        /**
+         * @description Liveness and database reachability. It needs no login, like the catalogue and the
+         *     shared links (sharing.apis).
+         */
         get: operations["health_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/network-profiles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["network_profiles_list"];
+        put?: never;
+        post: operations["network_profiles_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/network-profiles/{profile_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["network_profiles_retrieve"];
+        put?: never;
+        post?: never;
+        delete: operations["network_profiles_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["network_profiles_update"];
+        trace?: never;
+    };
+    "/api/network-profiles/{profile_id}/copy/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["network_profiles_copy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -402,6 +456,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/shares/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shares/{token}/compare/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share_compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shares/{token}/runs/{run_id}/distribution/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share_run_distribution"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shares/{token}/runs/{run_id}/methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share_run_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shares/{token}/runs/{run_id}/sizes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share_run_sizes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shares/{token}/runs/{run_id}/statistics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share_run_statistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/": {
         parameters: {
             query?: never;
@@ -514,6 +700,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/sizes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["runs_sizes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/statistics/": {
         parameters: {
             query?: never;
@@ -524,6 +726,54 @@ export interface paths {
         get: operations["runs_statistics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shares_list"];
+        put?: never;
+        post: operations["shares_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares/{share_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shares_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["shares_update"];
+        trace?: never;
+    };
+    "/api/shares/{share_id}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["shares_revoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -564,6 +814,13 @@ export interface components {
          * @enum {string}
          */
         AlignmentEnum: "absolute" | "manual" | "none";
+        /**
+         * @description * `measured` - measured
+         *     * `spec` - spec
+         *     * `assumed` - assumed
+         * @enum {string}
+         */
+        BasisEnum: "measured" | "spec" | "assumed";
         /**
          * @description * `encrypt` - Encrypt
          *     * `decrypt` - Decrypt
@@ -667,6 +924,29 @@ export interface components {
         CsrfToken: {
             csrf_token: string;
         };
+        DelayFigures: {
+            direction: components["schemas"]["DirectionEnum"];
+            distribution: string;
+            table: string | null;
+            /** Format: double */
+            mu_ms: number;
+            /** Format: double */
+            sigma_ms: number;
+            /**
+             * Format: double
+             * @description Mean of the delays the agent draws (µ + sigma · the table's mean).
+             */
+            delivered_mean_ms: number;
+            /**
+             * Format: double
+             * @description sigma of the delays the agent draws; below sigma_ms for the clipped tables.
+             */
+            delivered_std_ms: number;
+            /** @description Values in the table (4096 for maketable's). */
+            entries: number;
+            edges_ms: number[];
+            counts: number[];
+        };
         Device: {
             /** Format: uuid */
             readonly id: string;
@@ -696,6 +976,13 @@ export interface components {
             density: number[] | null;
             series: components["schemas"]["RoundTripSeries"];
         };
+        /**
+         * @description * `both` - both
+         *     * `egress` - egress
+         *     * `ingress` - ingress
+         * @enum {string}
+         */
+        DirectionEnum: "both" | "egress" | "ingress";
         EnrollmentToken: {
             token: string;
             /** Format: date-time */
@@ -789,6 +1076,24 @@ export interface components {
          * @enum {string}
          */
         IntervalDistributionEnum: "fixed" | "uniform" | "exponential";
+        /**
+         * @description * `link` - link
+         *     * `ip` - ip
+         *     * `tcp` - tcp
+         *     * `tls` - tls
+         *     * `mqtt_header` - mqtt_header
+         *     * `topic` - topic
+         *     * `srup_header` - srup_header
+         *     * `token` - token
+         *     * `iv` - iv
+         *     * `payload` - payload
+         *     * `padding` - padding
+         *     * `tag` - tag
+         *     * `signature` - signature
+         *     * `unexplained` - unexplained
+         * @enum {string}
+         */
+        KeyEnum: "link" | "ip" | "tcp" | "tls" | "mqtt_header" | "topic" | "srup_header" | "token" | "iv" | "payload" | "padding" | "tag" | "signature" | "unexplained";
         LoginInput: {
             username: string;
             password: string;
@@ -866,6 +1171,64 @@ export interface components {
          * @enum {string}
          */
         MqttVersionEnum: "3.1.1" | "5";
+        NetworkProfile: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            kind: components["schemas"]["NetworkProfileKindEnum"];
+            /** @description A catalogue entry: read-only for everyone; copy it to change it. */
+            builtin: boolean;
+            description: string;
+            /** @description Where the figures come from. */
+            citation: string;
+            /** @description A link profile per direction: {"both": {…}} or {"egress": {…}, "ingress": {…}} with rate_kbit, delay_ms, jitter_ms, distribution (normal, pareto, paretonormal, uniform, table), table, loss_pct, loss_gemodel, duplicate_pct, reorder_pct, corrupt_pct, limit (docs/network-emulation.md). {} is an unshaped LAN. */
+            spec: unknown;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        NetworkProfileCopy: {
+            /** @description Default: “<name> (copy)”. */
+            name?: string;
+        };
+        NetworkProfileDetail: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            kind: components["schemas"]["NetworkProfileKindEnum"];
+            /** @description A catalogue entry: read-only for everyone; copy it to change it. */
+            builtin: boolean;
+            description: string;
+            /** @description Where the figures come from. */
+            citation: string;
+            /** @description A link profile per direction: {"both": {…}} or {"egress": {…}, "ingress": {…}} with rate_kbit, delay_ms, jitter_ms, distribution (normal, pareto, paretonormal, uniform, table), table, loss_pct, loss_gemodel, duplicate_pct, reorder_pct, corrupt_pct, limit (docs/network-emulation.md). {} is an unshaped LAN. */
+            spec: unknown;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Per direction that draws its delay from a distribution table: what it delivers, with a histogram for a chart. */
+            delays: components["schemas"]["DelayFigures"][];
+        };
+        NetworkProfileInput: {
+            name: string;
+            /** @default  */
+            description: string;
+            /** @default  */
+            citation: string;
+            /** @description A link profile per direction: {"both": {…}} or {"egress": {…}, "ingress": {…}} with rate_kbit, delay_ms, jitter_ms, distribution (normal, pareto, paretonormal, uniform, table), table, loss_pct, loss_gemodel, duplicate_pct, reorder_pct, corrupt_pct, limit (docs/network-emulation.md). {} is an unshaped LAN. */
+            spec: unknown;
+        };
+        /**
+         * @description * `builtin_condition` - Builtin Condition
+         *     * `measured_table` - Measured Table
+         *     * `user` - User
+         * @enum {string}
+         */
+        NetworkProfileKindEnum: "builtin_condition" | "measured_table" | "user";
         /** @enum {unknown} */
         NullEnum: null;
         /** @description treatment - baseline of two runs whose conditions agree (docs/results.md). */
@@ -909,6 +1272,13 @@ export interface components {
              */
             max_rate_hz: number | null;
         };
+        PatchedNetworkProfileUpdate: {
+            name?: string;
+            description?: string;
+            citation?: string;
+            /** @description A link profile per direction: {"both": {…}} or {"egress": {…}, "ingress": {…}} with rate_kbit, delay_ms, jitter_ms, distribution (normal, pareto, paretonormal, uniform, table), table, loss_pct, loss_gemodel, duplicate_pct, reorder_pct, corrupt_pct, limit (docs/network-emulation.md). {} is an unshaped LAN. */
+            spec?: unknown;
+        };
         PatchedPowerTraceUpdate: {
             name?: string;
             /** Format: uuid */
@@ -918,6 +1288,14 @@ export interface components {
             baseline_name?: string;
             /** Format: double */
             offset_s?: number | null;
+        };
+        PatchedShareUpdate: {
+            title?: string;
+            /**
+             * Format: date-time
+             * @description null: the link never expires.
+             */
+            expires_at?: string | null;
         };
         PowerBaseline: {
             source: components["schemas"]["SourceEnum"];
@@ -1297,6 +1675,36 @@ export interface components {
             ci_high_ms: number | null;
             runs: components["schemas"]["RepeatRun"][];
         };
+        /** @description One message of the run, byte by byte (docs/results.md, "Message sizes"). */
+        RunSizes: {
+            /** Format: uuid */
+            run_id: string;
+            protocol: string;
+            mqtt_version: string;
+            qos: number;
+            transport: string;
+            security: string;
+            srup_signature: string | null;
+            payload_size: number;
+            /** @description Delivered messages whose wire bytes were counted. */
+            messages: number;
+            /** @description Measured TCP payload bytes of a message (its MQTT packet, in TLS records over TLS): the lower median over delivered messages. */
+            wire_bytes_median: number;
+            wire_bytes_min: number;
+            wire_bytes_max: number;
+            /** @description The MQTT packet the run's parameters describe, without TLS. */
+            plaintext_bytes: number;
+            /** @description wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, 0 on plain TCP when the model is right. */
+            residual_bytes: number;
+            model_agrees: boolean;
+            warning: string | null;
+            /** @description TCP segments assumed for one message. */
+            segments: number;
+            /** @description Sum of the components. */
+            frame_bytes: number;
+            components: components["schemas"]["SizeComponent"][];
+            assumptions: string[];
+        };
         RunStatistics: {
             /** Format: uuid */
             run_id: string;
@@ -1346,6 +1754,91 @@ export interface components {
             secure_mean_us: number | null;
             /** Format: double */
             unsecure_mean_us: number | null;
+        };
+        Share: {
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["ShareKindEnum"];
+            title: string;
+            /** @description The public page's path, /s/<token>: prefix it with the site's address. */
+            readonly path: string;
+            /** Format: uuid */
+            run_id: string | null;
+            /** Format: uuid */
+            experiment_id: string | null;
+            run_ids: string[];
+            state: components["schemas"]["ShareStateEnum"];
+            /** Format: date-time */
+            created_at: string;
+            created_by: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            views: number;
+            /** Format: date-time */
+            last_viewed_at: string | null;
+        };
+        ShareInput: {
+            kind: components["schemas"]["ShareKindEnum"];
+            /**
+             * Format: uuid
+             * @description kind=run: the run to share.
+             */
+            run?: string;
+            /**
+             * Format: uuid
+             * @description kind=experiment: the experiment, with all its runs.
+             */
+            experiment?: string;
+            /** @description kind=comparison: the completed messaging runs, in the order shown. */
+            runs?: string[];
+            title?: string;
+            /**
+             * Format: date-time
+             * @description Default: the link never expires.
+             */
+            expires_at?: string | null;
+        };
+        /**
+         * @description * `run` - Run
+         *     * `comparison` - Comparison
+         *     * `experiment` - Experiment
+         * @enum {string}
+         */
+        ShareKindEnum: "run" | "comparison" | "experiment";
+        /**
+         * @description * `active` - Active
+         *     * `expired` - Expired
+         *     * `revoked` - Revoked
+         * @enum {string}
+         */
+        ShareStateEnum: "active" | "expired" | "revoked";
+        /** @description What a link shows. Every id in it is the share's alias of the real one. */
+        SharedContent: {
+            kind: components["schemas"]["ShareKindEnum"];
+            title: string;
+            /** Format: date-time */
+            shared_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** @description kind=experiment: its design and runs. */
+            experiment: components["schemas"]["Experiment"] | null;
+            /** @description The shared runs, in the order shown. */
+            runs: components["schemas"]["Run"][];
+        };
+        SizeComponent: {
+            key: components["schemas"]["KeyEnum"];
+            name: string;
+            bytes: number;
+            /**
+             * @description measured (from wire bytes), spec (computed from the run's parameters) or assumed (a documented constant per TCP segment).
+             *
+             *     * `measured` - measured
+             *     * `spec` - spec
+             *     * `assumed` - assumed
+             */
+            basis: components["schemas"]["BasisEnum"];
         };
         /**
          * @description * `trace` - trace
@@ -1810,6 +2303,154 @@ export interface operations {
             };
         };
     };
+    network_profiles_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description * `builtin_condition` - Builtin Condition
+                 *     * `measured_table` - Measured Table
+                 *     * `user` - User
+                 */
+                kind?: "builtin_condition" | "measured_table" | "user";
+                /** @description A part of the name (any case). */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkProfile"][];
+                };
+            };
+        };
+    };
+    network_profiles_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NetworkProfileInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["NetworkProfileInput"];
+                "multipart/form-data": components["schemas"]["NetworkProfileInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkProfileDetail"];
+                };
+            };
+        };
+    };
+    network_profiles_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkProfileDetail"];
+                };
+            };
+        };
+    };
+    network_profiles_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    network_profiles_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedNetworkProfileUpdate"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedNetworkProfileUpdate"];
+                "multipart/form-data": components["schemas"]["PatchedNetworkProfileUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkProfileDetail"];
+                };
+            };
+        };
+    };
+    network_profiles_copy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NetworkProfileCopy"];
+                "application/x-www-form-urlencoded": components["schemas"]["NetworkProfileCopy"];
+                "multipart/form-data": components["schemas"]["NetworkProfileCopy"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkProfileDetail"];
+                };
+            };
+        };
+    };
     power_traces_list: {
         parameters: {
             query?: {
@@ -2058,6 +2699,152 @@ export interface operations {
             };
         };
     };
+    public_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedContent"];
+                };
+            };
+        };
+    };
+    public_share_compare: {
+        parameters: {
+            query: {
+                /** @description A shared run (its id on the shared page); repeat for each. */
+                run: string[];
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunComparison"];
+                };
+            };
+        };
+    };
+    public_share_run_distribution: {
+        parameters: {
+            query?: {
+                bins?: number;
+                /** @description Default: the largest value. */
+                max_ms?: number;
+                /** @description Default: the smallest value. */
+                min_ms?: number;
+                /**
+                 * @description The default range: every value, or the boxes' whiskers (the bulk).
+                 *
+                 *     * `data` - Every value: smallest to largest over all devices
+                 *     * `whiskers` - The boxes' whiskers over all devices (outliers counted outside)
+                 */
+                range?: "data" | "whiskers";
+            };
+            header?: never;
+            path: {
+                run_id: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDistribution"];
+                };
+            };
+        };
+    };
+    public_share_run_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunMethods"];
+                };
+            };
+        };
+    };
+    public_share_run_sizes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSizes"];
+                };
+            };
+        };
+    };
+    public_share_run_statistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStatistics"];
+                };
+            };
+        };
+    };
     runs_retrieve: {
         parameters: {
             query?: never;
@@ -2218,6 +3005,27 @@ export interface operations {
             };
         };
     };
+    runs_sizes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSizes"];
+                };
+            };
+        };
+    };
     runs_statistics: {
         parameters: {
             query?: never;
@@ -2235,6 +3043,123 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunStatistics"];
+                };
+            };
+        };
+    };
+    shares_list: {
+        parameters: {
+            query?: {
+                experiment?: string;
+                /** @description Shares showing this run. */
+                run?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"][];
+                };
+            };
+        };
+    };
+    shares_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ShareInput"];
+                "multipart/form-data": components["schemas"]["ShareInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+        };
+    };
+    shares_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+        };
+    };
+    shares_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedShareUpdate"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedShareUpdate"];
+                "multipart/form-data": components["schemas"]["PatchedShareUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+        };
+    };
+    shares_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
                 };
             };
         };

@@ -47,6 +47,8 @@ export type RunComparison = Schemas['RunComparison'];
 export type ComparedRun = Schemas['ComparedRun'];
 export type PairComparison = Schemas['PairComparison'];
 export type TreatmentDifference = Schemas['TreatmentDifference'];
+export type RunSizes = Schemas['RunSizes'];
+export type SizeComponent = Schemas['SizeComponent'];
 
 // --- power traces (docs/power-traces.md) ---
 export type PowerTrace = Schemas['PowerTrace'];
@@ -71,3 +73,11 @@ export type PowerBaseline = Schemas['PowerBaseline'];
 export type PowerReference = Schemas['PowerReference'];
 export type PowerProjection = Schemas['PowerProjection'];
 export type PowerProjectionSeries = Schemas['PowerProjectionSeries'];
+
+// --- shared links (docs/sharing.md) ---
+export type Share = Schemas['Share'];
+export type ShareKind = Schemas['ShareKindEnum'];
+export type ShareState = Schemas['ShareStateEnum'];
+export type ShareInput = Schemas['ShareInput'];
+export type ShareUpdate = Schemas['PatchedShareUpdate'];
+export type SharedContent = Schemas['SharedContent'];

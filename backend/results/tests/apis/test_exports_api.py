@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import client_for
 
+from experiments.models import ExperimentKind
 from results.tests.conftest import MS
 
 MESSAGES = {"pi-a": [1 * MS, None, 3 * MS], "pi-b": [2 * MS]}
@@ -83,3 +84,61 @@ def test_exports_are_404_outside_the_workspace_and_401_anonymous(
     assert outsider.status_code == 404
     assert outsider.json()["code"] == "not_found"  # errors stay JSON whatever Accept says
     assert anonymous_client.get(f"/api/runs/{made.run.pk}/{path}").status_code == 401
+
+
+BENCH = {
+    "pi-a": [
+        ("aes-128-cbc", "encrypt", 16, 1000, 500, 5000, None),
+        ("aes-128-cbc", "encrypt", 16, 3000, 700, 5200, None),
+    ]
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", [ExperimentKind.CIPHER_BENCH, ExperimentKind.THROUGHPUT])
+def test_benchmark_runs_export_their_samples_and_summary(make_bench_run, owner_client, kind):
+    made = make_bench_run(BENCH, kind=kind)
+    client = owner_client
+    base = f"/api/runs/{made.run.pk}/export/"
+
+    records = client.get(base + "records.csv", HTTP_ACCEPT="text/csv")
+    assert records.status_code == 200
+    assert records.streaming
+    rows = list(csv.DictReader(io.StringIO(b"".join(records.streaming_content).decode())))
+    assert [(r["kind"], r["mechanism"], r["repetition"], r["wall_ns"]) for r in rows] == [
+        (kind, "aes-128-cbc", "0", "1000"),
+        (kind, "aes-128-cbc", "1", "3000"),
+    ]
+
+    parquet = client.get(base + "records.parquet")
+    assert parquet.status_code == 200
+    assert parquet["Content-Type"] == "application/vnd.apache.parquet"
+    table = pq.read_table(io.BytesIO(b"".join(parquet.streaming_content)))
+    assert table.column("cpu_ns").to_pylist() == [500, 700]
+
+    summary = client.get(base + "summary.csv")
+    assert summary.status_code == 200
+    (row,) = list(csv.DictReader(io.StringIO(summary.content.decode())))
+    assert (row["device_name"], row["n"], row["mean_us"], row["variance_us2"]) == (
+        "pi-a",
+        "2",
+        "2.0",
+        "2.0",
+    )
+    summary_parquet = client.get(base + "summary.parquet")
+    assert pq.read_table(io.BytesIO(summary_parquet.content)).num_rows == 1
+
+
+@pytest.mark.django_db
+def test_benchmark_methods_answer_a_paragraph(make_bench_run, owner_client):
+    made = make_bench_run(BENCH)
+    response = owner_client.get(f"/api/runs/{made.run.pk}/methods/")
+    assert response.status_code == 200
+    assert response.json()["text"].startswith("Cipher timings were measured with IoTSecBench")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", [*(f"export/{name}" for name in EXPORTS), "methods/"])
+def test_benchmark_exports_are_404_outside_the_workspace(make_bench_run, outsider_client, path):
+    made = make_bench_run(BENCH)
+    assert outsider_client.get(f"/api/runs/{made.run.pk}/{path}").status_code == 404

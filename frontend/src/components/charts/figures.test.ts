@@ -6,6 +6,7 @@ import {
   hasCategoryValues,
   toCategoryLineFigure,
   toGroupedBarFigure,
+  toStackedBarFigure,
   type CategoryChartData,
 } from './figures';
 
@@ -52,6 +53,31 @@ describe('toGroupedBarFigure', () => {
   it('should use a logarithmic value axis on request', () => {
     const figure = toGroupedBarFigure(mechanisms, { categoryLabel: 'x', valueLabel: 'y', logScale: true });
     expect(figure.layout.yaxis).toMatchObject({ type: 'log' });
+  });
+
+  it('should draw an interval that is not symmetric with separate lower distances', () => {
+    const figure = toGroupedBarFigure(
+      { categories: ['LAN'], series: [{ name: 'Overhead', values: [52], errors: [3], errorsMinus: [2] }] },
+      { categoryLabel: 'Condition', valueLabel: 'ms' },
+    );
+    expect(figure.data[0]).toMatchObject({
+      error_y: { type: 'data', array: [3], symmetric: false, arrayminus: [2], visible: true },
+    });
+  });
+});
+
+describe('toStackedBarFigure', () => {
+  it('should stack the series of each category, first series at the bottom, without error bars', () => {
+    const figure = toStackedBarFigure(mechanisms, { categoryLabel: 'Run', valueLabel: 'Bytes' });
+    expect(figure.layout.barmode).toBe('stack');
+    expect(figure.data.map((trace) => ('name' in trace ? trace.name : null))).toEqual([
+      'encrypt / sign',
+      'decrypt / verify',
+    ]);
+    expect(figure.data[0]).toMatchObject({ type: 'bar', y: [1.5, 900] });
+    expect(figure.data[0]).not.toHaveProperty('error_y');
+    // More parts than Plotly's 10 default colours: the longer palette keeps them apart.
+    expect(figure.layout.colorway).toEqual([...GROUP_COLOURS]);
   });
 });
 

@@ -28,6 +28,8 @@ export type CategorySeries = {
   name: string;
   values: readonly (number | null)[];
   errors?: readonly (number | null)[];
+  /** With `errors` as the upper distances: the lower ones, for an interval that is not symmetric. */
+  errorsMinus?: readonly (number | null)[];
   /**
    * Series of one group (e.g. a mechanism's encrypt and decrypt lines) share a colour and
    * differ by line style. Lines only; without it every series gets its own colour.
@@ -98,16 +100,39 @@ export const groupStyles = (series: readonly CategorySeries[]): (GroupStyle | nu
   });
 };
 
-/** Side-by-side bars per category, one colour per series, with ± error bars when given. */
-export const toGroupedBarFigure = (data: CategoryChartData, options: CategoryChartOptions): Figure => ({
-  data: data.series.map((s) => ({
+const barTraces = (data: CategoryChartData, { errorBars }: { errorBars: boolean }): Data[] =>
+  data.series.map((s) => ({
     type: 'bar',
     name: s.name,
     x: [...data.categories],
     y: [...s.values],
-    ...(s.errors ? { error_y: { type: 'data', array: [...s.errors], visible: true } } : {}),
-  })),
+    ...(errorBars && s.errors
+      ? {
+          error_y: {
+            type: 'data',
+            array: [...s.errors],
+            ...(s.errorsMinus ? { symmetric: false, arrayminus: [...s.errorsMinus] } : {}),
+            visible: true,
+          },
+        }
+      : {}),
+  }));
+
+/** Side-by-side bars per category, one colour per series, with ± error bars when given. */
+export const toGroupedBarFigure = (data: CategoryChartData, options: CategoryChartOptions): Figure => ({
+  data: barTraces(data, { errorBars: true }),
   layout: { ...categoryLayout(options), barmode: 'group' },
+});
+
+/**
+ * One bar per category made of its series stacked, the first series at the bottom (the parts
+ * of a whole, e.g. a message's header, payload and tag bytes). Error bars make no sense on a
+ * part of a stack, so none are drawn. Plotly's default palette repeats after 10 colours; a
+ * stack of more parts would show two parts alike, so the longer Dark24 palette is used.
+ */
+export const toStackedBarFigure = (data: CategoryChartData, options: CategoryChartOptions): Figure => ({
+  data: barTraces(data, { errorBars: false }),
+  layout: { ...categoryLayout(options), barmode: 'stack', colorway: [...GROUP_COLOURS] },
 });
 
 /** One line (with markers) per series across ordered categories; gaps stay gaps. */

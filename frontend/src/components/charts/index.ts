@@ -7,5 +7,6 @@ export { EnvelopeChart } from './envelope-chart';
 export type { CategoryChartData, CategorySeries, Range } from './figures';
 export { GroupedBarChart } from './grouped-bar-chart';
 export { LineChart } from './line-chart';
+export { StackedBarChart } from './stacked-bar-chart';
 export { ViolinChart } from './violin-chart';
 export type { EnvelopeData, ShadedWindow, XySeries } from './xy-figures';

@@ -14,7 +14,10 @@ import type {
   RunComparison,
   RunDistribution,
   RunMethods,
+  RunSizes,
   RunStatistics,
+  Share,
+  SharedContent,
   User,
 } from '@/types/api';
 
@@ -204,8 +207,16 @@ type Db = {
   statistics: Record<string, RunStatistics>;
   distributions: Record<string, RunDistribution>;
   methods: Record<string, RunMethods>;
+  sizes: Record<string, RunSizes>;
   /** GET /api/compare/'s answer, whatever runs are asked for (null: 404). */
   comparison: RunComparison | null;
+  /** The workspace's links (GET/POST /api/shares/). */
+  shares: Share[];
+  /**
+   * What each active link shows, by token (GET /api/public/shares/<token>/); a token without
+   * one answers 404 share_not_found. Its runs' results come from the tables above.
+   */
+  sharedContent: Record<string, SharedContent>;
   powerTraces: PowerTrace[];
   /** By trace id; a trace without one has no plot (404). Same for figures. */
   powerPlots: Record<string, PowerPlot>;
@@ -232,7 +243,10 @@ const initialDb = (): Db => ({
   statistics: {},
   distributions: {},
   methods: {},
+  sizes: {},
   comparison: null,
+  shares: [],
+  sharedContent: {},
   powerTraces: [],
   powerPlots: {},
   powerFigures: {},

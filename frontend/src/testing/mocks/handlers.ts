@@ -1,6 +1,16 @@
 import { http, HttpResponse } from 'msw';
 
-import type { ErrorEnvelope, Experiment, ExperimentInput, PowerTrace, PowerTraceUpdate, Run } from '@/types/api';
+import type {
+  ErrorEnvelope,
+  Experiment,
+  ExperimentInput,
+  PowerTrace,
+  PowerTraceUpdate,
+  Run,
+  Share,
+  ShareInput,
+  ShareUpdate,
+} from '@/types/api';
 
 import {
   catalogueFixture,
@@ -186,17 +196,20 @@ export const handlers = [
 
   ...resultsHandlers(),
 
+  ...sharingHandlers(),
+
   ...powerHandlers(),
 ];
 
 /** Results of messaging runs (docs/results.md): statistics, plot data, methods, comparison. */
 function resultsHandlers() {
-  /** The run's result from `table`, or the backend's error for it. */
-  const resultOf = <T,>(id: unknown, table: Record<string, T>) => {
+  /** The run's result from `table`, or the backend's error for it. `anyKind`: the methods
+   * paragraph (and the exports) answer every kind of run, not only messaging runs. */
+  const resultOf = <T,>(id: unknown, table: Record<string, T>, { anyKind = false } = {}) => {
     if (!currentUser()) return notAuthenticated();
     const run = db.runs.find((r) => r.id === id);
     if (!run) return notFound();
-    if (run.kind !== 'messaging') {
+    if (!anyKind && run.kind !== 'messaging') {
       return errorResponse(400, 'run_has_no_round_trips', 'This run has no round trips: it is not a messaging run.');
     }
     const result = table[String(id)];
@@ -206,10 +219,98 @@ function resultsHandlers() {
   return [
     http.get('/api/runs/:id/statistics/', ({ params }) => resultOf(params.id, db.statistics)),
     http.get('/api/runs/:id/distribution/', ({ params }) => resultOf(params.id, db.distributions)),
-    http.get('/api/runs/:id/methods/', ({ params }) => resultOf(params.id, db.methods)),
+    http.get('/api/runs/:id/methods/', ({ params }) => resultOf(params.id, db.methods, { anyKind: true })),
+    http.get('/api/runs/:id/sizes/', ({ params }) => resultOf(params.id, db.sizes)),
     http.get('/api/compare/', () => {
       if (!currentUser()) return notAuthenticated();
       return db.comparison ? HttpResponse.json(db.comparison) : notFound();
+    }),
+  ];
+}
+
+/** Shared links (docs/sharing.md): the owner's API, and the public one (no login). */
+function sharingHandlers() {
+  const shareNotFound = () =>
+    errorResponse(404, 'share_not_found', 'This link does not lead to anything: it may have been revoked or have expired.');
+  /** A public result: the token must be live; the run's result comes from the signed-in tables. */
+  const publicResultOf = <T,>(token: unknown, id: unknown, table: Record<string, T>) => {
+    if (!db.sharedContent[String(token)]) return shareNotFound();
+    const result = table[String(id)];
+    return result === undefined ? shareNotFound() : HttpResponse.json(result);
+  };
+
+  return [
+    http.get('/api/shares/', ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const run = new URL(request.url).searchParams.get('run');
+      const experiment = new URL(request.url).searchParams.get('experiment');
+      return HttpResponse.json(
+        db.shares.filter(
+          (share) =>
+            (!run || share.run_id === run || share.run_ids.includes(run)) &&
+            (!experiment || share.experiment_id === experiment),
+        ),
+      );
+    }),
+    http.post('/api/shares/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const input = (await request.json()) as ShareInput;
+      const token = `token-${String(nextId++)}`;
+      const share: Share = {
+        id: newId(),
+        kind: input.kind,
+        title: input.title ?? '',
+        path: `/s/${token}`,
+        run_id: input.run ?? null,
+        experiment_id: input.experiment ?? null,
+        run_ids: input.runs ?? [],
+        state: 'active',
+        created_at: '2025-01-06T10:00:00Z',
+        created_by: currentUser()?.username ?? null,
+        expires_at: input.expires_at ?? null,
+        revoked_at: null,
+        views: 0,
+        last_viewed_at: null,
+      };
+      db.shares.unshift(share);
+      return HttpResponse.json(share, { status: 201 });
+    }),
+    http.patch('/api/shares/:id/', async ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const share = db.shares.find((s) => s.id === params.id);
+      if (!share) return notFound();
+      Object.assign(share, (await request.json()) as ShareUpdate);
+      return HttpResponse.json(share);
+    }),
+    http.post('/api/shares/:id/revoke/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const share = db.shares.find((s) => s.id === params.id);
+      if (!share) return notFound();
+      Object.assign(share, { state: 'revoked', revoked_at: '2025-01-06T11:00:00Z' } satisfies Partial<Share>);
+      return HttpResponse.json(share);
+    }),
+
+    http.get('/api/public/shares/:token/', ({ params }) => {
+      const content = db.sharedContent[String(params.token)];
+      return content ? HttpResponse.json(content) : shareNotFound();
+    }),
+    http.get('/api/public/shares/:token/runs/:id/statistics/', ({ params }) =>
+      publicResultOf(params.token, params.id, db.statistics),
+    ),
+    http.get('/api/public/shares/:token/runs/:id/distribution/', ({ params }) =>
+      publicResultOf(params.token, params.id, db.distributions),
+    ),
+    http.get('/api/public/shares/:token/runs/:id/methods/', ({ params }) =>
+      publicResultOf(params.token, params.id, db.methods),
+    ),
+    http.get('/api/public/shares/:token/runs/:id/sizes/', ({ params }) =>
+      publicResultOf(params.token, params.id, db.sizes),
+    ),
+    http.get('/api/public/shares/:token/compare/', ({ params }) => {
+      if (!db.sharedContent[String(params.token)]) return shareNotFound();
+      return db.comparison ? HttpResponse.json(db.comparison) : shareNotFound();
     }),
   ];
 }

@@ -6,6 +6,7 @@ import { Loading } from '@/components/ui/loading';
 import { useExperiments } from '@/features/experiments/api/get-experiments';
 import { ComparePicker, type CompareCandidate } from '@/features/runs/components/compare-picker';
 import { CompareView } from '@/features/runs/components/compare-view';
+import { SharePanel } from '@/features/sharing/components/share-panel';
 import { formatDateTime } from '@/lib/format';
 import type { Experiment } from '@/types/api';
 
@@ -46,6 +47,10 @@ const CompareRoute = () => {
         {experiments.data ? <ComparePicker candidates={candidates} selected={runIds} onChange={select} /> : null}
       </section>
       <CompareView runIds={runIds} />
+      {runIds.length >= 2 ? (
+        // Listed by the first run; the panel keeps the links of exactly these runs.
+        <SharePanel target={{ kind: 'comparison', runs: runIds }} filter={{ run: runIds[0] }} />
+      ) : null}
     </>
   );
 };

@@ -8,6 +8,7 @@ import { useDevices } from '@/features/devices/api/get-devices';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
 import { useExperiment } from '@/features/experiments/api/get-experiment';
 import { ExperimentDetails } from '@/features/experiments/components/experiment-details';
+import { SharePanel } from '@/features/sharing/components/share-panel';
 
 const ExperimentRoute = () => {
   const { id = '' } = useParams();
@@ -34,6 +35,7 @@ const ExperimentRoute = () => {
         catalogue={catalogue.data}
         onRunStarted={(run) => void navigate(paths.run.getHref(run.id))}
       />
+      <SharePanel target={{ kind: 'experiment', experiment: id }} filter={{ experiment: id }} />
     </>
   );
 };

@@ -8,6 +8,7 @@ import { useCatalogue } from '@/features/experiments/api/get-catalogue';
 import { RunPowerTraces } from '@/features/power/components/run-power-traces';
 import { useRun } from '@/features/runs/api/get-run';
 import { RunView } from '@/features/runs/components/run-view';
+import { SharePanel } from '@/features/sharing/components/share-panel';
 
 // The route joins the features: runs imports neither experiments nor power.
 const RunRoute = () => {
@@ -30,6 +31,10 @@ const RunRoute = () => {
     return (
       <>
         <RunView run={run.data} mechanismLabels={mechanismLabels} />
+        {/* Only finished results are shared: the API refuses a run still under way. */}
+        {run.data.status === 'completed' ? (
+          <SharePanel target={{ kind: 'run', run: run.data.id }} filter={{ run: run.data.id }} />
+        ) : null}
         <RunPowerTraces
           runId={run.data.id}
           devices={runDevices}

@@ -3,7 +3,7 @@ import { env } from '@/config/env';
 /**
  * GET /api/runs/{id}/export/<file>: downloads, not queries. The browser fetches them through
  * plain links (same-origin session cookie), so a streamed 270 MB CSV never passes through JS.
- * Messaging runs only (400 run_has_no_round_trips otherwise).
+ * Every kind of run: messages of a messaging run, samples of a cipher benchmark or throughput run.
  */
 export const RUN_EXPORT_FILES = ['records.csv', 'records.parquet', 'summary.csv', 'summary.parquet'] as const;
 

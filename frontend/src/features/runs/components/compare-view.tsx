@@ -4,18 +4,20 @@ import { Link } from 'react-router';
 import { BinnedHistogramChart, ChartPanel, ViolinChart } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
-import { paths } from '@/config/paths';
 import { formatDecimal, MISSING } from '@/lib/format';
 import type { ComparedRun, PairComparison, RoundTripStatistics, RunComparison } from '@/types/api';
 
 import { COMPARE_RUNS_MIN, useComparison } from '../api/get-comparison';
 import { DISTRIBUTION_BINS, useRunDistributions } from '../api/get-run-distribution';
+import { useResultsSource } from '../api/results-api';
 
 import { comparedRunLabel, sharedDistributionQuery } from './compare-data';
 import { pooledDensity, pooledHistogram } from './distribution-data';
 import { DistributionToggle, type DistributionView } from './distribution-toggle';
+import { OverheadCharts } from './overhead-charts';
 import { RTT_LABEL } from './run-charts';
 import { formatInterval } from './run-statistics-table';
+import { SizeComparison } from './size-breakdown';
 
 type StatisticRow = readonly [string, (all: RoundTripStatistics, run: ComparedRun) => string];
 
@@ -32,6 +34,12 @@ const STATISTIC_ROWS: readonly StatisticRow[] = [
   ['Combined mean (ms)', (_, run) => formatDecimal(run.statistics.mean_of_device_means_ms, 3)],
 ];
 
+/** A run's name in the comparison: a link to its page where there is one (not on a shared page). */
+const RunName = ({ run }: { run: ComparedRun }) => {
+  const { runHref } = useResultsSource();
+  return runHref ? <Link to={runHref(run.run_id)}>{comparedRunLabel(run)}</Link> : <>{comparedRunLabel(run)}</>;
+};
+
 /** All devices of each run, one column per run. */
 const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
   <div className="panel table-wrap">
@@ -42,7 +50,7 @@ const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
           <th scope="col">All devices</th>
           {runs.map((run) => (
             <th scope="col" key={run.run_id}>
-              <Link to={paths.run.getHref(run.run_id)}>{comparedRunLabel(run)}</Link>
+              <RunName run={run} />
             </th>
           ))}
         </tr>
@@ -173,8 +181,10 @@ export const CompareView = ({ runIds }: CompareViewProps) => {
   return (
     <>
       <PairsTable comparison={comparison.data} labels={labels} />
+      <OverheadCharts comparison={comparison.data} labels={labels} />
       <StatisticsSideBySide runs={comparison.data.runs} />
       <DistributionOverlay comparison={comparison.data} labels={labels} />
+      <SizeComparison runIds={runIds} labels={labels} />
     </>
   );
 };

@@ -1,34 +1,36 @@
-import { useState } from 'react';
-
+import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import type { ExperimentKind } from '@/types/api';
 
 import { useRunMethods } from '../api/get-run-methods';
 import { RUN_EXPORT_FILES, runExportHref } from '../api/run-exports';
 
-const EXPORT_DESCRIPTIONS: Record<(typeof RUN_EXPORT_FILES)[number], string> = {
+type Descriptions = Record<(typeof RUN_EXPORT_FILES)[number], string>;
+
+const MESSAGING_EXPORTS: Descriptions = {
   'records.csv': 'one row per message',
   'records.parquet': 'one row per message, typed and a tenth of the size',
   'summary.csv': 'one row per device and one for all devices',
   'summary.parquet': 'the summary, typed, with the devices’ facts in its metadata',
 };
 
-type CopyState = 'idle' | 'copied' | 'failed';
+const BENCH_EXPORTS: Descriptions = {
+  'records.csv': 'one row per sample: wall and CPU time, peak memory (and packets per window)',
+  'records.parquet': 'the samples, typed',
+  'summary.csv': 'one row per device, mechanism, data size and operation: mean, sample variance and std',
+  'summary.parquet': 'the summary, typed, with the devices’ facts in its metadata',
+};
+
+const EXPORT_DESCRIPTIONS: Record<ExperimentKind, Descriptions> = {
+  messaging: MESSAGING_EXPORTS,
+  cipher_bench: BENCH_EXPORTS,
+  throughput: { ...BENCH_EXPORTS, 'records.csv': 'one row per window: packets, wall and CPU time' },
+};
 
 /** The generated methods paragraph (GET /methods/), with a button that copies it. */
-const MethodsParagraph = ({ runId }: { runId: string }) => {
+export const MethodsParagraph = ({ runId }: { runId: string }) => {
   const methods = useRunMethods({ runId });
-  const [copy, setCopy] = useState<CopyState>('idle');
-
-  const onCopy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopy('copied');
-    } catch {
-      // No permission, or an insecure (http) origin: the text can still be selected by hand.
-      setCopy('failed');
-    }
-  };
 
   return (
     <section className="panel" aria-labelledby="methods-heading">
@@ -44,13 +46,7 @@ const MethodsParagraph = ({ runId }: { runId: string }) => {
           </blockquote>
           <p className="muted">Check it before you paste it: it states what was stored, not what was intended.</p>
           <div className="actions">
-            <button type="button" className="button" onClick={() => void onCopy(methods.data.text)}>
-              Copy
-            </button>
-            {/* Not role="status": the page's run status owns that role. */}
-            <span aria-live="polite">
-              {copy === 'copied' ? 'Copied.' : copy === 'failed' ? 'Could not copy: select the text instead.' : ''}
-            </span>
+            <CopyButton text={methods.data.text} />
           </div>
         </>
       ) : null}
@@ -58,8 +54,10 @@ const MethodsParagraph = ({ runId }: { runId: string }) => {
   );
 };
 
-/** Downloads of a completed messaging run's records and summary, and its methods paragraph. */
-export const RunExports = ({ runId }: { runId: string }) => (
+type RunExportsProps = { runId: string; kind: ExperimentKind };
+
+/** Downloads of a completed run's records (or samples) and summary, and its methods paragraph. */
+export const RunExports = ({ runId, kind }: RunExportsProps) => (
   <>
     <section className="panel" aria-labelledby="exports-heading">
       <h2 id="exports-heading" className="panel-title">
@@ -71,7 +69,7 @@ export const RunExports = ({ runId }: { runId: string }) => (
             <a href={runExportHref(runId, file)} download>
               {file}
             </a>{' '}
-            <span className="muted">({EXPORT_DESCRIPTIONS[file]})</span>
+            <span className="muted">({EXPORT_DESCRIPTIONS[kind][file]})</span>
           </li>
         ))}
       </ul>

@@ -7,14 +7,16 @@ import { formatDateTime } from '@/lib/format';
 import type { Run } from '@/types/api';
 
 import { isRunFinished } from '../api/get-run';
+import { useResultsSource } from '../api/results-api';
 
 import { BenchResults } from './bench-results';
 import { describeInterval } from './interval-spec';
 import { RunCharts } from './run-charts';
-import { RunExports } from './run-exports';
+import { MethodsParagraph, RunExports } from './run-exports';
 import { RunProgress } from './run-progress';
 import { RunStatisticsPanel } from './run-statistics';
 import { RunSummaryTable } from './run-summary-table';
+import { RunSizeBreakdown } from './size-breakdown';
 import { ThroughputResults } from './throughput-results';
 
 const NO_SECURITY = 'none';
@@ -34,6 +36,8 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
   const finished = isRunFinished(run.status);
   const deviceErrors = run.devices.filter((device) => device.error);
   const interval = run.kind === 'messaging' ? describeInterval(run.spec) : null;
+  // On a shared page: read-only, no links into the workspace, no downloads.
+  const { shared } = useResultsSource();
 
   return (
     <>
@@ -44,8 +48,8 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
         <span className="muted">
           Started {formatDateTime(run.started_at)} · Finished {formatDateTime(run.finished_at)}
         </span>
-        <Link to={paths.experiment.getHref(run.experiment.id)}>Back to experiment</Link>
-        {run.status === 'completed' && run.kind === 'messaging' ? (
+        {shared ? null : <Link to={paths.experiment.getHref(run.experiment.id)}>Back to experiment</Link>}
+        {!shared && run.status === 'completed' && run.kind === 'messaging' ? (
           <Link to={paths.compare.getHref([run.id])}>Compare with…</Link>
         ) : null}
       </p>
@@ -76,18 +80,26 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
       {run.status === 'completed' && run.kind === 'throughput' ? (
         <ThroughputResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
-      {/* Only messaging runs have round trips: the results endpoints answer the others with
-          400 run_has_no_round_trips, so they are never called for them. */}
+      {run.status === 'completed' && run.kind !== 'messaging' ? (
+        shared ? (
+          <MethodsParagraph runId={run.id} />
+        ) : (
+          <RunExports runId={run.id} kind={run.kind} />
+        )
+      ) : null}
+      {/* Only messaging runs have round trips: the results endpoints but exports and methods
+          answer the others with 400 run_has_no_round_trips, so they are never called for them. */}
       {run.status === 'completed' && run.kind === 'messaging' ? (
         <>
           <RunCharts runId={run.id} />
           <RunStatisticsPanel runId={run.id} />
+          <RunSizeBreakdown runId={run.id} mechanismLabels={mechanismLabels} />
           {securityOf(run) !== NO_SECURITY ? (
             <div className="panel">
               <RunSummaryTable rows={run.summary} />
             </div>
           ) : null}
-          <RunExports runId={run.id} />
+          {shared ? <MethodsParagraph runId={run.id} /> : <RunExports runId={run.id} kind={run.kind} />}
         </>
       ) : null}
     </>

@@ -161,6 +161,18 @@ describe('Compare page', () => {
     });
     expect(new Set(distributionQueries)).toEqual(new Set(['?bins=100&min_ms=2&max_ms=120']));
 
+    // The SRUP paper's Figures 7-10: the overhead with its (asymmetric) bootstrap interval.
+    for (const name of ['Mean round trip by device', 'Combined mean per condition', 'Overhead per condition', 'Distribution of the differences']) {
+      expect(screen.getByRole('region', { name })).toBeInTheDocument();
+    }
+    await vi.waitFor(() => {
+      const overhead = plotlyFigure.mock.calls.map(([props]) => props as PlotlyFigureProps).findLast((f) => f.data[0]?.name === 'Overhead');
+      expect(overhead?.data[0]).toMatchObject({
+        y: [56.1],
+        error_y: { array: [expect.closeTo(1.95, 6)], arrayminus: [expect.closeTo(1.9, 6)], symmetric: false },
+      });
+    });
+
     // The picker shows the URL's runs as chosen.
     const picker = screen.getByRole('group', { name: 'Runs to compare' });
     expect(within(picker).getByRole('checkbox', { name: /^MQTT baseline, run of/, checked: true })).toBeInTheDocument();

@@ -11,7 +11,7 @@ import {
   runDistributionFixture,
   runStatisticsFixture,
 } from '@/testing/mocks/db';
-import { server } from '@/testing/mocks/server';
+import { requestedPaths, server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
 import type { BenchOperation, BenchSummaryRow, Run } from '@/types/api';
 
@@ -58,21 +58,6 @@ const arrangeResults = () => {
   db.statistics[RUN_ID] = runStatisticsFixture(RUN_ID);
   db.distributions[RUN_ID] = runDistributionFixture(RUN_ID);
   db.methods[RUN_ID] = { run_id: RUN_ID, text: 'Round-trip times were measured with IoTSecBench 0.1.0.' };
-};
-
-/** Every path the app requested while `during` ran (MSW's request events). */
-const requestedPaths = async (during: () => Promise<void>): Promise<string[]> => {
-  const paths: string[] = [];
-  const record = ({ request }: { request: Request }) => {
-    paths.push(new URL(request.url).pathname);
-  };
-  server.events.on('request:start', record);
-  try {
-    await during();
-  } finally {
-    server.events.removeListener('request:start', record);
-  }
-  return paths;
 };
 
 const benchRow = (
@@ -356,15 +341,21 @@ describe('Run page', () => {
   it.each([
     ['cipher benchmark', completedBench, 'Cipher benchmark'],
     ['throughput', completedThroughput, 'Throughput'],
-  ])('should not ask a %s run for round-trip results, exports or methods', async (_kind, run, tableName) => {
+  ])('should offer a %s run its exports and methods but ask for no round-trip results', async (_kind, run, tableName) => {
     db.runs.push(run);
+    db.methods[RUN_ID] = { run_id: RUN_ID, text: 'Cipher timings were measured with IoTSecBench 0.1.0.' };
     const paths = await requestedPaths(async () => {
       renderApp(`/runs/${RUN_ID}`);
       expect(await screen.findByRole('table', { name: tableName })).toBeInTheDocument();
+      expect(await screen.findByText('Cipher timings were measured with IoTSecBench 0.1.0.')).toBeInTheDocument();
     });
-    expect(paths.filter((path) => /statistics|distribution|methods|export/.test(path))).toEqual([]);
-    expect(screen.queryByRole('region', { name: 'Exports' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: 'Methods paragraph' })).not.toBeInTheDocument();
+    expect(paths.filter((path) => /statistics|distribution|sizes/.test(path))).toEqual([]);
+    const exports = screen.getByRole('region', { name: 'Exports' });
+    expect(within(exports).getByRole('link', { name: 'records.csv' })).toHaveAttribute(
+      'href',
+      `/api/runs/${RUN_ID}/export/records.csv`,
+    );
+    expect(within(exports).getByText(/one row per (sample|window)/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Compare with…' })).not.toBeInTheDocument();
   });
 

@@ -1,0 +1,95 @@
+"""GET /api/runs/<id>/sizes/: one message of a run, byte by byte."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import client_for
+
+from core.testing.factories import ExperimentFactory
+from experiments.models import ExperimentKind, Run, RunStatus
+from results.apis import NO_DELIVERED_MESSAGES_MESSAGE
+from results.tests.conftest import MS, messaging_spec
+
+AES_SPEC = messaging_spec(security="aes-128-cbc", qos=1, payload_size=66)
+# MQTT 3.1.1 QoS 1 to the 90-byte data topic, body 16 + 66 + 14 = 96:
+# 1 + 2 (remaining 192) + 2 + 90 + 2 + 96 = 193 bytes of TCP payload.
+AES_WIRE = 193
+
+
+@pytest.mark.django_db
+def test_sizes_answer_the_breakdown_of_a_message_from_measured_wire_bytes(make_run, personas):
+    made = make_run({"pi-a": [MS, MS, None], "pi-b": [MS]}, spec=AES_SPEC, wire_bytes=AES_WIRE)
+    response = client_for(personas.teammate).get(f"/api/runs/{made.run.pk}/sizes/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["run_id"], body["protocol"], body["security"], body["qos"]) == (
+        str(made.run.pk),
+        "mqtt",
+        "aes-128-cbc",
+        1,
+    )
+    assert (body["messages"], body["wire_bytes_median"]) == (3, AES_WIRE)
+    assert (body["plaintext_bytes"], body["residual_bytes"], body["model_agrees"]) == (
+        AES_WIRE,
+        0,
+        True,
+    )
+    assert body["warning"] is None
+    by_key = {c["key"]: (c["bytes"], c["basis"]) for c in body["components"] if c["bytes"]}
+    assert by_key == {
+        "link": (14, "assumed"),
+        "ip": (20, "assumed"),
+        "tcp": (32, "assumed"),
+        "mqtt_header": (7, "spec"),
+        "topic": (90, "spec"),
+        "iv": (16, "spec"),
+        "payload": (66, "spec"),
+        "padding": (14, "spec"),
+    }
+    assert body["frame_bytes"] == AES_WIRE + 66
+    assert len(body["components"]) == 14  # every component, so runs stack alike
+    assert any("FCS" in a for a in body["assumptions"])
+
+
+@pytest.mark.django_db
+def test_sizes_flag_measured_bytes_below_the_model(make_run, owner_client):
+    made = make_run({"pi-a": [MS]}, spec=AES_SPEC, wire_bytes=AES_WIRE - 1)
+    body = owner_client.get(f"/api/runs/{made.run.pk}/sizes/").json()
+    assert body["residual_bytes"] == -1
+    assert body["model_agrees"] is False
+    assert "1 fewer" in body["warning"]
+
+
+@pytest.mark.django_db
+def test_sizes_answer_400_when_no_message_was_delivered(make_run, owner_client):
+    made = make_run({"pi-a": [None, None]})
+    response = owner_client.get(f"/api/runs/{made.run.pk}/sizes/")
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": NO_DELIVERED_MESSAGES_MESSAGE.format(run_id=made.run.pk),
+        "code": "run_has_no_delivered_messages",
+        "extra": {},
+    }
+
+
+@pytest.mark.django_db
+def test_sizes_answer_400_for_a_cipher_benchmark(personas, owner_client):
+    experiment = ExperimentFactory.create(
+        workspace=personas.workspace, kind=ExperimentKind.CIPHER_BENCH
+    )
+    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED, spec={})
+    response = owner_client.get(f"/api/runs/{run.pk}/sizes/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "run_has_no_round_trips"
+
+
+@pytest.mark.django_db
+def test_sizes_are_404_outside_the_workspace_and_401_anonymous(
+    make_run, outsider_client, anonymous_client
+):
+    made = make_run({"pi-a": [MS]})
+    outsider = outsider_client.get(f"/api/runs/{made.run.pk}/sizes/")
+    assert outsider.status_code == 404
+    assert outsider.json()["code"] == "not_found"
+    assert anonymous_client.get(f"/api/runs/{made.run.pk}/sizes/").status_code == 401

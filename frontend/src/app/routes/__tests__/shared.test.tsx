@@ -1,0 +1,137 @@
+import { describe, expect, it, vi } from 'vitest';
+
+import {
+  db,
+  experimentFixture,
+  roundTripStatisticsFixture,
+  runDistributionFixture,
+  runStatisticsFixture,
+} from '@/testing/mocks/db';
+import { requestedPaths } from '@/testing/mocks/server';
+import { renderApp, screen, within } from '@/testing/test-utils';
+import type { Run, RunComparison, SharedContent } from '@/types/api';
+
+// The seam: Plotly cannot draw in jsdom (see run.test.tsx).
+const plotlyFigure = vi.hoisted(() => vi.fn((_props: unknown) => null));
+vi.mock('@/components/charts/plotly-figure', () => ({ default: plotlyFigure }));
+
+const TOKEN = 'tok_9xY-abc';
+// The ids a shared page knows: the share's aliases (docs/sharing.md).
+const RUN_A = 'a1111111-0000-4000-8000-00000000000a';
+const RUN_B = 'b2222222-0000-4000-8000-00000000000b';
+
+const sharedRun = (id: string, created: string): Run => ({
+  id,
+  experiment: { id: 'e0000000-0000-4000-8000-0000000000aa', name: 'QoS 1 on LAN' },
+  kind: 'messaging',
+  status: 'completed',
+  error: '',
+  spec: { protocol: 'mqtt', qos: 1, security: 'none', payload_size: 66, message_count: 100 },
+  created_at: created,
+  started_at: created,
+  finished_at: created,
+  devices: [],
+  summary: [],
+  bench_summary: [],
+});
+
+const content = (overrides: Partial<SharedContent>): SharedContent => ({
+  kind: 'run',
+  title: 'RTT on LAN',
+  shared_at: '2025-01-06T10:00:00Z',
+  expires_at: null,
+  experiment: null,
+  runs: [sharedRun(RUN_A, '2025-01-02T10:00:00Z')],
+  ...overrides,
+});
+
+const arrangeResults = (runId: string) => {
+  db.statistics[runId] = runStatisticsFixture(runId);
+  db.distributions[runId] = runDistributionFixture(runId);
+  db.methods[runId] = { run_id: runId, text: `Round-trip times were measured (run ${runId}).` };
+};
+
+describe('shared link page', () => {
+  it('shows a shared run read-only to a visitor who is not signed in, from the public API only', async () => {
+    db.sharedContent[TOKEN] = content({});
+    arrangeResults(RUN_A);
+
+    const paths = await requestedPaths(async () => {
+      renderApp(`/s/${TOKEN}`, { signedOut: true });
+      expect(await screen.findByRole('heading', { level: 1, name: 'RTT on LAN' })).toBeInTheDocument();
+      expect(await screen.findByRole('table', { name: /summary/i })).toBeInTheDocument();
+      expect(await screen.findByText(`Round-trip times were measured (run ${RUN_A}).`)).toBeInTheDocument();
+    });
+
+    expect(screen.getByText(/a read-only view shared on/i)).toBeInTheDocument();
+    // Nothing of the workspace: no navigation, no links back, no downloads, no sign-in detour.
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /back to experiment/i })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /compare with/i })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Exports' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Share' })).not.toBeInTheDocument();
+    const resultPaths = paths.filter((path) => path !== '/api/catalogue/');
+    expect(resultPaths.length).toBeGreaterThan(2);
+    for (const path of resultPaths) expect(path.startsWith(`/api/public/shares/${TOKEN}/`)).toBe(true);
+  });
+
+  it('says plainly that a revoked or expired link is not valid', async () => {
+    renderApp('/s/revoked-token', { signedOut: true });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'This link is not valid' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(/revoked or have expired/);
+  });
+
+  it('shows a shared comparison without links to the runs’ pages', async () => {
+    const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
+    db.sharedContent[TOKEN] = content({ kind: 'comparison', title: '', runs });
+    for (const run of runs) arrangeResults(run.id);
+    const comparison: RunComparison = {
+      runs: runs.map((run) => ({
+        run_id: run.id,
+        experiment_id: run.experiment.id,
+        experiment_name: run.experiment.name,
+        treatment: { security: run.id === RUN_A ? 'none' : 'aes-128-cbc' },
+        conditions: { qos: 1 },
+        statistics: runStatisticsFixture(run.id, {
+          all_devices: roundTripStatisticsFixture({ device_id: null, device_name: 'All devices' }),
+        }),
+      })),
+      pairs: [],
+      bootstrap: { resamples: 2000, draw_max: 20000, seed: 7 },
+    };
+    db.comparison = comparison;
+
+    renderApp(`/s/${TOKEN}`, { signedOut: true });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shared comparison' })).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Statistics side by side' });
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(3);
+    expect(within(table).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('shows a shared experiment’s design and lets the visitor pick one of its runs', async () => {
+    const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
+    db.sharedContent[TOKEN] = content({
+      kind: 'experiment',
+      title: '',
+      experiment: experimentFixture({
+        name: 'QoS 1 on LAN',
+        runs: runs.map((run) => ({ id: run.id, status: run.status, created_at: run.created_at })),
+      }),
+      runs,
+    });
+    for (const run of runs) arrangeResults(run.id);
+
+    const { user } = renderApp(`/s/${TOKEN}`, { signedOut: true });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shared experiment' })).toBeInTheDocument();
+    expect(screen.getByText('Payload security')).toBeInTheDocument();
+    // The latest completed run is shown first.
+    expect(await screen.findByText(`Round-trip times were measured (run ${RUN_B}).`)).toBeInTheDocument();
+    const [first] = screen.getAllByRole('button', { name: /^Run of/ });
+    await user.click(first!);
+    expect(await screen.findByText(`Round-trip times were measured (run ${RUN_A}).`)).toBeInTheDocument();
+    expect(first).toHaveAttribute('aria-current', 'true');
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+
+import { roundTripStatisticsFixture, runStatisticsFixture } from '@/testing/mocks/db';
+import type { ComparedRun, PairComparison, RunComparison } from '@/types/api';
+
+import {
+  boxOf,
+  deviceDifferences,
+  deviceMeansChartData,
+  overheadChartData,
+  pairConditionLabels,
+  pairMeansChartData,
+} from './overhead-data';
+
+/** A run with two devices whose means are `a` and `b` (ms), under `network`. */
+const run = (id: string, network: string, protocol: string, a: number, b: number): ComparedRun => ({
+  run_id: id,
+  experiment_id: `exp-${protocol}`,
+  experiment_name: protocol.toUpperCase(),
+  treatment: { protocol },
+  conditions: { network, qos: 1 },
+  statistics: runStatisticsFixture(id, {
+    devices: [
+      roundTripStatisticsFixture({ device_name: 'pi-1', mean_ms: a }),
+      roundTripStatisticsFixture({ device_name: 'pi-2', mean_ms: b }),
+    ],
+  }),
+});
+
+const pair = (baseline: string, treatment: string, means: [number, number], ci: [number, number]): PairComparison => ({
+  baseline_run_id: baseline,
+  treatment_run_id: treatment,
+  differs_in: [{ key: 'protocol', baseline: 'mqtt', treatment: 'srup' }],
+  baseline_mean_ms: means[0],
+  treatment_mean_ms: means[1],
+  overhead_ms: means[1] - means[0],
+  ci_low_ms: ci[0],
+  ci_high_ms: ci[1],
+  relative_overhead_pct: null,
+  mann_whitney_u: null,
+  p_value: null,
+  max_rate_hz: null,
+});
+
+// Two network conditions, MQTT and SRUP in each: the SRUP paper's design in small.
+const comparison: RunComparison = {
+  runs: [
+    run('m-lan', 'LAN', 'mqtt', 10, 12),
+    run('s-lan', 'LAN', 'srup', 60, 66),
+    run('m-3g', '3G poor', 'mqtt', 200, 220),
+    run('s-3g', '3G poor', 'srup', 250, 290),
+  ],
+  pairs: [pair('m-lan', 's-lan', [11, 63], [50, 55]), pair('m-3g', 's-3g', [210, 270], [40, 85])],
+  bootstrap: { resamples: 2000, draw_max: 20000, seed: 1 },
+};
+
+describe('comparison figures (SRUP paper, Figures 7–10)', () => {
+  it('labels each pair by the conditions that differ between pairs', () => {
+    expect(pairConditionLabels(comparison)).toEqual(['network: LAN', 'network: 3G poor']);
+    const same = { ...comparison, pairs: [comparison.pairs[0]!, comparison.pairs[0]!] };
+    expect(pairConditionLabels(same)).toEqual(['Pair 1', 'Pair 2']);
+  });
+
+  it('puts baseline and treatment means side by side per condition', () => {
+    expect(pairMeansChartData(comparison)).toEqual({
+      categories: ['network: LAN', 'network: 3G poor'],
+      series: [
+        { name: 'protocol: mqtt', values: [11, 210] },
+        { name: 'protocol: srup', values: [63, 270] },
+      ],
+    });
+  });
+
+  it('draws the overhead with its asymmetric bootstrap interval', () => {
+    expect(overheadChartData(comparison)).toEqual({
+      categories: ['network: LAN', 'network: 3G poor'],
+      series: [{ name: 'Overhead', values: [52, 60], errors: [3, 25], errorsMinus: [2, 20] }],
+    });
+  });
+
+  it('shows each run’s mean per device', () => {
+    const labels = new Map([['m-lan', 'MQTT LAN']]);
+    const data = deviceMeansChartData(comparison.runs.slice(0, 2), labels);
+    expect(data.categories).toEqual(['MQTT LAN', 's-lan']);
+    expect(data.series).toEqual([
+      { name: 'pi-1', values: [10, 60] },
+      { name: 'pi-2', values: [12, 66] },
+    ]);
+  });
+
+  it('takes the per-device differences of every pair, matched by device name', () => {
+    expect(deviceDifferences(comparison)).toEqual([50, 54, 50, 70]);
+  });
+
+  it('computes Tukey’s box of the differences with numpy’s quartiles', () => {
+    // numpy.percentile([1, 2, 3, 4, 100], [25, 50, 75]) = 2, 3, 4; fence 1.5 × 2 = 3.
+    expect(boxOf('differences', [4, 100, 1, 3, 2])).toEqual({
+      name: 'differences',
+      q1: 2,
+      median: 3,
+      q3: 4,
+      whiskerLow: 1,
+      whiskerHigh: 4,
+      mean: 22,
+      outlierSample: [100],
+    });
+    expect(boxOf('none', [])).toBeNull();
+  });
+});

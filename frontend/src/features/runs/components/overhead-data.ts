@@ -1,0 +1,120 @@
+import type { BoxSummary, CategoryChartData } from '@/components/charts';
+import type { ComparedRun, PairComparison, RunComparison } from '@/types/api';
+
+/**
+ * The SRUP paper's comparison figures from GET /api/compare/ (no records): mean delay by
+ * device per run (Figure 7), combined means of baseline and treatment per condition (8),
+ * the overhead per condition with its bootstrap interval (9), and the spread of the
+ * per-device differences over all pairs (10).
+ */
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * What tells the pairs apart: each pair's baseline conditions, shown by the keys whose values
+ * differ between pairs ("network: TIM.bad.3G"); "Pair n" when every pair has the same ones.
+ */
+export const pairConditionLabels = (comparison: RunComparison): string[] => {
+  const byId = new Map(comparison.runs.map((run) => [run.run_id, run]));
+  const conditions = comparison.pairs.map((pair) => byId.get(pair.baseline_run_id)?.conditions ?? {});
+  const keys = [...new Set(conditions.flatMap((c) => Object.keys(c)))].sort();
+  const varying = keys.filter((key) => new Set(conditions.map((c) => text(c[key]))).size > 1);
+  return conditions.map((c, index) =>
+    varying.length === 0 ? `Pair ${index + 1}` : varying.map((key) => `${key}: ${text(c[key])}`).join(', '),
+  );
+};
+
+/** "security: none → aes-128-cbc": what the treatment changes, the legend of Figure 8. */
+export const treatmentLabel = (pair: PairComparison, side: 'baseline' | 'treatment'): string =>
+  pair.differs_in.map((d) => `${d.key}: ${d[side] ?? '—'}`).join(', ') || side;
+
+/** Figure 8: the combined mean of the baseline and of the treatment, per condition. */
+export const pairMeansChartData = (comparison: RunComparison): CategoryChartData => {
+  const [first] = comparison.pairs;
+  return {
+    categories: pairConditionLabels(comparison),
+    series: [
+      { name: first ? treatmentLabel(first, 'baseline') : 'Baseline', values: comparison.pairs.map((p) => p.baseline_mean_ms) },
+      { name: first ? treatmentLabel(first, 'treatment') : 'Treatment', values: comparison.pairs.map((p) => p.treatment_mean_ms) },
+    ],
+  };
+};
+
+/**
+ * Figure 9: treatment − baseline per condition, with its 95% bootstrap interval as error
+ * bars (distances to the interval's ends: it need not be symmetric).
+ */
+export const overheadChartData = (comparison: RunComparison): CategoryChartData => ({
+  categories: pairConditionLabels(comparison),
+  series: [
+    {
+      name: 'Overhead',
+      values: comparison.pairs.map((p) => p.overhead_ms),
+      errors: comparison.pairs.map((p) =>
+        p.overhead_ms !== null && p.ci_high_ms !== null ? p.ci_high_ms - p.overhead_ms : null,
+      ),
+      errorsMinus: comparison.pairs.map((p) =>
+        p.overhead_ms !== null && p.ci_low_ms !== null ? p.overhead_ms - p.ci_low_ms : null,
+      ),
+    },
+  ],
+});
+
+/** Figure 7: each run's mean round trip per device; the devices are the series. */
+export const deviceMeansChartData = (
+  runs: readonly ComparedRun[],
+  labels: ReadonlyMap<string, string>,
+): CategoryChartData => {
+  const devices = [...new Set(runs.flatMap((run) => run.statistics.devices.map((d) => d.device_name)))];
+  return {
+    categories: runs.map((run) => labels.get(run.run_id) ?? run.run_id),
+    series: devices.map((device) => ({
+      name: device,
+      values: runs.map((run) => run.statistics.devices.find((d) => d.device_name === device)?.mean_ms ?? null),
+    })),
+  };
+};
+
+/**
+ * The differences behind Figure 10: for every pair and every device in both runs, the
+ * treatment's mean minus the baseline's (ms). Devices are matched by name.
+ */
+export const deviceDifferences = (comparison: RunComparison): number[] => {
+  const byId = new Map(comparison.runs.map((run) => [run.run_id, run]));
+  return comparison.pairs.flatMap((pair) => {
+    const baseline = byId.get(pair.baseline_run_id)?.statistics.devices ?? [];
+    const treatment = byId.get(pair.treatment_run_id)?.statistics.devices ?? [];
+    return treatment.flatMap((t) => {
+      const b = baseline.find((d) => d.device_name === t.device_name);
+      return b && b.mean_ms !== null && t.mean_ms !== null ? [t.mean_ms - b.mean_ms] : [];
+    });
+  });
+};
+
+/** Linear-interpolation quantile of sorted values (numpy's default, as the server's). */
+const quantile = (sorted: readonly number[], q: number): number => {
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+};
+
+/** Tukey's box of a few values: quartiles, whiskers at the last values within 1.5 IQR. */
+export const boxOf = (name: string, values: readonly number[]): BoxSummary | null => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const q1 = quantile(sorted, 0.25);
+  const q3 = quantile(sorted, 0.75);
+  const fence = 1.5 * (q3 - q1);
+  const inside = sorted.filter((v) => v >= q1 - fence && v <= q3 + fence);
+  return {
+    name,
+    q1,
+    median: quantile(sorted, 0.5),
+    q3,
+    whiskerLow: inside[0]!,
+    whiskerHigh: inside[inside.length - 1]!,
+    mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length,
+    outlierSample: sorted.filter((v) => v < q1 - fence || v > q3 + fence),
+  };
+};

@@ -1,0 +1,138 @@
+import { useMemo } from 'react';
+
+import { ChartPanel, StackedBarChart } from '@/components/charts';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { Loading } from '@/components/ui/loading';
+import { isApiError } from '@/lib/api-client';
+import type { RunSizes } from '@/types/api';
+
+import { NO_DELIVERED_MESSAGES_CODE, useRunSizes, useRunSizesList } from '../api/get-run-sizes';
+
+import { describeSizes, describeWireBytes, sizeChartData, sizeTableRows, type SizeBar } from './size-breakdown-data';
+
+const BYTES_LABEL = 'Bytes per message';
+const MODEL_WARNING_TITLE = 'The size model does not match the measured bytes.';
+
+/** A run that delivered nothing has no sizes: say so quietly; anything else is an error. */
+const SizesError = ({ error }: { error: Error }) =>
+  isApiError(error) && error.code === NO_DELIVERED_MESSAGES_CODE ? (
+    <p className="muted">{error.message}</p>
+  ) : (
+    <ErrorAlert error={error} title="The message sizes could not be loaded." />
+  );
+
+const Assumptions = ({ assumptions }: { assumptions: readonly string[] }) => (
+  <details>
+    <summary>What is measured and what is assumed</summary>
+    <ul>
+      {assumptions.map((assumption) => (
+        <li key={assumption}>{assumption}</li>
+      ))}
+    </ul>
+  </details>
+);
+
+const SizeTable = ({ sizes }: { sizes: RunSizes }) => (
+  <div className="table-wrap">
+    <table className="table">
+      <caption className="panel-title">Bytes of one message</caption>
+      <thead>
+        <tr>
+          <th scope="col">Part</th>
+          <th scope="col">Bytes</th>
+          <th scope="col">Basis</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sizeTableRows(sizes).map((row) => (
+          <tr key={row.key}>
+            <th scope="row">{row.name}</th>
+            <td className="num">{row.bytes}</td>
+            <td>{row.basis}</td>
+          </tr>
+        ))}
+        <tr className="row-total">
+          <th scope="row">Frame{sizes.segments > 1 ? `s (${sizes.segments} segments)` : ''}</th>
+          <td className="num">{sizes.frame_bytes}</td>
+          <td />
+        </tr>
+      </tbody>
+    </table>
+  </div>
+);
+
+type RunSizeBreakdownProps = {
+  runId: string;
+  /** Mechanism name → label; names are shown for missing ones. */
+  mechanismLabels: ReadonlyMap<string, string>;
+};
+
+/** One message of a completed messaging run, byte by byte (GET /sizes/): a stacked bar and its table. */
+export const RunSizeBreakdown = ({ runId, mechanismLabels }: RunSizeBreakdownProps) => {
+  const sizes = useRunSizes({ runId });
+  const data = sizes.data;
+  const chart = useMemo(() => {
+    if (!data) return null;
+    const label = describeSizes(data, (name) => mechanismLabels.get(name) ?? name);
+    return sizeChartData([{ label, sizes: data }]);
+  }, [data, mechanismLabels]);
+
+  return (
+    <ChartPanel label="Message size breakdown">
+      {sizes.isPending ? <Loading label="Loading message sizes…" /> : null}
+      {sizes.error ? <SizesError error={sizes.error} /> : null}
+      {data && chart ? (
+        <>
+          {data.warning ? <ErrorAlert title={MODEL_WARNING_TITLE} message={data.warning} /> : null}
+          <StackedBarChart data={chart} categoryLabel="Run" valueLabel={BYTES_LABEL} />
+          <p className="muted">
+            Measured at the agent’s socket: {describeWireBytes(data)} of TCP payload per message; the parts below
+            TCP are assumed.
+          </p>
+          <SizeTable sizes={data} />
+          <Assumptions assumptions={data.assumptions} />
+        </>
+      ) : null}
+    </ChartPanel>
+  );
+};
+
+type SizeComparisonProps = {
+  runIds: readonly string[];
+  /** Run id → the label its bar gets (as in the rest of the compare page). */
+  labels: ReadonlyMap<string, string>;
+};
+
+/** One stacked bar per compared run: where each run's message bytes go. */
+export const SizeComparison = ({ runIds, labels }: SizeComparisonProps) => {
+  const sizes = useRunSizesList({ runIds });
+  const bars = useMemo<SizeBar[]>(
+    () => sizes.data.map((s) => ({ label: labels.get(s.run_id) ?? s.run_id, sizes: s })),
+    [sizes.data, labels],
+  );
+  const chart = useMemo(() => sizeChartData(bars), [bars]);
+  const disagreements = bars.filter((bar) => bar.sizes.warning);
+
+  return (
+    <ChartPanel label="Message size breakdown by run">
+      {sizes.error ? <SizesError error={sizes.error} /> : null}
+      {sizes.isPending ? <Loading label="Loading message sizes…" /> : null}
+      {!sizes.isPending && bars.length > 0 ? (
+        <>
+          {disagreements.map((bar) => (
+            <ErrorAlert
+              key={bar.sizes.run_id}
+              title={`${bar.label}: ${MODEL_WARNING_TITLE}`}
+              message={bar.sizes.warning ?? ''}
+            />
+          ))}
+          <StackedBarChart data={chart} categoryLabel="Run" valueLabel={BYTES_LABEL} />
+          <p className="muted">
+            Wire bytes measured at each agent’s socket (median per run); Ethernet, IPv4 and TCP headers assumed per
+            segment.
+          </p>
+        </>
+      ) : null}
+    </ChartPanel>
+  );
+};
