@@ -91,6 +91,7 @@ bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/power.py
 	$(PY) bench/results.py
 	$(PY) bench/netemu.py
+	$(PY) bench/relay.py
 
 schema: deps ## regenerate frontend/openapi.yaml and src/types/api.gen.ts from the backend
 	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
 from iotsecbench_agent.srup import SIGNATURES, PartyKey, load_key
+from netemu_run_kit import Harness, no_link_left
 from srup_golden import KEYS
 from testkit import (
     Broker,
@@ -63,3 +66,13 @@ def srup_keys() -> dict[tuple[str, str], PartyKey]:
         for party in ("controller", "device")
         for signature in SIGNATURES
     }
+
+
+@pytest.fixture
+def harness(platform: FakePlatform, tmp_path: Path, key: EccKey) -> Iterator[Harness]:
+    """The executor for network-profile runs; after the test, no run's link is left."""
+    kit = Harness(platform, tmp_path, key)
+    yield kit
+    if os.geteuid() == 0:
+        leftovers = [run_id for run_id in kit.run_ids if not no_link_left(run_id)]
+        assert leftovers == [], f"namespaces left behind by runs {leftovers}"

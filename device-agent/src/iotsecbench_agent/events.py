@@ -35,6 +35,12 @@ class EventPublisher:
     def job_failed(self, *, job_id: str, run_id: str, message: str) -> None:
         self._event({"event": "job_failed", "job_id": job_id, "run_id": run_id, "message": message})
 
+    def network_enforced(self, *, job_id: str, run_id: str, network: dict[str, Any]) -> None:
+        """The proof that a run's network profile was enforced (enforcement.py)."""
+        self._event(
+            {"event": "network_enforced", "job_id": job_id, "run_id": run_id, "network": network}
+        )
+
     def heartbeat(self, progress: Progress) -> None:
         payload = {"ts": time.time(), **progress.snapshot()}
         try:

@@ -14,21 +14,26 @@ existence of that file is what selects the samples upload, also when resuming.
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from iotsecbench_agent.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.enforcement import FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.errors import (
     AgentError,
     PlatformError,
     PlatformRejected,
     PlatformUnavailable,
     RunAborted,
+    UnsupportedJob,
 )
 from iotsecbench_agent.events import EventPublisher
+from iotsecbench_agent.fsutil import atomic_write_text
 from iotsecbench_agent.jobs import Job
 from iotsecbench_agent.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.recordlog import (
@@ -44,8 +49,9 @@ from iotsecbench_agent.recordlog import (
     RunMeta,
     UploadCursor,
 )
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.runners import RunClock, RunContext, Runner, runner_for
 from iotsecbench_agent.runners.base import SAMPLES
+from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.samplelog import (
     SAMPLES_UPLOAD,
     Sample,
@@ -141,6 +147,12 @@ class JobExecutor:
         sink: _LoggedRun | None = None
         try:
             runner_cls = runner_for(job.kind, job.spec)
+            network = NetworkProfileSpec.parse(job.spec)
+            if network is not None and not runner_cls.network_profiles:
+                raise UnsupportedJob(
+                    f"spec.{FIELD} is not supported for {job.kind} runs "
+                    "(only MQTT and SRUP round trips go through an emulated link)"
+                )
             samples = None
             if runner_cls.log == SAMPLES:
                 samples = SampleFiles.of(self._state_dir, job.run_id)
@@ -153,7 +165,10 @@ class JobExecutor:
                     stop=self._stop,
                     emit_sample=sink.emit_sample,
                 )
-                runner_cls(job.spec, context).execute()
+                if network is None:
+                    runner_cls(job.spec, context).execute()
+                else:
+                    self._run_enforced(job, runner_cls, context, network)
         except RunAborted as exc:
             self._stopped(meta, sink.count if sink is not None else 0, str(exc))
             return
@@ -168,6 +183,48 @@ class JobExecutor:
         meta.save(files.meta)
         logger.info("agent.run_measured run_id=%s records=%d", job.run_id, sink.count)
         self.upload(meta)
+
+    def _run_enforced(
+        self,
+        job: Job,
+        runner_cls: type[Runner],
+        context: RunContext,
+        network: NetworkProfileSpec,
+    ) -> None:
+        """Run through an emulated link (enforcement.py): the spec is checked first, so a
+        bad spec fails without a link; the link is verified before the runner connects;
+        the runner runs with this thread in the device namespace, and comes back out of it
+        (and the link is torn down) whatever happens, SIGTERM's RunAborted included."""
+        runner_cls.validate_spec(job.spec)
+        broker = LinkSpec.parse(job.spec).broker
+
+        def report(proof: dict[str, Any]) -> None:
+            self._network_enforced(job, proof)
+
+        with enforced(network, run_id=job.run_id, broker=broker, report=report) as path:
+            context.broker_via = path.via
+            runner = runner_cls(job.spec, context)
+            with path.inside():
+                runner.execute()
+
+    def _network_enforced(self, job: Job, proof: dict[str, Any]) -> None:
+        """Keep the proof beside the run's log and send it as a ``network_enforced``
+        event (§3); the run goes on whether or not either works."""
+        try:
+            atomic_write_text(
+                RunFiles.of(self._state_dir, job.run_id).network, json.dumps(proof) + "\n"
+            )
+        except OSError as exc:
+            logger.error("agent.network_proof_not_saved run_id=%s error=%s", job.run_id, exc)
+        self._events.network_enforced(job_id=job.job_id, run_id=job.run_id, network=proof)
+        verification = proof["verification"]
+        logger.info(
+            "agent.network_enforced run_id=%s profile=%s median_ms=%s expected_ms=%.2f",
+            job.run_id,
+            proof["profile"]["name"],
+            verification["measured_median_ms"],
+            verification["expected_median_ms"],
+        )
 
     def upload(self, meta: RunMeta) -> None:
         csv_path, cursor_path, log_format = self._log_of(meta.run_id)

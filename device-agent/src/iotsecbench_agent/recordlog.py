@@ -118,6 +118,12 @@ class RunFiles:
     def meta(self) -> Path:
         return self.runs_dir / f"{self.run_id}.json"
 
+    @property
+    def network(self) -> Path:
+        """The proof of an enforced network profile (JSON; not ``.json``, which is the
+        suffix start-up scans for run metas)."""
+        return self.runs_dir / f"{self.run_id}.network"
+
 
 _LogT = TypeVar("_LogT", bound="AppendOnlyLog")
 

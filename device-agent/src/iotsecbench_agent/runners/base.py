@@ -57,6 +57,9 @@ class RunContext:
     stop: threading.Event
     # Set by the executor for runners whose ``log`` is SAMPLES.
     emit_sample: Callable[[Sample], None] | None = None
+    # With an enforced network profile (enforcement.py): the relay's address, where the
+    # runner connects instead of the broker (TLS still checks the broker's name).
+    broker_via: tuple[str, int] | None = None
 
 
 class Runner(abc.ABC):
@@ -66,6 +69,9 @@ class Runner(abc.ABC):
     log: ClassVar[str] = RECORDS
     protocol: ClassVar[str]
     measurements: ClassVar[tuple[str, ...]]
+    # True for runners that connect through ``context.broker_via`` (so a job may carry
+    # ``spec.network_profile``); the executor refuses a profile for any other runner.
+    network_profiles: ClassVar[bool] = False
 
     def __init__(self, spec: Mapping[str, Any], context: RunContext) -> None:
         self.context = context

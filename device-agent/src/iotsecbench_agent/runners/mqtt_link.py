@@ -72,16 +72,22 @@ class MqttLink:
         meter: OutboundMeter,
         client_id: str,
         on_message: MessageCallback,
+        via: tuple[str, int] | None = None,
     ) -> None:
         if len(client_id) > MAX_CLIENT_ID_CHARS:
             raise ValueError(f"client id {client_id!r} is longer than {MAX_CLIENT_ID_CHARS}")
         self.spec = spec
         self.meter = meter
         self._broker = spec.broker
+        # With an enforced network profile the connection goes to the relay (an IP
+        # literal, so nothing is resolved inside the device namespace); TLS still checks
+        # the broker's own name.
+        self._target = via or (self._broker.host, self._broker.port)
         client = MeteredClient(
             meter,
             tls_context=spec.tls_context() if self._broker.tls else None,
             connect_timeout_s=CONNECT_TIMEOUT_S,
+            server_hostname=self._broker.host,
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=client_id,
             protocol=spec.protocol,
@@ -101,11 +107,14 @@ class MqttLink:
         """Connect (TLS handshake included) and wait for the CONNACK; DataPlaneError if the
         broker cannot be reached, refuses, or TCP_NODELAY could not be set."""
         broker = self._broker
+        host, port = self._target
         try:
-            self.client.connect(broker.host, broker.port, keepalive=KEEPALIVE_S)
+            self.client.connect(host, port, keepalive=KEEPALIVE_S)
         except OSError as exc:
+            relayed = (host, port) != (broker.host, broker.port)
+            through = f" (relay of {broker.host}:{broker.port})" if relayed else ""
             raise DataPlaneError(
-                f"cannot connect to {broker.host}:{broker.port}: {exc.strerror or exc}"
+                f"cannot connect to {host}:{port}{through}: {exc.strerror or exc}"
             ) from None
         raw = self.client.require_metering()
         if not raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY):

@@ -99,6 +99,7 @@ def filler_for(payload_size: int) -> bytes:
 class MqttRoundTripRunner(Runner):
     protocol = "mqtt"
     measurements = (ROUND_TRIP,)
+    network_profiles = True
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
@@ -135,6 +136,7 @@ class MqttRoundTripRunner(Runner):
             meter=self.meter,
             client_id=f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}",
             on_message=self._on_message,
+            via=self.context.broker_via,
         )
         self._link.connect()
         # Subscribed (SUBACK received) before the first send, or the first copies could

@@ -406,11 +406,15 @@ class MeteredClient(mqtt.Client):
         *,
         tls_context: ssl.SSLContext | None = None,
         connect_timeout_s: float = 10.0,
+        server_hostname: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.meter = meter
         self._tls_context = tls_context
+        # The name the broker's certificate must carry when we connect to another address
+        # (a relay, enforcement.py); None: the host we connect to.
+        self._server_hostname = server_hostname
         self._connect_timeout_s = connect_timeout_s
         # The last socket we made: it outlives paho's reference when paho drops it.
         self.last_metered: CountingSocket | CountingTLSSocket | None = None
@@ -427,7 +431,8 @@ class MeteredClient(mqtt.Client):
         if sock.family in (socket.AF_INET, socket.AF_INET6):
             # Before the handshake, so its flights are not held back by Nagle.
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        tls = CountingTLSSocket(sock, self.meter, self._tls_context, str(self._host))
+        server_hostname = self._server_hostname or str(self._host)
+        tls = CountingTLSSocket(sock, self.meter, self._tls_context, server_hostname)
         try:
             tls.handshake(self._connect_timeout_s)
         except BaseException:

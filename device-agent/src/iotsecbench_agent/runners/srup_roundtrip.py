@@ -163,6 +163,7 @@ def topic_for(device_id: int) -> str:
 class SrupRoundTripRunner(Runner):
     protocol = "srup"
     measurements = (ROUND_TRIP,)
+    network_profiles = True
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
@@ -230,12 +231,17 @@ class SrupRoundTripRunner(Runner):
                 meter=self._peer_meter,
                 client_id=f"{client_id}-d",
                 on_message=self._on_request,
+                via=self.context.broker_via,
             )
             self._links += (self._peer_link,)
             self._peer_link.connect()
             self._peer_link.subscribe(self.topic)
         self._controller = MqttLink(
-            spec.link, meter=self.meter, client_id=f"{client_id}-c", on_message=self._on_reply
+            spec.link,
+            meter=self.meter,
+            client_id=f"{client_id}-c",
+            on_message=self._on_reply,
+            via=self.context.broker_via,
         )
         self._links += (self._controller,)
         self._controller.connect()

@@ -1,0 +1,77 @@
+"""The executor set up for runs with a network profile (test_netemu_run*.py): a fake
+platform and control plane, signed jobs, and the check that no link outlives its run."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from pathlib import Path
+from typing import Any
+
+from Crypto.PublicKey.ECC import EccKey
+
+from iotsecbench_agent.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.controlplane import Topics
+from iotsecbench_agent.events import EventPublisher
+from iotsecbench_agent.executor import JobExecutor
+from iotsecbench_agent.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.netemu import nsutil
+from iotsecbench_agent.progress import Progress
+from iotsecbench_agent.uploader import Uploader
+from testkit import TOKEN, FakeControlPlane, FakePlatform, make_job, sign_envelope
+
+DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
+FAST = RetryPolicy(attempts=2, base_delay_s=0.01)
+
+
+def no_link_left(run_id: str) -> bool:
+    """True when the run's namespace (``isb-r<first 8 of run_id>``) is gone."""
+    return f"isb-r{run_id[:8]}" not in nsutil.netns_list()
+
+
+class Harness:
+    def __init__(self, platform: FakePlatform, state_dir: Path, key: EccKey) -> None:
+        self.state_dir = state_dir
+        self.key = key
+        self.platform = platform
+        self.transport = FakeControlPlane()
+        self.stop = threading.Event()
+        self.run_ids: list[str] = []
+        api = PlatformApi(server_url=platform.url, api_token=TOKEN, retry=FAST)
+        self.executor = JobExecutor(
+            state_dir=state_dir,
+            device_id=DEVICE,
+            api=api,
+            uploader=Uploader(api, device_id=DEVICE, retry=FAST),
+            events=EventPublisher(self.transport, Topics(f"iotsecbench/agents/{DEVICE}")),
+            progress=Progress(),
+            stop=self.stop,
+        )
+        self._seq = 0
+
+    def job(self, *, kind: str = "messaging", **spec: Any) -> Job:
+        run_id = str(uuid.uuid4())
+        self.run_ids.append(run_id)
+        self._seq += 1
+        raw = make_job(
+            device_id=DEVICE, seq=self._seq, run_id=run_id,
+            upload_url=self.platform.records_url(run_id), **spec,
+        )  # fmt: skip
+        raw["kind"] = kind
+        verifier = JobVerifier(
+            public_key=self.key.public_key().export_key(format="raw"),
+            device_id=DEVICE,
+            seq_store=SeqStore(self.state_dir),
+        )
+        return verifier.accept(sign_envelope(self.key, raw))
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [e for e in self.transport.on("/events") if e["event"] == name]
+
+    def failures(self) -> list[str]:
+        """The ``job_failed`` messages, each also reported to the platform's fail API."""
+        messages = [str(e["message"]) for e in self.events("job_failed")]
+        fails = [r for r in self.platform.to("/api/agent/runs/") if r.path.endswith("/fail/")]
+        reported = [r.json()["message"] for r in fails]
+        assert reported == messages
+        return messages
