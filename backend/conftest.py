@@ -54,3 +54,11 @@ def outsider_client(personas: Personas) -> APIClient:
 @pytest.fixture
 def anonymous_client() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Every test starts with an empty Django cache (results memoizes completed runs)."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -28,4 +28,8 @@ class RoundTripCache(models.Model):
     seq = models.BinaryField()
     rtt_ns = models.BinaryField()
     outcomes = models.JSONField()
+    # [[wire bytes, delivered messages of that size], ...] by size: what the message-size
+    # breakdown reads (results.services.sizes) instead of scanning the records again.
+    # NULL until first needed (rows cached before it existed).
+    wire_sizes = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

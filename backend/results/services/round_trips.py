@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 from uuid import UUID
 
 import numpy as np
-from django.db import transaction
+from django.db import connection, transaction
 from psycopg.types.json import Jsonb
 
 from experiments.models import SAMPLE_KINDS, Run, RunStatus
-from measurements.models import Outcome
+from measurements.models import MessageRecord, Outcome
 from measurements.selectors import NS_PER_MS, RoundTrips, binary_cursor, run_round_trips
 from results.models import RoundTripCache
 from results.selectors import round_trip_cache
@@ -103,6 +104,50 @@ def round_trip_cache_store(*, trips: dict[int, RoundTrips]) -> None:
         )
 
 
+def run_wire_size_counts(*, run: Run) -> list[tuple[int, int]]:
+    """(wire bytes, delivered messages of that size) of the run, by size.
+
+    A run's messages take few distinct sizes: one hash aggregate by size, never a sort of
+    every record. For a completed run the counts are kept per device beside its cached
+    round trips (RoundTripCache.wire_sizes), filled where missing, so the records are
+    scanned once per run."""
+    ids = [rd.pk for rd in run.run_devices.all()]
+    cacheable = run.status == RunStatus.COMPLETED
+    stored: dict[int, list[list[int]]] = {}
+    if cacheable:
+        rows = RoundTripCache.objects.filter(run_device_id__in=ids, wire_sizes__isnull=False)
+        for rd_id, sizes in rows.values_list("run_device_id", "wire_sizes"):
+            stored[rd_id] = sizes or []
+    missing = [rd_id for rd_id in ids if rd_id not in stored]
+    if missing:
+        fresh = _wire_size_counts(run_device_ids=missing)
+        if cacheable:
+            for rd_id in missing:
+                RoundTripCache.objects.filter(run_device_id=rd_id).update(
+                    wire_sizes=fresh.get(rd_id, [])
+                )
+        stored.update(fresh)
+    totals: Counter[int] = Counter()
+    for sizes in stored.values():
+        for size, count in sizes:
+            totals[size] += count
+    return sorted(totals.items())
+
+
+def _wire_size_counts(*, run_device_ids: list[int]) -> dict[int, list[list[int]]]:
+    sql = (
+        f"SELECT run_device_id, wire_bytes, count(*) FROM {MessageRecord._meta.db_table} "
+        "WHERE run_device_id = ANY(%s) AND outcome = %s "
+        "GROUP BY run_device_id, wire_bytes ORDER BY run_device_id, wire_bytes"
+    )
+    counts: dict[int, list[list[int]]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [run_device_ids, Outcome.OK])
+        for rd_id, size, count in cursor.fetchall():
+            counts.setdefault(rd_id, []).append([size, count])
+    return counts
+
+
 def run_round_trips_warm(*, run_id: UUID | str) -> int:
     """Fill the cache of a completed messaging run, so its first view is as fast as later
     ones. Returns the number of devices read (0 when there is nothing to cache)."""
@@ -114,4 +159,6 @@ def run_round_trips_warm(*, run_id: UUID | str) -> int:
     )
     if run is None or run.experiment.kind in SAMPLE_KINDS:
         return 0
-    return len(run_round_trips_load(run=run))
+    loaded = len(run_round_trips_load(run=run))
+    run_wire_size_counts(run=run)
+    return loaded

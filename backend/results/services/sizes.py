@@ -28,10 +28,8 @@ from itertools import accumulate
 from typing import Any
 from uuid import UUID
 
-from django.db import connection
-
 from experiments.models import MqttVersion, Protocol, Run, SrupSignature, Transport
-from measurements.models import MessageRecord, Outcome
+from results.services.round_trips import run_wire_size_counts
 
 # --- below the socket: assumed, per TCP segment -------------------------------------------
 # A frame as a packet capture shows it: Ethernet II destination and source MAC (6 + 6) and
@@ -304,17 +302,9 @@ def size_breakdown(
 
 def run_wire_bytes(*, run: Run) -> WireBytes | None:
     """Count, lower median, min and max of the wire bytes of the run's delivered messages;
-    None when it has none. A run's messages take few distinct sizes: one hash aggregate by
-    size (no sort of every record, as percentile_disc would need), the median from the
-    counts."""
-    sql = (
-        f"SELECT r.wire_bytes, count(*) FROM {MessageRecord._meta.db_table} r "
-        "JOIN experiments_rundevice rd ON rd.id = r.run_device_id "
-        "WHERE rd.run_id = %s AND r.outcome = %s GROUP BY r.wire_bytes ORDER BY r.wire_bytes"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [run.pk, Outcome.OK])
-        counts: list[tuple[int, int]] = cursor.fetchall()
+    None when it has none. From the counts by size (results.services.round_trips, cached
+    for a completed run)."""
+    counts = run_wire_size_counts(run=run)
     total = sum(n for _, n in counts)
     if not total:
         return None

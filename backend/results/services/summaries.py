@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID
 
 import numpy as np
+from django.core.cache import cache
 
-from experiments.models import Run
+from experiments.models import Run, RunStatus
 from measurements.models import Outcome
 from measurements.selectors import NS_PER_MS
 from results.selectors import run_repeats, runs_device_means_ns
@@ -17,6 +18,9 @@ from results.services.round_trips import DeviceRoundTrips, run_round_trips_load
 from results.statistics import MeanInterval, Summary, mean_interval, mean_of_means, summarize
 
 ALL_DEVICES_LABEL = "All devices"
+STATISTICS_MEMO_KEY = "results:run-statistics:v1:{run_id}"
+# A day: enough for the views of a run's page; a completed run's statistics never change.
+STATISTICS_MEMO_SECONDS = 24 * 3600
 _REJECTED = (Outcome.REJECTED_SIGNATURE, Outcome.REJECTED_REPLAY, Outcome.DECRYPT_ERROR)
 
 
@@ -65,7 +69,7 @@ class RunStatistics:
 
 
 def _device_statistics(
-    device_id: UUID | None, name: str, counts: dict[str, int], sorted_values: np.ndarray
+    device_id: UUID | None, name: str, counts: dict[str, int], values: np.ndarray
 ) -> DeviceStatistics:
     return DeviceStatistics(
         device_id=device_id,
@@ -75,7 +79,7 @@ def _device_statistics(
         rejected_signature=counts.get(Outcome.REJECTED_SIGNATURE, 0),
         rejected_replay=counts.get(Outcome.REJECTED_REPLAY, 0),
         decrypt_error=counts.get(Outcome.DECRYPT_ERROR, 0),
-        summary=summarize(sorted_values, presorted=True),
+        summary=summarize(values),
     )
 
 
@@ -83,20 +87,31 @@ def run_statistics_compute(
     *, run: Run, devices: list[DeviceRoundTrips] | None = None
 ) -> RunStatistics:
     """Statistics of the run's round trips in ms (results.statistics has the definitions).
-    `devices` are the run's loaded round trips when the caller has them already."""
+    `devices` are the run's loaded round trips when the caller has them already.
+
+    A completed run's own statistics never change (its records are final): they are kept
+    in Django's cache (per web process with the default local-memory cache), because one
+    view of the run page asks for them twice (statistics table, methods paragraph). Its
+    repeats are read afresh every time: a new repeat may have completed since."""
+    memo_key = STATISTICS_MEMO_KEY.format(run_id=run.pk)
+    if devices is None and run.status == RunStatus.COMPLETED:
+        memo = cache.get(memo_key)
+        if isinstance(memo, RunStatistics):
+            return replace(memo, repeats=run_repeats_compute(run=run))
     if devices is None:
         devices = run_round_trips_load(run=run, with_seq=False)
     per_device = [
-        _device_statistics(d.device_id, d.device_name, d.trips.outcomes, d.sorted_ms)
+        # Unsorted: summarize puts only the ranks it reads in place (no full sort).
+        _device_statistics(d.device_id, d.device_name, d.trips.outcomes, d.rtt_ms)
         for d in devices
     ]
     totals = {
         outcome: sum(d.trips.outcomes.get(outcome, 0) for d in devices)
         for outcome in Outcome.values
     }
-    # numpy's (SIMD) sort of the joined arrays beats merging the sorted runs (timsort).
-    pooled = np.sort(np.concatenate([d.rtt_ms for d in devices])) if devices else np.empty(0)
-    return RunStatistics(
+    # Partitioned in summarize, not sorted: ~24 ms for a million values against ~70 ms.
+    pooled = np.concatenate([d.rtt_ms for d in devices]) if devices else np.empty(0)
+    statistics = RunStatistics(
         run_id=run.pk,
         status=run.status,
         devices=per_device,
@@ -104,6 +119,9 @@ def run_statistics_compute(
         mean_of_device_means_ms=mean_of_means([d.rtt_ms for d in devices]),
         repeats=run_repeats_compute(run=run),
     )
+    if run.status == RunStatus.COMPLETED:
+        cache.set(memo_key, statistics, timeout=STATISTICS_MEMO_SECONDS)
+    return statistics
 
 
 def run_repeats_compute(*, run: Run) -> Repeats:
