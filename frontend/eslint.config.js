@@ -9,7 +9,7 @@ import testingLibrary from 'eslint-plugin-testing-library';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['auth', 'devices', 'experiments', 'power', 'runs', 'sharing'];
+const FEATURES = ['auth', 'devices', 'experiments', 'network-profiles', 'power', 'runs', 'sharing'];
 
 export default tseslint.config(
   {

@@ -18,6 +18,9 @@ export const paths = {
   devices: { path: '/devices', getHref: () => '/devices' },
   power: { path: '/power', getHref: () => '/power' },
   powerTrace: { path: '/power/:id', getHref: (id: string) => `/power/${id}` },
+  networkProfiles: { path: '/network-profiles', getHref: () => '/network-profiles' },
+  newNetworkProfile: { path: '/network-profiles/new', getHref: () => '/network-profiles/new' },
+  networkProfile: { path: '/network-profiles/:id', getHref: (id: string) => `/network-profiles/${id}` },
   /** A shared link's public page (no login); the backend hands out the path (Share.path). */
   shared: { path: '/s/:token', getHref: (token: string) => `/s/${encodeURIComponent(token)}` },
 } as const;

@@ -81,3 +81,15 @@ export type ShareState = Schemas['ShareStateEnum'];
 export type ShareInput = Schemas['ShareInput'];
 export type ShareUpdate = Schemas['PatchedShareUpdate'];
 export type SharedContent = Schemas['SharedContent'];
+
+// --- network profiles (docs/network-profiles.md) ---
+export type NetworkProfile = Schemas['NetworkProfile'];
+export type NetworkProfileDetail = Schemas['NetworkProfileDetail'];
+export type NetworkProfileKind = Schemas['NetworkProfileKindEnum'];
+export type NetworkProfileInput = Schemas['NetworkProfileInput'];
+export type NetworkProfileUpdate = Schemas['PatchedNetworkProfileUpdate'];
+export type NetworkProfileCopy = Schemas['NetworkProfileCopy'];
+/** What one direction's delay distribution delivers, with its 40-bin histogram. */
+export type DelayFigures = Schemas['DelayFigures'];
+/** `both`, or `egress` (device → platform) / `ingress` (platform → device). */
+export type LinkDirection = Schemas['DirectionEnum'];

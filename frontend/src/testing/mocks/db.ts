@@ -1,10 +1,12 @@
 import type {
   Catalogue,
+  DelayFigures,
   Device,
   Experiment,
   ExperimentInput,
   MechanismInfo,
   MechanismKind,
+  NetworkProfileDetail,
   PowerDetection,
   PowerFigures,
   PowerPlot,
@@ -222,6 +224,11 @@ type Db = {
   powerPlots: Record<string, PowerPlot>;
   powerFigures: Record<string, PowerFigures>;
   powerProjection: PowerProjection | null;
+  /**
+   * Network profiles (docs/network-profiles.md), built-ins (workspace-less) and the
+   * workspace's own alike, as their detail; the list answers them without `delays`.
+   */
+  networkProfiles: NetworkProfileDetail[];
   /** Every X-CSRFToken header the server received on an unsafe request. */
   csrfHeaders: (string | null)[];
 };
@@ -251,6 +258,7 @@ const initialDb = (): Db => ({
   powerPlots: {},
   powerFigures: {},
   powerProjection: null,
+  networkProfiles: [],
   csrfHeaders: [],
 });
 
@@ -367,3 +375,79 @@ export const runDistributionFixture = (runId: string): RunDistribution => ({
     },
   ],
 });
+
+// --- network profiles (docs/network-profiles.md) ---
+
+export const networkProfileFixture = (overrides: Partial<NetworkProfileDetail> = {}): NetworkProfileDetail => ({
+  id: 'c0000000-0000-4000-8000-000000000001',
+  name: 'Poor 3G, bursty loss',
+  slug: 'poor-3g-bursty-loss',
+  kind: 'user',
+  builtin: false,
+  description: '',
+  citation: '',
+  spec: {},
+  created_at: '2025-01-04T10:00:00Z',
+  updated_at: '2025-01-04T10:00:00Z',
+  delays: [],
+  ...overrides,
+});
+
+const TIM_BAD_3G = 'TIM.bad.3G.no_roaming';
+const TIM_BAD_3G_MU = 122.649579;
+const TIM_BAD_3G_SIGMA = 40.359329;
+
+/** A measured table's delay as the backend reports it: 40 bins of 4096 entries, a long right tail. */
+export const delayFiguresFixture = (overrides: Partial<DelayFigures> = {}): DelayFigures => {
+  const counts = Array.from({ length: 40 }, (_, i) => Math.round(400 * Math.exp(-((i - 12) ** 2) / 40)) + (i > 20 ? 3 : 0));
+  counts[12] = (counts[12] ?? 0) + 4096 - counts.reduce((sum, c) => sum + c, 0);
+  return {
+    direction: 'ingress',
+    distribution: 'table',
+    table: TIM_BAD_3G,
+    mu_ms: TIM_BAD_3G_MU,
+    sigma_ms: TIM_BAD_3G_SIGMA,
+    delivered_mean_ms: 121.7,
+    delivered_std_ms: 31.8,
+    entries: 4096,
+    edges_ms: Array.from({ length: 41 }, (_, i) => 20 + i * 7.5),
+    counts,
+    ...overrides,
+  };
+};
+
+/** A slice of the built-in catalogue: SRUP conditions 1 and 5, and the table SRUP 5 uses. */
+export const networkCatalogueFixture = (): NetworkProfileDetail[] => [
+  networkProfileFixture({
+    id: 'c1000000-0000-4000-8000-000000000001',
+    name: 'SRUP 1: LAN Ethernet (no shaping)',
+    slug: 'srup-1-lan',
+    kind: 'builtin_condition',
+    builtin: true,
+    description: 'The paper’s best case: all devices on one Ethernet LAN, no network conditioning.',
+    citation: 'Poulter & Cox 2021, Table A1, experiment 1: "LAN Ethernet"',
+    spec: {},
+  }),
+  networkProfileFixture({
+    id: 'c1000000-0000-4000-8000-000000000005',
+    name: 'SRUP 5: Poor-strength 3G',
+    slug: 'srup-5-3g-poor',
+    kind: 'builtin_condition',
+    builtin: true,
+    description: `Measured table ${TIM_BAD_3G} with its mu/sigma from profile_info.txt.`,
+    citation: 'Poulter & Cox 2021, Table A1, experiment 5: "Poor Strength 3G"',
+    spec: { ingress: { delay_ms: TIM_BAD_3G_MU, jitter_ms: TIM_BAD_3G_SIGMA, distribution: 'table', table: TIM_BAD_3G } },
+    delays: [delayFiguresFixture()],
+  }),
+  networkProfileFixture({
+    id: 'c2000000-0000-4000-8000-000000000001',
+    name: TIM_BAD_3G,
+    slug: 'table-tim-bad-3g-no-roaming',
+    kind: 'measured_table',
+    builtin: true,
+    description: 'TIM, poor signal, 3G, not roaming: round-trip latencies.',
+    citation: 'mobile-latency-emulator by Martino Trevisan (GPL-3.0), CNSM 2019.',
+    spec: { egress: { delay_ms: TIM_BAD_3G_MU, jitter_ms: TIM_BAD_3G_SIGMA, distribution: 'table', table: TIM_BAD_3G } },
+    delays: [delayFiguresFixture({ direction: 'egress' })],
+  }),
+];

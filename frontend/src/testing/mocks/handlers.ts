@@ -4,6 +4,10 @@ import type {
   ErrorEnvelope,
   Experiment,
   ExperimentInput,
+  NetworkProfileCopy,
+  NetworkProfileDetail,
+  NetworkProfileInput,
+  NetworkProfileUpdate,
   PowerTrace,
   PowerTraceUpdate,
   Run,
@@ -199,6 +203,8 @@ export const handlers = [
   ...sharingHandlers(),
 
   ...powerHandlers(),
+
+  ...networkProfileHandlers(),
 ];
 
 /** Results of messaging runs (docs/results.md): statistics, plot data, methods, comparison. */
@@ -427,6 +433,125 @@ function powerHandlers() {
       if (!currentUser()) return notAuthenticated();
       const figures = db.powerFigures[String(params.id)];
       return figures ? HttpResponse.json(figures) : notFound();
+    }),
+  ];
+}
+
+/**
+ * Network profiles (docs/network-profiles.md). The fake keeps a spec as it is sent (the agent's
+ * checks are the backend's; a test wanting a refusal overrides the endpoint) and computes no
+ * delays: a profile answers the `delays` it was stored with.
+ */
+function networkProfileHandlers() {
+  const findProfile = (id: unknown) => db.networkProfiles.find((p) => p.id === id);
+  const readOnly = (profile: NetworkProfileDetail) =>
+    errorResponse(
+      403,
+      'network_profile_read_only',
+      `“${profile.name}” is a built-in profile and cannot be changed or deleted. Copy it into your workspace (POST /api/network-profiles/${profile.id}/copy/) and change the copy.`,
+    );
+  const invalid = (fields: Record<string, string[]>) =>
+    errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', { fields });
+  const nameTaken = (name: string, exclude?: string) =>
+    db.networkProfiles.some((p) => !p.builtin && p.name === name && p.id !== exclude)
+      ? invalid({ name: [`Your workspace already has a profile named “${name}”: choose another name.`] })
+      : null;
+  const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const userProfile = (values: Pick<NetworkProfileDetail, 'name' | 'description' | 'citation' | 'spec' | 'delays'>) => {
+    const now = new Date().toISOString();
+    const profile: NetworkProfileDetail = {
+      id: newId(),
+      slug: slugOf(values.name),
+      kind: 'user',
+      builtin: false,
+      created_at: now,
+      updated_at: now,
+      ...values,
+    };
+    db.networkProfiles.push(profile);
+    return profile;
+  };
+
+  return [
+    http.get('/api/network-profiles/', ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const query = new URL(request.url).searchParams;
+      const kind = query.get('kind');
+      const search = query.get('search')?.toLowerCase();
+      const matching = db.networkProfiles.filter(
+        (p) => (!kind || p.kind === kind) && (!search || p.name.toLowerCase().includes(search)),
+      );
+      // The workspace's own first, by name; then the catalogue in its order.
+      const own = matching.filter((p) => !p.builtin).sort((a, b) => a.name.localeCompare(b.name));
+      const builtins = matching.filter((p) => p.builtin);
+      return HttpResponse.json([...own, ...builtins].map(({ delays: _delays, ...profile }) => profile));
+    }),
+
+    http.post('/api/network-profiles/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const input = (await request.json()) as NetworkProfileInput;
+      if (!input.name) return invalid({ name: ['This field is required.'] });
+      const taken = nameTaken(input.name);
+      if (taken) return taken;
+      const profile = userProfile({
+        name: input.name,
+        description: input.description ?? '',
+        citation: input.citation ?? '',
+        spec: input.spec,
+        delays: [],
+      });
+      return HttpResponse.json(profile, { status: 201 });
+    }),
+
+    http.get('/api/network-profiles/:id/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const profile = findProfile(params.id);
+      return profile ? HttpResponse.json(profile) : notFound();
+    }),
+
+    http.patch('/api/network-profiles/:id/', async ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const profile = findProfile(params.id);
+      if (!profile) return notFound();
+      if (profile.builtin) return readOnly(profile);
+      const body = (await request.json()) as NetworkProfileUpdate;
+      if (body.name !== undefined) {
+        const taken = nameTaken(body.name, profile.id);
+        if (taken) return taken;
+      }
+      Object.assign(profile, body, { updated_at: new Date().toISOString() });
+      return HttpResponse.json(profile);
+    }),
+
+    http.delete('/api/network-profiles/:id/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const profile = findProfile(params.id);
+      if (!profile) return notFound();
+      if (profile.builtin) return readOnly(profile);
+      db.networkProfiles = db.networkProfiles.filter((p) => p.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
+    }),
+
+    http.post('/api/network-profiles/:id/copy/', async ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const profile = findProfile(params.id);
+      if (!profile) return notFound();
+      const body = (await request.json()) as NetworkProfileCopy;
+      // As services._free_copy_name: “X (copy)”, then “X (copy 2)”, …
+      let name = body.name ?? `${profile.name} (copy)`;
+      for (let n = 2; !body.name && nameTaken(name); n += 1) name = `${profile.name} (copy ${n})`;
+      const taken = nameTaken(name);
+      if (taken) return taken;
+      const { name: _name, description, citation, spec, delays } = profile;
+      return HttpResponse.json(userProfile({ name, description, citation, spec, delays }), { status: 201 });
     }),
   ];
 }

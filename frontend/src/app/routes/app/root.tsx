@@ -25,6 +25,7 @@ const AppLayout = ({ user }: { user: User }) => {
           <NavLink to={paths.compare.getHref()}>Compare</NavLink>
           <NavLink to={paths.devices.getHref()}>Devices</NavLink>
           <NavLink to={paths.power.getHref()}>Power</NavLink>
+          <NavLink to={paths.networkProfiles.getHref()}>Network</NavLink>
         </nav>
         <div className="user-menu">
           <span className="muted">
