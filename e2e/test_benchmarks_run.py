@@ -43,6 +43,14 @@ def test_power_trace_benchmark_runs_on_a_small_file() -> None:
 
 def test_results_benchmark_runs_on_a_small_run() -> None:
     out = _run("bench/results.py", "--records", "20000", "--tries", "1")
-    assert "| statistics |" in out
+    assert "| statistics (from the round-trip cache) |" in out
     assert "| distribution (200 bins) |" in out
-    assert "| page data (statistics + distribution), later views |" in out
+    assert "| message sizes |" in out
+    assert "| methods paragraph (statistics memoized) |" in out
+    assert "| page data (statistics + distribution + sizes + methods), later views |" in out
+
+
+def test_relay_benchmark_runs_on_a_few_round_trips() -> None:
+    out = _run("bench/relay.py", "--messages", "100", "--blocks", "2")
+    assert "relay" in out.lower()
+    assert "median" in out.lower()

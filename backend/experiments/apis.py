@@ -48,6 +48,7 @@ from measurements.selectors import (
     bench_statistics,
     run_statistics,
 )
+from netprofiles.selectors import profile_visible
 
 ALL_DEVICES_LABEL = "All devices"
 BENCH_NEEDS_MECHANISMS = "A cipher benchmark needs at least one mechanism."
@@ -58,6 +59,14 @@ BENCH_NO_NONE = "A cipher benchmark times cryptography: leave out None (Null is 
 SRUP_SIGNS_ITSELF = (
     "SRUP signs every message itself: choose the signature under SRUP and leave payload "
     "security at None."
+)
+NETWORK_PROFILE_UNKNOWN = (
+    "No network profile with this id among the built-in ones and your workspace's: pick one "
+    "from the Network page."
+)
+NETWORK_PROFILE_MESSAGING = (
+    "A network profile shapes the messages of a messaging experiment; a cipher benchmark or "
+    "throughput run has none: leave it empty."
 )
 THROUGHPUT_PAYLOAD_MAX = 65_000
 THROUGHPUT_PAYLOAD_TOO_LARGE = (
@@ -78,6 +87,9 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
         source="devices", many=True, read_only=True
     )
     runs = RunBriefSerializer(many=True, read_only=True)
+    network_profile_name = serializers.CharField(
+        source="network_profile.name", allow_null=True, read_only=True, default=None
+    )
 
     class Meta:
         model = Experiment
@@ -101,6 +113,8 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "repetitions",
             "window_ms",
             "device_ids",
+            "network_profile",
+            "network_profile_name",
             "created_at",
             "runs",
         ]
@@ -145,10 +159,18 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
         min_value=WINDOW_MS_MIN, max_value=WINDOW_MS_MAX, default=2000
     )
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
+    network_profile = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="A network profile (built-in or the workspace's) every run is measured "
+        "under; messaging experiments only. Default: none, the link as it is.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["protocol"] == Protocol.SRUP and attrs["security"] != "none":
             raise serializers.ValidationError({"security": [SRUP_SIGNS_ITSELF]})
+        if attrs.get("network_profile") is not None and attrs["kind"] in SAMPLE_KINDS:
+            raise serializers.ValidationError({"network_profile": [NETWORK_PROFILE_MESSAGING]})
         if attrs["kind"] in SAMPLE_KINDS:
             errors: dict[str, list[str]] = {}
             if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
@@ -185,10 +207,16 @@ class ExperimentsApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = ExperimentInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        workspace = workspace_for_user(user=request.user)
+        data = dict(serializer.validated_data)
+        profile_id = data.pop("network_profile", None)
+        profile = None
+        if profile_id is not None:
+            profile = profile_visible(workspace=workspace, profile_id=profile_id)
+            if profile is None:
+                raise serializers.ValidationError({"network_profile": [NETWORK_PROFILE_UNKNOWN]})
         experiment = experiment_create(
-            workspace=workspace_for_user(user=request.user),
-            user=request.user,
-            **serializer.validated_data,
+            workspace=workspace, user=request.user, network_profile=profile, **data
         )
         data = ExperimentOutputSerializer(experiment).data
         return Response(data, status=status.HTTP_201_CREATED)
@@ -213,6 +241,11 @@ class RunDeviceOutputSerializer(serializers.Serializer[object]):
     records_ingested = serializers.IntegerField()
     error = serializers.CharField()
     facts = serializers.DictField()
+    network = serializers.DictField(
+        allow_null=True,
+        help_text="The agent's proof that the run's network profile was enforced: backend, "
+        "verification figures, forwarder and relay counters (docs/network-emulation.md).",
+    )
 
 
 @extend_schema_serializer(component_name="RunSummaryRow")

@@ -16,7 +16,12 @@ from typing import Any
 from devices.models import Device
 from devices.services import device_seen, device_status_apply
 from experiments.models import RunDevice
-from experiments.services import run_device_fail, run_device_job_accepted, run_device_progress
+from experiments.services import (
+    run_device_fail,
+    run_device_job_accepted,
+    run_device_network_record,
+    run_device_progress,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +96,10 @@ def _handle_event(device_id: str, body: dict[str, Any]) -> bool:
         if rd is not None:
             run_device_fail(run_device=rd, message=str(body.get("message", "job failed")))
         return rd is not None
+    if event == "network_enforced" and body.get("job_id") and isinstance(body.get("network"), dict):
+        return run_device_network_record(
+            device_id=device_id, job_id=body["job_id"], network=body["network"]
+        )
     if event == "job_rejected":
         logger.warning(
             "controlplane.job_rejected device=%s reason=%s seq=%s",

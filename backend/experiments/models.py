@@ -88,6 +88,15 @@ class Experiment(models.Model):
     )
     qos = models.PositiveSmallIntegerField(default=1)
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
+    # The network conditions its runs are measured under (netprofiles; docs/network-profiles.md):
+    # the agent enforces the profile on the device's link or fails the run. Messaging only.
+    network_profile = models.ForeignKey(
+        "netprofiles.NetworkProfile",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     payload_size = models.PositiveIntegerField(default=66)
     message_count = models.PositiveIntegerField(default=100)
     interval_ms = models.PositiveIntegerField(default=0)
@@ -178,6 +187,9 @@ class RunDevice(models.Model):
     last_heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The device's facts at dispatch time (hardware, OS, library versions): reproducibility.
     facts = models.JSONField(default=dict, blank=True)
+    # The agent's proof that the run's network profile was enforced (its network_enforced
+    # event: backend, verification figures, forwarder and relay counters); NULL without one.
+    network = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["device__name"]

@@ -40,6 +40,7 @@ from experiments.models import (
     SrupSignature,
     Transport,
 )
+from netprofiles.models import DelayTable, NetworkProfile
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ def experiment_create(
     data_sizes: Sequence[int] = (),
     repetitions: int = 100,
     window_ms: int = 2000,
+    network_profile: NetworkProfile | None = None,
 ) -> Experiment:
     devices = list(Device.objects.filter(workspace=workspace, pk__in=device_ids))
     missing = sorted({str(i) for i in device_ids} - {str(d.pk) for d in devices})
@@ -115,6 +117,7 @@ def experiment_create(
         data_sizes=list(data_sizes),
         repetitions=repetitions,
         window_ms=window_ms,
+        network_profile=network_profile,
     )
     if transport != Transport.TCP and not (settings.MQTT_TLS_URL and settings.MQTT_TLS_CA_FILE):
         raise TlsBrokerNotConfigured(
@@ -146,8 +149,17 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         }
     if experiment.protocol == Protocol.SRUP:
         transport["srup_signature"] = experiment.srup_signature
+    network: dict[str, Any] = {}
+    if experiment.network_profile is not None:
+        # Frozen with the run: editing the profile later never changes what a run meant.
+        # The measured tables it names are added to each job at dispatch (_job_for).
+        profile = experiment.network_profile
+        network = {
+            "network_profile": {"id": str(profile.pk), "name": profile.name, "spec": profile.spec}
+        }
     return {
         **transport,
+        **network,
         "transport": experiment.transport,
         "protocol": experiment.protocol,
         "mqtt_version": experiment.mqtt_version,
@@ -222,8 +234,22 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         srup = run.spec.get("protocol") == Protocol.SRUP
         topic = {} if srup else {"topic": f"iotsecbench/data/{run.pk}/{device_id}"}
         job["spec"] = {**run.spec, **topic}
+        if "network_profile" in run.spec:
+            job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
         job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
     return job
+
+
+def _network_profile_job(frozen: dict[str, Any]) -> dict[str, Any]:
+    """The run's network profile as the agent takes it (docs/control-plane.md): with the
+    values of every measured table its spec names, so an installed agent needs no copy."""
+    names = {
+        direction.get("table")
+        for direction in frozen.get("spec", {}).values()
+        if isinstance(direction, dict) and direction.get("table")
+    }
+    tables = {t.name: list(t.values) for t in DelayTable.objects.filter(name__in=names)}
+    return {"name": frozen["name"], "spec": frozen["spec"], "tables": tables}
 
 
 def run_dispatch(*, run_id: UUID | str) -> int:
@@ -299,6 +325,16 @@ def run_device_job_accepted(*, device_id: UUID | str, job_id: UUID | str) -> Non
     rd.filter(status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING, last_heartbeat_at=now)
     run_ids = rd.values("run_id")
     Run.objects.filter(pk__in=run_ids, status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
+
+
+def run_device_network_record(
+    *, device_id: UUID | str, job_id: UUID | str, network: dict[str, Any]
+) -> bool:
+    """Keep the agent's proof that the run's network profile was enforced (its
+    network_enforced event; docs/control-plane.md). False when no such job of the device."""
+    return bool(
+        RunDevice.objects.filter(job_id=job_id, device_id=device_id).update(network=network)
+    )
 
 
 def runs_fail_stale(*, now: datetime | None = None) -> int:

@@ -7,3 +7,11 @@ class NetworkProfileReadOnly(ApplicationError):
 
     code = "network_profile_read_only"
     status_code = 403
+
+
+class NetworkProfileInUse(ApplicationError):
+    """Experiments measure their runs under the profile: deleting it would change what
+    those runs meant. Delete the experiments first, or keep the profile."""
+
+    code = "network_profile_in_use"
+    status_code = 409

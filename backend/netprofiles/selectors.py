@@ -43,6 +43,11 @@ def profile_get(*, workspace: Workspace, profile_id: UUID) -> NetworkProfile:
     return get_object_or_404(_visible(workspace), pk=profile_id)
 
 
+def profile_visible(*, workspace: Workspace, profile_id: UUID) -> NetworkProfile | None:
+    """The profile if the workspace may use it (a built-in or its own), else None."""
+    return _visible(workspace).filter(pk=profile_id).first()
+
+
 @dataclass(frozen=True)
 class DelayFigures:
     """The delay one direction draws per packet, as the agent draws it.

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.utils.text import slugify
 from iotsecbench_agent.netemu.errors import ProfileError
 from iotsecbench_agent.netemu.profile import LinkProfile
@@ -21,7 +22,7 @@ from iotsecbench_agent.netemu.tables import PROFILE_INFO, load_table, read_profi
 
 from accounts.models import Workspace
 from config.env import REPO_DIR
-from netprofiles.errors import NetworkProfileReadOnly
+from netprofiles.errors import NetworkProfileInUse, NetworkProfileReadOnly
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
 
 FIXTURES_DIR = REPO_DIR / "fixtures" / "network-profiles"
@@ -73,6 +74,12 @@ def spec_clean(*, spec: object) -> dict[str, Any]:
                 {"spec": [UNKNOWN_TABLE_MESSAGE.format(field=f"{direction}.table", table=table)]}
             )
     return dict(spec)
+
+
+PROFILE_IN_USE_MESSAGE = (
+    "The profile “{name}” is used by the experiment(s) {experiments}: their runs were "
+    "measured under it. Delete those experiments first, or keep the profile."
+)
 
 
 def _require_writable(profile: NetworkProfile) -> None:
@@ -173,9 +180,16 @@ def profile_update(
 
 @transaction.atomic
 def profile_delete(*, profile: NetworkProfile) -> None:
-    """Delete a user profile; built-ins refuse (NetworkProfileReadOnly)."""
+    """Delete a user profile; built-ins refuse (NetworkProfileReadOnly), and so does a
+    profile experiments use (NetworkProfileInUse, naming them)."""
     _require_writable(profile)
-    profile.delete()
+    try:
+        profile.delete()
+    except ProtectedError as exc:
+        names = sorted({str(getattr(o, "name", o)) for o in exc.protected_objects})
+        raise NetworkProfileInUse(
+            PROFILE_IN_USE_MESSAGE.format(name=profile.name, experiments=", ".join(names))
+        ) from exc
 
 
 @transaction.atomic

@@ -13,8 +13,21 @@ if TYPE_CHECKING:
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 
 # Keys that describe the platform's infrastructure, not the experiment: the broker's address
-# and CA certificate in a run's spec, a device's host name among its facts.
-HIDDEN_KEYS = frozenset({"broker_url", "ca_cert", "hostname", "job_id"})
+# and CA certificate in a run's spec, a device's host name among its facts, the emulated
+# link's namespace, addresses and relay endpoints in a device's proof of enforcement.
+HIDDEN_KEYS = frozenset(
+    {
+        "broker_url",
+        "ca_cert",
+        "hostname",
+        "job_id",
+        "netns",
+        "root_ip",
+        "device_ip",
+        "listen",
+        "upstream",
+    }
+)
 
 
 def alias(share: Share, real_id: uuid.UUID | str) -> uuid.UUID:

@@ -1016,6 +1016,9 @@ export interface components {
             readonly repetitions: number;
             readonly window_ms: number;
             readonly device_ids: string[];
+            /** Format: uuid */
+            readonly network_profile: string | null;
+            readonly network_profile_name: string | null;
             /** Format: date-time */
             readonly created_at: string;
             readonly runs: components["schemas"]["RunBrief"][];
@@ -1058,6 +1061,11 @@ export interface components {
             /** @default 2000 */
             window_ms: number;
             device_ids: string[];
+            /**
+             * Format: uuid
+             * @description A network profile (built-in or the workspace's) every run is measured under; messaging experiments only. Default: none, the link as it is.
+             */
+            network_profile?: string | null;
         };
         /**
          * @description * `messaging` - Messaging round trip
@@ -1641,6 +1649,10 @@ export interface components {
             facts: {
                 [key: string]: unknown;
             };
+            /** @description The agent's proof that the run's network profile was enforced: backend, verification figures, forwarder and relay counters (docs/network-emulation.md). */
+            network: {
+                [key: string]: unknown;
+            } | null;
         };
         RunDistribution: {
             /** Format: uuid */

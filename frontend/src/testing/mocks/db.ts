@@ -103,6 +103,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   data_sizes: [],
   repetitions: 100,
   window_ms: 2000,
+  network_profile: null,
 });
 
 export const experimentFixture = (overrides: Partial<Experiment> = {}): Experiment => ({
@@ -110,6 +111,7 @@ export const experimentFixture = (overrides: Partial<Experiment> = {}): Experime
   name: 'QoS 1 baseline',
   ...experimentInputDefaults(),
   device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+  network_profile_name: null,
   created_at: '2025-01-02T10:00:00Z',
   runs: [],
   ...overrides,
@@ -451,3 +453,60 @@ export const networkCatalogueFixture = (): NetworkProfileDetail[] => [
     delays: [delayFiguresFixture({ direction: 'egress' })],
   }),
 ];
+
+/**
+ * A device's proof that its run's network profile was enforced (RunDevice.network), as the
+ * agent's enforcement.py `EnforcedPath.proof()` reports it: SRUP 5's table on ingress, 50
+ * probes all back within tolerance, the forwarder's and the relay's final counters.
+ */
+export const networkProofFixture = (overrides: Record<string, unknown> = {}): Record<string, unknown> => {
+  const counters = (forwarded: number, droppedLoss: number, droppedQueue: number) => ({
+    received: forwarded + droppedLoss + droppedQueue,
+    forwarded,
+    bytes: forwarded * 120,
+    dropped_loss: droppedLoss,
+    dropped_queue: droppedQueue,
+    duplicated: 0,
+    reordered: 0,
+    corrupted: 0,
+    write_errors: 0,
+  });
+  const relayDirection = (p50: number | null) => ({ bytes: 13_200, chunks: 200, hop_p50_us: p50, hop_p95_us: 97, hop_max_us: 640 });
+  return {
+    backend: 'userspace',
+    profile: {
+      name: 'SRUP 5: Poor-strength 3G',
+      spec: { ingress: { delay_ms: TIM_BAD_3G_MU, jitter_ms: TIM_BAD_3G_SIGMA, distribution: 'table', table: TIM_BAD_3G } },
+    },
+    tables: { egress: null, ingress: TIM_BAD_3G },
+    link: { netns: 'isb-rr0000000', root_ip: '10.77.0.1', device_ip: '10.77.0.2' },
+    verification: {
+      ok: true,
+      reason: 'median round trip 121.30 ms, expected 120.00 ± 12.00 ms',
+      expected_median_ms: 120,
+      measured_median_ms: 121.3,
+      measured_p95_ms: 180.25,
+      tolerance_ms: 12,
+      sent: 50,
+      received: 50,
+      spacing_ms: 20,
+    },
+    forwarder: {
+      egress: counters(250, 0, 0),
+      ingress: counters(247, 3, 0),
+      held: { egress: 0, ingress: 0 },
+      cpu_user_s: 0.21,
+      cpu_system_s: 0.08,
+      pid: 4242,
+    },
+    relay: {
+      listen: '10.77.0.1:40123',
+      upstream: '127.0.0.1:1883',
+      connections: 1,
+      up: relayDirection(20),
+      down: relayDirection(14),
+      errors: [],
+    },
+    ...overrides,
+  };
+};

@@ -87,9 +87,22 @@ const runSpec = (experiment: Experiment): Run['spec'] => {
         interval_distribution: experiment.interval_distribution,
         interval_seed: TEST_INTERVAL_SEED,
         measurement: experiment.measurement,
+        ...networkProfileSpec(experiment),
       };
   }
 };
+
+/** A messaging run freezes its experiment's network profile: id, name and spec. */
+const networkProfileSpec = (experiment: Experiment): Run['spec'] => {
+  const profile = db.networkProfiles.find((p) => p.id === experiment.network_profile);
+  return profile ? { network_profile: { id: profile.id, name: profile.name, spec: profile.spec } } : {};
+};
+
+// The backend's messages (experiments/apis.py): an unknown profile, or one on another kind.
+export const NETWORK_PROFILE_UNKNOWN =
+  "No network profile with this id among the built-in ones and your workspace's: pick one from the Network page.";
+export const NETWORK_PROFILE_MESSAGING =
+  'A network profile shapes the messages of a messaging experiment; a cipher benchmark or throughput run has none: leave it empty.';
 
 export const handlers = [
   http.get('/api/auth/csrf/', () =>
@@ -150,10 +163,24 @@ export const handlers = [
     // A request may leave out any field the server defaults.
     const input = (await request.json()) as Pick<ExperimentInput, 'name' | 'device_ids'> &
       Partial<ExperimentInput>;
+    const profileId = input.network_profile ?? null;
+    const profile = db.networkProfiles.find((p) => p.id === profileId);
+    if (profileId !== null && (input.kind ?? 'messaging') !== 'messaging') {
+      return errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+        fields: { network_profile: [NETWORK_PROFILE_MESSAGING] },
+      });
+    }
+    if (profileId !== null && !profile) {
+      return errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+        fields: { network_profile: [NETWORK_PROFILE_UNKNOWN] },
+      });
+    }
     const experiment: Experiment = {
       id: newId(),
       ...experimentInputDefaults(),
       ...input,
+      network_profile: profileId,
+      network_profile_name: profile?.name ?? null,
       created_at: new Date().toISOString(),
       runs: [],
     };

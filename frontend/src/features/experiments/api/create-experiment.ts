@@ -103,6 +103,9 @@ export const messagingInputSchema = z.object({
   interval_distribution: z.enum(INTERVAL_DISTRIBUTIONS, { error: 'Choose an interval distribution.' }),
   measurement: z.enum(MEASUREMENTS),
   srup_signature: z.enum(SRUP_SIGNATURES, { error: 'Choose RSA-2048, RSA-4096 or Ed25519.' }),
+  // The id of a profile from GET /api/network-profiles/ (docs/network-profiles.md); left out
+  // for none, the server's default. The server checks that it exists and is visible.
+  network_profile: z.string().min(1, { error: 'Choose a network profile.' }).optional(),
   device_ids: commonFields.device_ids,
 });
 

@@ -17,6 +17,7 @@ import {
   SRUP_SIGNATURE_LABELS,
   TRANSPORT_LABELS,
 } from './labels';
+import { NO_NETWORK_PROFILE_LABEL } from './network-profile-options';
 
 const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
   <>
@@ -49,6 +50,16 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
     <dd>{INTERVAL_DISTRIBUTION_LABELS[experiment.interval_distribution]}</dd>
     <dt>Measurement</dt>
     <dd>{MEASUREMENT_LABELS[experiment.measurement]}</dd>
+    <dt>Network profile</dt>
+    <dd>
+      {experiment.network_profile ? (
+        <Link to={paths.networkProfile.getHref(experiment.network_profile)}>
+          {experiment.network_profile_name ?? experiment.network_profile}
+        </Link>
+      ) : (
+        NO_NETWORK_PROFILE_LABEL
+      )}
+    </dd>
   </>
 );
 

@@ -88,6 +88,8 @@ const toCandidate = (values: FormValues, sizes: readonly number[]) => {
         interval_ms: toNumber(draft.interval_ms),
         interval_distribution: draft.interval_distribution,
         measurement: draft.measurement,
+        // "" is "None (no shaping)": left out, so the server applies its default (none).
+        ...(draft.network_profile ? { network_profile: draft.network_profile } : {}),
       };
     }
     case 'cipher_bench': {
@@ -132,6 +134,7 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
       interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
       interval_distribution: EXPERIMENT_DEFAULTS.interval_distribution,
       measurement: EXPERIMENT_DEFAULTS.measurement,
+      network_profile: '',
     },
     cipher_bench: {
       mechanisms: [],

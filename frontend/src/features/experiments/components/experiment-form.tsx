@@ -23,17 +23,28 @@ import {
   type TextFieldOf,
 } from './experiment-form-values';
 import { CipherBenchFields, MessagingFields, ThroughputFields } from './experiment-kind-fields';
+import { networkProfileOptions, type NetworkProfileChoice } from './network-profile-options';
 
 type Intent = 'create' | 'run';
 
 type ExperimentFormProps = {
   devices: readonly Pick<Device, 'id' | 'name' | 'online'>[];
   catalogue: Catalogue;
+  /** What a messaging experiment may be measured under; none when left out or empty. */
+  networkProfiles?: readonly NetworkProfileChoice[];
   onCreated: (experiment: Experiment) => void;
   onRunStarted: (run: Run) => void;
 };
 
-export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: ExperimentFormProps) => {
+const NO_PROFILES: readonly NetworkProfileChoice[] = [];
+
+export const ExperimentForm = ({
+  devices,
+  catalogue,
+  networkProfiles = NO_PROFILES,
+  onCreated,
+  onRunStarted,
+}: ExperimentFormProps) => {
   const [values, setValues] = useState<FormValues>(() => initialValues(devices));
   const [fieldErrors, setFieldErrors] = useState<FieldErrorMap>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -56,6 +67,7 @@ export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: 
       })),
     [catalogue.mechanisms],
   );
+  const profileOptions = useMemo(() => networkProfileOptions(networkProfiles), [networkProfiles]);
   const benchFamilies = useMemo(() => groupByFamily(benchMechanisms(catalogue.mechanisms)), [catalogue.mechanisms]);
   // A throughput experiment compares every mechanism with "none", so it offers them all.
   const allFamilies = useMemo(() => groupByFamily(catalogue.mechanisms), [catalogue.mechanisms]);
@@ -184,6 +196,7 @@ export const ExperimentForm = ({ devices, catalogue, onCreated, onRunStarted }: 
           errors={fieldErrors}
           onChange={setDraftField('messaging')}
           securityOptions={securityOptions}
+          networkProfileOptions={profileOptions}
         />
       ) : null}
       {values.kind === 'cipher_bench' ? (

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 
-import { InputField, SelectField, type SelectOptionGroup } from '@/components/ui/form-field';
+import { InputField, SelectField, type SelectOption, type SelectOptionGroup } from '@/components/ui/form-field';
 import type { ExperimentKind } from '@/types/api';
 
 import {
@@ -31,6 +31,7 @@ import {
   TRANSPORT_LABELS,
 } from './labels';
 import { MechanismFieldset } from './mechanism-fieldset';
+import { NETWORK_PROFILE_HINT } from './network-profile-options';
 
 /** The fields of one kind of experiment, below the new-experiment form's name and kind. */
 
@@ -53,9 +54,17 @@ const INTERVAL_DISTRIBUTION_HINT =
 
 type MessagingFieldsProps = KindFieldsProps<'messaging'> & {
   securityOptions: readonly SelectOptionGroup[];
+  /** "None (no shaping)" and the network profiles (see ./network-profile-options.ts). */
+  networkProfileOptions: readonly (SelectOption | SelectOptionGroup)[];
 };
 
-export const MessagingFields = ({ draft, errors, onChange, securityOptions }: MessagingFieldsProps) => (
+export const MessagingFields = ({
+  draft,
+  errors,
+  onChange,
+  securityOptions,
+  networkProfileOptions,
+}: MessagingFieldsProps) => (
   <>
     <div className="field-row">
       <SelectField
@@ -147,13 +156,23 @@ export const MessagingFields = ({ draft, errors, onChange, securityOptions }: Me
         error={errors.interval_distribution}
       />
     </div>
-    <SelectField
-      label="Measurement"
-      value={draft.measurement}
-      onChange={onChange('measurement')}
-      options={MEASUREMENTS.map((m) => ({ value: m, label: MEASUREMENT_LABELS[m] }))}
-      error={errors.measurement}
-    />
+    <div className="field-row">
+      <SelectField
+        label="Measurement"
+        value={draft.measurement}
+        onChange={onChange('measurement')}
+        options={MEASUREMENTS.map((m) => ({ value: m, label: MEASUREMENT_LABELS[m] }))}
+        error={errors.measurement}
+      />
+      <SelectField
+        label="Network profile"
+        value={draft.network_profile}
+        onChange={onChange('network_profile')}
+        options={networkProfileOptions}
+        hint={NETWORK_PROFILE_HINT}
+        error={errors.network_profile}
+      />
+    </div>
   </>
 );
 

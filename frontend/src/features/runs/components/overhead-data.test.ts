@@ -10,6 +10,7 @@ import {
   overheadChartData,
   pairConditionLabels,
   pairMeansChartData,
+  runBoxes,
 } from './overhead-data';
 
 /** A run with two devices whose means are `a` and `b` (ms), under `network`. */
@@ -59,6 +60,15 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
     expect(pairConditionLabels(comparison)).toEqual(['network: LAN', 'network: 3G poor']);
     const same = { ...comparison, pairs: [comparison.pairs[0]!, comparison.pairs[0]!] };
     expect(pairConditionLabels(same)).toEqual(['Pair 1', 'Pair 2']);
+    // A network profile in the spec is named by its name, not its whole definition.
+    const profiled = {
+      ...comparison,
+      runs: comparison.runs.map((run, i) => ({
+        ...run,
+        conditions: { network_profile: { id: `p${i < 2 ? 1 : 2}`, name: i < 2 ? 'LAN' : 'Poor 3G', spec: {} } },
+      })),
+    };
+    expect(pairConditionLabels(profiled)).toEqual(['network_profile: LAN', 'network_profile: Poor 3G']);
   });
 
   it('puts baseline and treatment means side by side per condition', () => {
@@ -105,5 +115,20 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
       outlierSample: [100],
     });
     expect(boxOf('none', [])).toBeNull();
+  });
+
+  it('draws one box per run with whiskers at its minimum and maximum, as the paper does', () => {
+    const [first] = runBoxes(comparison.runs.slice(0, 1), new Map([['m-lan', 'MQTT LAN']]));
+    // runStatisticsFixture's all devices: q1 10, median 12, q3 14, min 8.1, max 30, mean 12.37.
+    expect(first).toEqual({
+      name: 'MQTT LAN',
+      q1: 10,
+      median: 12,
+      q3: 14,
+      whiskerLow: 8.1,
+      whiskerHigh: 30,
+      mean: 12.37,
+      outlierSample: [],
+    });
   });
 });

@@ -8,7 +8,14 @@ import type { ComparedRun, PairComparison, RunComparison } from '@/types/api';
  * per-device differences over all pairs (10).
  */
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+/** A condition's value in words: a network profile (an object with a name) by its name. */
+const text = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && 'name' in value && typeof value.name === 'string') {
+    return value.name;
+  }
+  return JSON.stringify(value);
+};
 
 /**
  * What tells the pairs apart: each pair's baseline conditions, shown by the keys whose values
@@ -90,6 +97,31 @@ export const deviceDifferences = (comparison: RunComparison): number[] => {
     });
   });
 };
+
+/**
+ * Figures 5-11's boxes across conditions: one box per run over all its devices, as the
+ * SRUP paper draws them (quartiles and median, whiskers at the minimum and maximum).
+ * Null for a run that delivered nothing.
+ */
+export const runBoxes = (runs: readonly ComparedRun[], labels: ReadonlyMap<string, string>): BoxSummary[] =>
+  runs.flatMap((run) => {
+    const all = run.statistics.all_devices;
+    if (all.q1_ms === null || all.median_ms === null || all.q3_ms === null || all.min_ms === null || all.max_ms === null) {
+      return [];
+    }
+    return [
+      {
+        name: labels.get(run.run_id) ?? run.run_id,
+        q1: all.q1_ms,
+        median: all.median_ms,
+        q3: all.q3_ms,
+        whiskerLow: all.min_ms,
+        whiskerHigh: all.max_ms,
+        mean: all.mean_ms,
+        outlierSample: [],
+      },
+    ];
+  });
 
 /** Linear-interpolation quantile of sorted values (numpy's default, as the server's). */
 const quantile = (sorted: readonly number[], q: number): number => {

@@ -11,6 +11,7 @@ import { useResultsSource } from '../api/results-api';
 
 import { BenchResults } from './bench-results';
 import { describeInterval } from './interval-spec';
+import { NetworkConditions } from './network-conditions';
 import { RunCharts } from './run-charts';
 import { MethodsParagraph, RunExports } from './run-exports';
 import { RunProgress } from './run-progress';
@@ -73,6 +74,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
       ) : null}
 
       {finished ? null : <RunProgress devices={run.devices} kind={run.kind} />}
+      <NetworkConditions run={run} />
 
       {run.status === 'completed' && run.kind === 'cipher_bench' ? (
         <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />

@@ -162,7 +162,7 @@ describe('Compare page', () => {
     expect(new Set(distributionQueries)).toEqual(new Set(['?bins=100&min_ms=2&max_ms=120']));
 
     // The SRUP paper's Figures 7-10: the overhead with its (asymmetric) bootstrap interval.
-    for (const name of ['Mean round trip by device', 'Combined mean per condition', 'Overhead per condition', 'Distribution of the differences']) {
+    for (const name of ['Round trip per run', 'Mean round trip by device', 'Combined mean per condition', 'Overhead per condition', 'Distribution of the differences']) {
       expect(screen.getByRole('region', { name })).toBeInTheDocument();
     }
     await vi.waitFor(() => {
