@@ -1,6 +1,4 @@
-import { useState } from 'react';
-
-import { ErrorAlert } from '@/components/ui/error-alert';
+import { ConfirmDeleteButton } from '@/components/ui/confirm-delete-button';
 
 import { useDeleteNetworkProfile } from '../api/delete-network-profile';
 
@@ -8,32 +6,14 @@ type DeleteProfileButtonProps = { profileId: string; name: string; onDeleted: ()
 
 /** Delete with a second, explicit click: a deleted profile cannot be brought back. */
 export const DeleteProfileButton = ({ profileId, name, onDeleted }: DeleteProfileButtonProps) => {
-  const [confirming, setConfirming] = useState(false);
   const remove = useDeleteNetworkProfile({ mutationConfig: { onSuccess: onDeleted } });
-
   return (
-    <div className="actions">
-      {remove.isError ? <ErrorAlert error={remove.error} /> : null}
-      {confirming ? (
-        <>
-          <span>Delete “{name}”?</span>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ profileId })}
-          >
-            Yes, delete
-          </button>
-          <button type="button" className="button" onClick={() => setConfirming(false)} disabled={remove.isPending}>
-            Keep it
-          </button>
-        </>
-      ) : (
-        <button type="button" className="button" onClick={() => setConfirming(true)}>
-          Delete profile
-        </button>
-      )}
-    </div>
+    <ConfirmDeleteButton
+      label="Delete profile"
+      question={`Delete “${name}”?`}
+      onConfirm={() => remove.mutate({ profileId })}
+      isPending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+    />
   );
 };
