@@ -27,3 +27,11 @@ class RunAlreadyActive(ApplicationError):
 
     code = "run_already_active"
     status_code = 409
+
+
+class NetworkProfileNotEnforceable(ApplicationError):
+    """The experiment measures its runs under a network profile, and some of its devices
+    reported (in their facts) that they cannot enforce one: no backend works there."""
+
+    code = "network_profile_not_enforceable"
+    status_code = 409

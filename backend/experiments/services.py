@@ -23,6 +23,7 @@ from devices.signing import job_envelope
 from experiments.errors import (
     DeviceNotInWorkspace,
     DevicesOffline,
+    NetworkProfileNotEnforceable,
     RunAlreadyActive,
     TlsBrokerNotConfigured,
 )
@@ -54,6 +55,11 @@ TLS_NOT_CONFIGURED_MESSAGE = (
     "or choose MQTT over TCP."
 )
 RUN_ALREADY_ACTIVE_MESSAGE = "This experiment already has a run in progress ({run_id})."
+NOT_ENFORCEABLE_MESSAGE = (
+    "The network profile “{profile}” cannot be enforced on every device, so the run would "
+    "not be measured under it. {devices}. Run those agents as root on Linux with "
+    "/dev/net/tun (docs/network-emulation.md), or choose other devices or no profile."
+)
 DEVICE_STALE_MESSAGE = "Device {name} sent no heartbeat for {seconds} s; its agent may have died."
 DEVICE_NEVER_STARTED_MESSAGE = (
     "Device {name} never accepted its job before the job expired; is its agent running and "
@@ -192,6 +198,16 @@ def run_start(*, experiment: Experiment) -> Run:
         raise DevicesOffline(
             DEVICES_OFFLINE_MESSAGE.format(names=", ".join(offline)), extra={"devices": offline}
         )
+    if experiment.network_profile is not None:
+        unable = {d.name: reason for d in devices if (reason := _cannot_enforce(d)) is not None}
+        if unable:
+            raise NetworkProfileNotEnforceable(
+                NOT_ENFORCEABLE_MESSAGE.format(
+                    profile=experiment.network_profile.name,
+                    devices="; ".join(f"{name}: {why}" for name, why in unable.items()),
+                ),
+                extra={"devices": sorted(unable)},
+            )
     run = Run(experiment=experiment, spec=_experiment_spec(experiment))
     run.full_clean()
     run.save()
@@ -201,6 +217,19 @@ def run_start(*, experiment: Experiment) -> Run:
     )
     transaction.on_commit(lambda: run_dispatch_task.delay(str(run.pk)))
     return run
+
+
+def _cannot_enforce(device: Device) -> str | None:
+    """Why the device cannot enforce a network profile, from the facts its agent reported
+    at start (docs/control-plane.md §2); None when some backend can, or when an older agent
+    did not say (the agent then refuses the run itself, before sending anything)."""
+    backends = device.facts.get("network_emulation")
+    if not isinstance(backends, dict) or not backends:
+        return None
+    if any(isinstance(b, dict) and b.get("available") for b in backends.values()):
+        return None
+    reasons = [str(b.get("reason")) for _, b in sorted(backends.items()) if isinstance(b, dict)]
+    return " / ".join(r for r in reasons if r) or "no network emulation backend works there"
 
 
 def _planned_total(experiment: Experiment) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from iotsecbench_agent import __version__
 from iotsecbench_agent.facts import collect_facts
 
 FACT_KEYS = {
+    "network_emulation",
     "hostname",
     "hardware_model",
     "cpu_model",
@@ -110,3 +112,17 @@ def test_facts_command_prints_json_when_run() -> None:
     ).stdout
 
     assert set(json.loads(out)) == FACT_KEYS
+
+
+def test_facts_say_which_network_emulation_backend_works_here_and_why_not(
+    tmp_path: Path,
+) -> None:
+    emulation = collect_facts(tmp_path)["network_emulation"]
+
+    assert set(emulation) == {"netem", "userspace"}
+    userspace = emulation["userspace"]
+    assert userspace["available"] == (os.geteuid() == 0 and os.path.exists("/dev/net/tun"))
+    assert userspace["reason"]
+    # This project's CI kernels have no sch_netem: the reason says what failed.
+    assert isinstance(emulation["netem"]["available"], bool)
+    assert emulation["netem"]["reason"]

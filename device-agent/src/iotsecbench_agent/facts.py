@@ -35,6 +35,19 @@ def collect_facts(root: Path = Path("/")) -> Facts:
         "agent_version": __version__,
         "libraries": {name: _dist_version(dist) for name, dist in LIBRARIES.items()},
         "clock_offset_ns": None,
+        "network_emulation": network_emulation(),
+    }
+
+
+def network_emulation() -> dict[str, dict[str, Any]]:
+    """Which backends could enforce a run's network profile here, and why not
+    (netemu.link.capability: a few hundred ms, once per start): the platform refuses to give
+    a run under a profile to a device that cannot enforce it."""
+    from iotsecbench_agent.netemu.link import capability
+
+    return {
+        name: {"available": backend.available, "reason": backend.reason}
+        for name, backend in capability().items()
     }
 
 

@@ -142,3 +142,42 @@ def test_a_profile_in_use_cannot_be_deleted(personas, owner_client, profile):
     assert response.json()["code"] == "network_profile_in_use"
     assert "used by the experiment(s) x:" in response.json()["message"]
     assert NetworkProfile.objects.filter(pk=profile.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_run_under_a_profile_is_refused_when_a_device_reports_it_cannot_enforce(
+    personas, owner_client, profile
+):
+    able = DeviceFactory.create(
+        workspace=personas.workspace,
+        name="pi-root",
+        facts={"network_emulation": {"userspace": {"available": True, "reason": "root"}}},
+    )
+    unable = DeviceFactory.create(
+        workspace=personas.workspace,
+        name="pi-user",
+        facts={
+            "network_emulation": {
+                "userspace": {"available": False, "reason": "needs root"},
+                "netem": {"available": False, "reason": "needs root (tc qdisc)"},
+            }
+        },
+    )
+    experiment = Experiment.objects.create(
+        workspace=personas.workspace, name="x", network_profile=profile
+    )
+    experiment.devices.set([able, unable])
+
+    response = owner_client.post(f"/api/experiments/{experiment.pk}/runs/")
+
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "network_profile_not_enforceable"
+    assert "pi-user: needs root (tc qdisc) / needs root." in body["message"]
+    assert "pi-root" not in body["message"]
+    assert body["extra"] == {"devices": ["pi-user"]}
+    assert not Run.objects.exists()
+    # Without the profile the same devices run.
+    experiment.network_profile = None
+    experiment.save()
+    assert owner_client.post(f"/api/experiments/{experiment.pk}/runs/").status_code == 201

@@ -22,7 +22,16 @@ describe('deviceFacts', () => {
       ram: '4.0 GiB',
       os: 'Debian 12',
       python: '3.11.2',
+      networkEmulation: MISSING,
     });
+  });
+
+  it('should say which network emulation backend works, or why none does', () => {
+    const works = { userspace: { available: true, reason: 'root' }, netem: { available: false, reason: 'no sch_netem' } };
+    expect(deviceFacts({ network_emulation: works }).networkEmulation).toBe('userspace');
+    const none = { userspace: { available: false, reason: 'needs root' }, netem: { available: false, reason: 'needs root (tc qdisc)' } };
+    expect(deviceFacts({ network_emulation: none }).networkEmulation).toBe('Cannot: needs root; needs root (tc qdisc)');
+    expect(deviceFacts({ network_emulation: 'yes' }).networkEmulation).toBe(MISSING);
   });
 
   it('should show a dash for missing or mistyped facts', () => {
@@ -33,6 +42,7 @@ describe('deviceFacts', () => {
       ram: MISSING,
       os: MISSING,
       python: MISSING,
+      networkEmulation: MISSING,
     });
   });
 });

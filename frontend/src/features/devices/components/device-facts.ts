@@ -13,6 +13,8 @@ export type DeviceFactsView = {
   ram: string;
   os: string;
   python: string;
+  /** Whether the agent could enforce a run's network profile: the backends that work, or why none does. */
+  networkEmulation: string;
 };
 
 const text = (value: unknown): string =>
@@ -24,6 +26,23 @@ const text = (value: unknown): string =>
 
 const bytes = (value: unknown): string => formatBytes(typeof value === 'number' ? value : null);
 
+/**
+ * `network_emulation`: `{backend: {available, reason}}` (docs/control-plane.md §2). "userspace"
+ * when a backend works, "Cannot: <reasons>" when none does, a dash when the agent did not say.
+ */
+const networkEmulation = (value: unknown): string => {
+  if (value === null || typeof value !== 'object') return MISSING;
+  const backends = Object.entries(value as Record<string, unknown>).filter(
+    (entry): entry is [string, { available?: unknown; reason?: unknown }] =>
+      entry[1] !== null && typeof entry[1] === 'object',
+  );
+  if (backends.length === 0) return MISSING;
+  const working = backends.filter(([, b]) => b.available === true).map(([name]) => name);
+  if (working.length > 0) return working.sort().join(', ');
+  const reasons = backends.map(([, b]) => (typeof b.reason === 'string' ? b.reason : '')).filter(Boolean);
+  return `Cannot: ${reasons.join('; ') || 'no backend works here'}`;
+};
+
 export const deviceFacts = (facts: Device['facts']): DeviceFactsView => ({
   hostname: text(facts.hostname),
   cpu: text(facts.cpu_model),
@@ -31,6 +50,7 @@ export const deviceFacts = (facts: Device['facts']): DeviceFactsView => ({
   ram: bytes(facts.ram_bytes),
   os: text(facts.os),
   python: text(facts.python_version),
+  networkEmulation: networkEmulation(facts.network_emulation),
 });
 
 export const enrollCommand = (server: string, token: string): string =>

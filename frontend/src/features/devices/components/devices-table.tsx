@@ -23,6 +23,7 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
             <th scope="col">RAM</th>
             <th scope="col">OS</th>
             <th scope="col">Python</th>
+            <th scope="col">Network profiles</th>
             <th scope="col">Last seen</th>
           </tr>
         </thead>
@@ -43,6 +44,7 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
                 <td className="num">{facts.ram}</td>
                 <td>{facts.os}</td>
                 <td>{facts.python}</td>
+                <td>{facts.networkEmulation}</td>
                 <td>{formatDateTime(device.last_seen_at)}</td>
               </tr>
             );
