@@ -51,6 +51,7 @@ from sharing.selectors import (
     share_list,
     share_record_view,
     share_run_get,
+    share_run_ids,
     share_runs,
     share_runs_by_alias,
 )
@@ -283,7 +284,7 @@ class _PublicApi(APIView):
 def _statistics(share: Share, run: Run) -> RunStatistics:
     """The run's statistics, its repeats narrowed to the runs the share shows."""
     statistics = run_statistics_compute(run=run)
-    shown = {r.pk for r in share_runs(share=share)}
+    shown = share_run_ids(share=share)
     return replace(statistics, repeats=repeats_within(statistics.repeats, run_ids=shown))
 
 
@@ -412,7 +413,7 @@ class PublicCompareApi(_PublicApi):
         for run in runs:
             run_require_round_trips(run=run)
         comparison = runs_compare(runs=runs)
-        shown = {r.pk for r in share_runs(share=share)}
+        shown = share_run_ids(share=share)
         narrowed = replace(
             comparison,
             runs=[

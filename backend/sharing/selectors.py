@@ -68,6 +68,17 @@ def share_runs(*, share: Share) -> list[Run]:
     return [by_id[run_id] for run_id in share.run_ids if run_id in by_id]
 
 
+def share_run_ids(*, share: Share) -> set[UUID]:
+    """The ids of the runs a share shows, without loading them (what the repeats of a shared
+    run's statistics are narrowed to)."""
+    if share.run_id is not None:
+        return {share.run_id}
+    if share.experiment_id is not None:
+        runs = Run.objects.filter(experiment_id=share.experiment_id)
+        return set(runs.values_list("pk", flat=True))
+    return set(share.run_ids)
+
+
 def share_run_get(*, share: Share, run_alias: UUID) -> Run:
     """One of the share's runs, by the alias the shared page knows it by."""
     for run in share_runs(share=share):
