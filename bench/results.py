@@ -104,11 +104,11 @@ def make_run(workspace: Any, devices: list[Any], records: int, security: str) ->
         "measurement": "round_trip",
         "timeout_ms": 5000,
     }
-    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED, spec=spec)
+    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE, spec=spec)
     per_device = records // len(devices)
     for i, device in enumerate(devices):
         part = RunDevice.objects.create(
-            run=run, device=device, status=RunStatus.COMPLETED, total=per_device
+            run=run, device=device, status=RunStatus.DONE, total=per_device
         )
         body = records_csv(i + (100 if security != "none" else 0), per_device)
         with transaction.atomic():

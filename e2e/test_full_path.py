@@ -32,7 +32,7 @@ def wait_run_finished(product: Product, run_id: str) -> dict[str, Any]:
     while time.monotonic() < deadline:
         product.stack.check_alive()
         run = product.api("GET", f"/api/runs/{run_id}/")
-        if run["status"] in ("completed", "failed"):
+        if run["status"] in ("done", "failed"):
             return run
         time.sleep(0.2)
     raise AssertionError(f"run not finished after {RUN_TIMEOUT_S} s: {run}")
@@ -49,12 +49,12 @@ def test_experiment_created_through_the_api_runs_on_two_agents_and_lands_in_post
     )
     run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
     run = wait_run_finished(product, run["id"])
-    assert run["status"] == "completed", run["error"]
+    assert run["status"] == "done", run["error"]
 
     # Every device measured and uploaded 100 records, each stored once.
     assert sorted(d["name"] for d in run["devices"]) == sorted(AGENTS)
     for part in run["devices"]:
-        assert (part["status"], part["records_ingested"], part["total"]) == ("completed", 100, 100)
+        assert (part["status"], part["records_ingested"], part["total"]) == ("done", 100, 100)
         facts = part["facts"]
         for key in (
             "hostname",
@@ -116,7 +116,7 @@ def test_secured_messaging_run_records_securing_costs_and_larger_wire_bytes(
     )
     run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
     run = wait_run_finished(product, run["id"])
-    assert run["status"] == "completed", run["error"]
+    assert run["status"] == "done", run["error"]
     rows = product.sql(
         "SELECT count(*), min(r.secure_ns), min(r.unsecure_ns), min(r.wire_bytes),"
         " max(r.wire_bytes), min(r.app_bytes) FROM measurements_messagerecord r"
@@ -157,7 +157,7 @@ def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(
     )
     run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
     run = wait_run_finished(product, run["id"])
-    assert run["status"] == "completed", run["error"]
+    assert run["status"] == "done", run["error"]
     rows = {(r["mechanism"], r["operation"], r["data_bytes"]): r for r in run["bench_summary"]}
     expected = {
         (m, op, size)
@@ -198,7 +198,7 @@ def test_throughput_run_counts_secured_packets_per_window_against_no_security(
     )
     run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
     run = wait_run_finished(product, run["id"])
-    assert run["status"] == "completed", run["error"]
+    assert run["status"] == "done", run["error"]
     rows = {(r["mechanism"], r["operation"], r["data_bytes"]): r for r in run["bench_summary"]}
     assert set(rows) == {
         (m, op, size)
@@ -242,7 +242,7 @@ def test_run_over_tls_verifies_the_broker_and_counts_tls_records_as_wire_bytes(
         )
         run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
         run = wait_run_finished(product, run["id"])
-        assert run["status"] == "completed", run["error"]
+        assert run["status"] == "done", run["error"]
         assert run["spec"]["broker_url"].startswith("mqtts://")
         rows = product.sql(
             "SELECT count(*), min(r.wire_bytes), max(r.wire_bytes)"

@@ -64,7 +64,7 @@ def test_a_meter_log_of_a_real_run_is_aligned_by_its_timestamps_and_gives_energy
     run = wait_run_finished(
         product, product.api("POST", f"/api/experiments/{experiment['id']}/runs/")["id"]
     )
-    assert run["status"] == "completed", run["error"]
+    assert run["status"] == "done", run["error"]
     ((first_ns, last_ns),) = product.sql(
         "SELECT min(r.t_send_ns), max(r.t_recv_ns) FROM measurements_messagerecord r"
         " JOIN experiments_rundevice rd ON rd.id = r.run_device_id WHERE rd.run_id = %s",

@@ -26,7 +26,7 @@ def test_a_shared_run_is_seen_without_login_and_gone_once_revoked(product: Produ
     )
     run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
     run = wait_run_finished(product, run["id"])
-    assert run["status"] == "completed", run["error"]
+    assert run["status"] == "done", run["error"]
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(

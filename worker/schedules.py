@@ -8,7 +8,15 @@ from typing import Any
 # this a run whose agent died would show "running" forever.
 STALE_RUN_CHECK_SECONDS = 15.0
 
+# Queued runs start as soon as their devices are free (a finished run asks at once); this
+# tick also starts what was queued while no worker ran.
+SCHEDULE_RUNS_SECONDS = 5.0
+
 BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "schedule-queued-runs": {
+        "task": "experiments.tasks.runs_schedule_task",
+        "schedule": SCHEDULE_RUNS_SECONDS,
+    },
     "fail-stale-runs": {
         "task": "experiments.tasks.runs_fail_stale_task",
         "schedule": STALE_RUN_CHECK_SECONDS,

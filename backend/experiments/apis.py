@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
@@ -10,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import Workspace
 from accounts.selectors import workspace_for_user
 from devices.models import Device
 from experiments.catalogue import (
@@ -17,14 +19,21 @@ from experiments.catalogue import (
     MECHANISM_KINDS,
     MECHANISMS,
 )
+from experiments.describe import describe_plain
+from experiments.estimate import duration_words
+from experiments.matrix import KIND_AXIS_PARAMETERS, MatrixError
+from experiments.matrix import build as build_matrix
+from experiments.matrix import label as matrix_label
 from experiments.models import (
     BENCH_DATA_BYTES_MAX,
     BENCH_MECHANISMS_MAX,
     BENCH_REPETITIONS_MAX,
     BENCH_SIZES_MAX,
     INTERVAL_MS_MAX,
+    MATRIX_RUNS_MAX,
     MESSAGE_COUNT_MAX,
     PAYLOAD_SIZE_MAX,
+    REPEATS_MAX,
     SAMPLE_KINDS,
     WINDOW_MS_MAX,
     WINDOW_MS_MIN,
@@ -40,7 +49,13 @@ from experiments.models import (
     Transport,
 )
 from experiments.selectors import experiment_get, experiment_list, run_get
-from experiments.services import experiment_create, run_start
+from experiments.services import (
+    design_plan,
+    experiment_create,
+    run_cancel,
+    run_retry,
+    run_start,
+)
 from measurements.models import BenchOperation, BenchStatistic
 from measurements.selectors import (
     NS_PER_MS,
@@ -48,6 +63,7 @@ from measurements.selectors import (
     bench_statistics,
     run_statistics,
 )
+from netprofiles.models import NetworkProfile
 from netprofiles.selectors import profile_visible
 
 ALL_DEVICES_LABEL = "All devices"
@@ -78,7 +94,13 @@ THROUGHPUT_PAYLOAD_TOO_LARGE = (
 class RunBriefSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=RunStatus.choices)
+    cell_label = serializers.CharField()
+    repeat = serializers.IntegerField()
+    position = serializers.IntegerField()
+    error = serializers.CharField()
     created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 @extend_schema_serializer(component_name="Experiment")
@@ -115,6 +137,11 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "device_ids",
             "network_profile",
             "network_profile_name",
+            "axes",
+            "exclusions",
+            "repeats",
+            "description",
+            "preset",
             "created_at",
             "runs",
         ]
@@ -166,29 +193,118 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
         "under; messaging experiments only. Default: none, the link as it is.",
     )
 
+    axes = serializers.ListField(
+        child=serializers.DictField(),
+        default=list,
+        help_text="Parameters with several values: {parameter, values: [...]} or {name, "
+        "values: [{parameter: value, ...}]} for parameters that change together. One run per "
+        "combination (docs/experiment-design.md).",
+    )
+    exclusions = serializers.ListField(
+        child=serializers.DictField(),
+        default=list,
+        help_text="Combinations not to run: objects of axis values ({parameter: value}).",
+    )
+    repeats = serializers.IntegerField(
+        min_value=1,
+        max_value=REPEATS_MAX,
+        default=1,
+        help_text="How many times every combination runs (runs of the same combination are "
+        "repeats; results pool them).",
+    )
+    description = serializers.CharField(allow_blank=True, default="", max_length=5000)
+    preset = serializers.CharField(allow_blank=True, default="", max_length=64)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["protocol"] == Protocol.SRUP and attrs["security"] != "none":
-            raise serializers.ValidationError({"security": [SRUP_SIGNS_ITSELF]})
-        if attrs.get("network_profile") is not None and attrs["kind"] in SAMPLE_KINDS:
-            raise serializers.ValidationError({"network_profile": [NETWORK_PROFILE_MESSAGING]})
-        if attrs["kind"] in SAMPLE_KINDS:
-            errors: dict[str, list[str]] = {}
-            if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
-                errors["mechanisms"] = [BENCH_NO_NONE]
-            if attrs["kind"] == ExperimentKind.THROUGHPUT and any(
-                size > THROUGHPUT_PAYLOAD_MAX for size in attrs["data_sizes"]
-            ):
-                errors["data_sizes"] = [THROUGHPUT_PAYLOAD_TOO_LARGE]
-            if not attrs["mechanisms"]:
-                errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
-            if not attrs["data_sizes"]:
-                errors["data_sizes"] = [BENCH_NEEDS_SIZES]
-            for field in ("mechanisms", "data_sizes"):
-                if len(set(attrs[field])) != len(attrs[field]):
-                    errors.setdefault(field, []).append(BENCH_DUPLICATES)
-            if errors:
-                raise serializers.ValidationError(errors)
+        try:
+            matrix = build_matrix(attrs["axes"], attrs["exclusions"], self._check_axis_value)
+        except MatrixError as exc:
+            raise serializers.ValidationError(exc.errors) from None
+        errors: dict[str, list[str]] = {}
+        irrelevant = sorted(
+            {p for axis in matrix.axes for p in axis["values"][0]}
+            - KIND_AXIS_PARAMETERS[attrs["kind"]]
+        )
+        if irrelevant:
+            errors["axes"] = [
+                f"{', '.join(irrelevant)} cannot vary in a {attrs['kind']} experiment; "
+                f"allowed: {', '.join(sorted(KIND_AXIS_PARAMETERS[attrs['kind']]))}."
+            ]
+            raise serializers.ValidationError(errors)
+        invalid: list[str] = []
+        for cell in matrix.cells:
+            cell_errors = design_errors({**attrs, **cell})
+            if not matrix.axes:
+                errors = cell_errors
+            elif cell_errors:
+                words = "; ".join(f"{k}: {' '.join(v)}" for k, v in cell_errors.items())
+                invalid.append(f"Run “{matrix_label(cell, describe_plain)}”: {words}")
+        if invalid:
+            errors["axes"] = [
+                *invalid[:10],
+                *([f"…and {len(invalid) - 10} more."] if len(invalid) > 10 else []),
+                "Change the axis values or add these combinations to the exclusions.",
+            ]
+        runs = len(matrix.cells) * attrs["repeats"]
+        if runs > MATRIX_RUNS_MAX:
+            errors["repeats"] = [
+                f"The design expands to {runs} runs; at most {MATRIX_RUNS_MAX}: fewer values, "
+                "more exclusions or fewer repeats."
+            ]
+        if errors:
+            raise serializers.ValidationError(errors)
+        attrs["axes"] = matrix.axes
+        attrs["exclusions"] = matrix.exclusions
+        attrs["matrix"] = matrix
         return attrs
+
+    def _check_axis_value(self, parameter: str, value: Any) -> Any:
+        try:
+            checked = self.fields[parameter].run_validation(value)
+        except serializers.ValidationError as exc:
+            raise ValueError(" ".join(_messages(exc.detail))) from None
+        return _jsonable(checked)
+
+
+def _messages(detail: Any) -> list[str]:
+    if isinstance(detail, dict):
+        return [m for v in detail.values() for m in _messages(v)]
+    if isinstance(detail, list):
+        return [m for v in detail for m in _messages(v)]
+    return [str(detail)]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The rules one run's parameters must follow beyond each field's own range; the
+    field errors for the first broken rules ({} when the design is valid)."""
+    if attrs["protocol"] == Protocol.SRUP and attrs["security"] != "none":
+        return {"security": [SRUP_SIGNS_ITSELF]}
+    if attrs.get("network_profile") is not None and attrs["kind"] in SAMPLE_KINDS:
+        return {"network_profile": [NETWORK_PROFILE_MESSAGING]}
+    errors: dict[str, list[str]] = {}
+    if attrs["kind"] in SAMPLE_KINDS:
+        if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
+            errors["mechanisms"] = [BENCH_NO_NONE]
+        if attrs["kind"] == ExperimentKind.THROUGHPUT and any(
+            size > THROUGHPUT_PAYLOAD_MAX for size in attrs["data_sizes"]
+        ):
+            errors["data_sizes"] = [THROUGHPUT_PAYLOAD_TOO_LARGE]
+        if not attrs["mechanisms"]:
+            errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
+        if not attrs["data_sizes"]:
+            errors["data_sizes"] = [BENCH_NEEDS_SIZES]
+        for field in ("mechanisms", "data_sizes"):
+            if len(set(attrs[field])) != len(attrs[field]):
+                errors.setdefault(field, []).append(BENCH_DUPLICATES)
+    return errors
 
 
 class ExperimentsApi(APIView):
@@ -209,17 +325,89 @@ class ExperimentsApi(APIView):
         serializer.is_valid(raise_exception=True)
         workspace = workspace_for_user(user=request.user)
         data = dict(serializer.validated_data)
-        profile_id = data.pop("network_profile", None)
-        profile = None
-        if profile_id is not None:
-            profile = profile_visible(workspace=workspace, profile_id=profile_id)
-            if profile is None:
-                raise serializers.ValidationError({"network_profile": [NETWORK_PROFILE_UNKNOWN]})
+        profile = _visible_profiles(workspace, data)
+        data.pop("matrix")
         experiment = experiment_create(
             workspace=workspace, user=request.user, network_profile=profile, **data
         )
         data = ExperimentOutputSerializer(experiment).data
         return Response(data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_serializer(component_name="DesignPlanInput")
+class DesignPlanInputSerializer(ExperimentInputSerializer):
+    name = serializers.CharField(max_length=200, required=False, default="")
+
+
+@extend_schema_serializer(component_name="PlannedRun")
+class PlannedRunSerializer(serializers.Serializer[object]):
+    position = serializers.IntegerField()
+    repeat = serializers.IntegerField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
+    cell = serializers.DictField()
+    estimated_seconds = serializers.FloatField()
+
+
+@extend_schema_serializer(component_name="DesignPlan")
+class DesignPlanSerializer(serializers.Serializer[object]):
+    run_count = serializers.IntegerField()
+    cells = serializers.IntegerField()
+    excluded = serializers.IntegerField()
+    repeats = serializers.IntegerField()
+    estimated_seconds = serializers.FloatField()
+    estimated = serializers.CharField(help_text="The estimate in words, e.g. '2.5 h'.")
+    warnings = serializers.ListField(child=serializers.CharField())
+    runs = PlannedRunSerializer(many=True, help_text="The first 200 runs, in queue order.")
+
+
+class ExperimentPlanApi(APIView):
+    """How many runs a design expands to and how long they take, before anything is
+    created: the same checks and field errors as creating it."""
+
+    @extend_schema(
+        operation_id="experiments_plan",
+        request=DesignPlanInputSerializer,
+        responses=DesignPlanSerializer,
+    )
+    def post(self, request: Request) -> Response:
+        serializer = DesignPlanInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        workspace = workspace_for_user(user=request.user)
+        attrs = dict(serializer.validated_data)
+        matrix = attrs.pop("matrix")
+        plan = design_plan(workspace=workspace, attrs=attrs, matrix=matrix)
+        body = {
+            "run_count": plan.cells * plan.repeats,
+            "cells": plan.cells,
+            "excluded": plan.excluded,
+            "repeats": plan.repeats,
+            "estimated_seconds": plan.estimated_seconds,
+            "estimated": duration_words(plan.estimated_seconds),
+            "warnings": plan.warnings,
+            "runs": plan.runs,
+        }
+        return Response(DesignPlanSerializer(body).data)
+
+
+def _visible_profiles(workspace: Workspace, data: dict[str, Any]) -> NetworkProfile | None:
+    """The design's fixed network profile (popped from ``data``); every profile it names,
+    fixed or on an axis, must be a built-in or the workspace's (field error otherwise)."""
+    profile_id = data.pop("network_profile", None)
+    profile = None
+    if profile_id is not None:
+        profile = profile_visible(workspace=workspace, profile_id=profile_id)
+        if profile is None:
+            raise serializers.ValidationError({"network_profile": [NETWORK_PROFILE_UNKNOWN]})
+    for axis in data.get("axes", ()):
+        for value in axis["values"]:
+            axis_profile = value.get("network_profile")
+            if axis_profile is not None and (
+                profile_visible(workspace=workspace, profile_id=axis_profile) is None
+            ):
+                raise serializers.ValidationError(
+                    {"axes": [f"network_profile {axis_profile}: {NETWORK_PROFILE_UNKNOWN}"]}
+                )
+    return profile
 
 
 class ExperimentDetailApi(APIView):
@@ -300,6 +488,12 @@ class ExperimentBriefSerializer(serializers.Serializer[object]):
     name = serializers.CharField()
 
 
+@extend_schema_serializer(component_name="RunTransition")
+class RunTransitionSerializer(serializers.Serializer[object]):
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    at = serializers.DateTimeField()
+
+
 @extend_schema_serializer(component_name="Run")
 class RunOutputSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
@@ -308,6 +502,15 @@ class RunOutputSerializer(serializers.Serializer[object]):
     status = serializers.ChoiceField(choices=RunStatus.choices)
     error = serializers.CharField()
     spec = serializers.DictField()
+    cell = serializers.DictField(help_text="The axis values this run of the matrix uses.")
+    cell_label = serializers.CharField()
+    repeat = serializers.IntegerField()
+    position = serializers.IntegerField()
+    retry_of = serializers.UUIDField(source="retry_of_id", allow_null=True)
+    transitions = RunTransitionSerializer(
+        many=True, help_text="Every status change with its time, oldest first."
+    )
+    queued_at = serializers.DateTimeField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -423,6 +626,28 @@ class RunDetailApi(APIView):
     def get(self, request: Request, run_id: UUID) -> Response:
         run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
         return Response(run_output(run))
+
+
+class RunCancelApi(APIView):
+    """Cancel a queued or active run; its agents stop and upload what they measured."""
+
+    @extend_schema(operation_id="runs_cancel", request=None, responses=RunOutputSerializer)
+    def post(self, request: Request, run_id: UUID) -> Response:
+        workspace = workspace_for_user(user=request.user)
+        run = run_get(workspace=workspace, run_id=run_id)
+        run_cancel(run=run, by=request.user.get_username())
+        return Response(run_output(run_get(workspace=workspace, run_id=run_id)))
+
+
+class RunRetryApi(APIView):
+    """Queue a failed or cancelled run again (same spec and devices); answers the new run."""
+
+    @extend_schema(operation_id="runs_retry", request=None, responses={201: RunOutputSerializer})
+    def post(self, request: Request, run_id: UUID) -> Response:
+        workspace = workspace_for_user(user=request.user)
+        retry = run_retry(run=run_get(workspace=workspace, run_id=run_id))
+        body = run_output(run_get(workspace=workspace, run_id=retry.pk))
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 @extend_schema_serializer(component_name="MechanismInfo")

@@ -35,3 +35,17 @@ class NetworkProfileNotEnforceable(ApplicationError):
 
     code = "network_profile_not_enforceable"
     status_code = 409
+
+
+class RunNotCancellable(ApplicationError):
+    """The run already finished (done, failed or cancelled): nothing to cancel."""
+
+    code = "run_not_cancellable"
+    status_code = 409
+
+
+class RunNotRetryable(ApplicationError):
+    """Only a failed or cancelled run can be retried."""
+
+    code = "run_not_retryable"
+    status_code = 409

@@ -5,6 +5,7 @@ import uuid
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
+from django.utils import timezone
 
 from accounts.models import Workspace
 from devices.models import Device
@@ -64,6 +65,11 @@ class Measurement(models.TextChoices):
     ROUND_TRIP = "round_trip", "Round trip"
 
 
+# An experiment's matrix: how many runs one start may queue (cells x repeats).
+MATRIX_RUNS_MAX = 1000
+REPEATS_MAX = 100
+
+
 class Experiment(models.Model):
     """A design: the parameters every run of it uses, and the devices it runs on."""
 
@@ -115,6 +121,17 @@ class Experiment(models.Model):
     repetitions = models.PositiveIntegerField(default=100)
     window_ms = models.PositiveIntegerField(default=2000)
     devices = models.ManyToManyField(Device, related_name="experiments")
+    # --- the matrix (experiments/matrix.py; docs/experiment-design.md) -------------------
+    # The fields above are the fixed parameters; each axis gives a parameter (or several
+    # together) a list of values: [{"name": str, "values": [{parameter: value, ...}, ...]}].
+    # A run is made for every combination of one value per axis, less the combinations
+    # that match an exclusion ({parameter: value, ...}), each `repeats` times.
+    axes = models.JSONField(default=list, blank=True)
+    exclusions = models.JSONField(default=list, blank=True)
+    repeats = models.PositiveIntegerField(default=1)
+    description = models.TextField(blank=True, default="")
+    # The preset (fixtures/presets/<slug>.yaml) the design started from, if any.
+    preset = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -140,15 +157,21 @@ class Experiment(models.Model):
 
 
 class RunStatus(models.TextChoices):
-    PENDING = "pending"
-    DISPATCHED = "dispatched"
-    RUNNING = "running"
-    INGESTING = "ingesting"
-    COMPLETED = "completed"
-    FAILED = "failed"
+    """queued -> preparing -> running -> ingesting -> done, or failed / cancelled. Every
+    change is timestamped in RunTransition (a database trigger writes it)."""
+
+    QUEUED = "queued", "Queued"
+    PREPARING = "preparing", "Preparing"
+    RUNNING = "running", "Running"
+    INGESTING = "ingesting", "Ingesting"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
 
 
-FINISHED_STATUSES = (RunStatus.COMPLETED, RunStatus.FAILED)
+FINISHED_STATUSES = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
+# A run in one of these holds its devices: no other run may use them meanwhile.
+ACTIVE_STATUSES = (RunStatus.PREPARING, RunStatus.RUNNING, RunStatus.INGESTING)
 
 
 class Run(models.Model):
@@ -157,15 +180,40 @@ class Run(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     experiment = models.ForeignKey(Experiment, on_delete=models.CASCADE, related_name="runs")
-    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.PENDING)
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     error = models.TextField(blank=True, default="")
     spec = models.JSONField(default=dict)
+    # Its place in the experiment's matrix: the axis values it runs with ({parameter:
+    # value}), a label for them, which repeat of that cell it is, and its order in the queue.
+    cell = models.JSONField(default=dict, blank=True)
+    cell_label = models.CharField(max_length=500, blank=True, default="")
+    repeat = models.PositiveIntegerField(default=1)
+    position = models.PositiveIntegerField(default=0)
+    # Runs start in (queued_at, position) order; a retry is queued anew.
+    queued_at = models.DateTimeField(default=timezone.now)
+    # A retry's original run.
+    retry_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="retries"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "queued_at", "position"])]
+
+
+class RunTransition(models.Model):
+    """One status change of a run, with its time. Written by a PostgreSQL trigger on
+    experiments_run (migration 0009), so no code path can change a status unrecorded."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="transitions")
+    status = models.CharField(max_length=16, choices=RunStatus.choices)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
 
 
 class RunDevice(models.Model):
@@ -175,7 +223,7 @@ class RunDevice(models.Model):
     device = models.ForeignKey(Device, on_delete=models.PROTECT, related_name="run_devices")
     job_id = models.UUIDField(default=uuid.uuid4, unique=True)
     job_seq = models.BigIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.PENDING)
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
     error = models.TextField(blank=True, default="")
     sent = models.PositiveIntegerField(default=0)
     received = models.PositiveIntegerField(default=0)

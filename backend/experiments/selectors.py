@@ -25,6 +25,7 @@ def experiment_get(*, workspace: Workspace, experiment_id: UUID) -> Experiment:
 def run_get(*, workspace: Workspace, run_id: UUID) -> Run:
     runs = Run.objects.filter(experiment__workspace=workspace).select_related("experiment")
     runs = runs.prefetch_related(
-        Prefetch("run_devices", queryset=RunDevice.objects.select_related("device"))
+        Prefetch("run_devices", queryset=RunDevice.objects.select_related("device")),
+        "transitions",
     )
     return get_object_or_404(runs, pk=run_id)

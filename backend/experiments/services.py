@@ -4,30 +4,40 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Workspace
-from core.mqtt import mqtt_publish_many
+from core.mqtt import BrokerUnavailable, mqtt_publish_many
 from devices.models import Device
 from devices.services import device_next_job_seq
 from devices.signing import job_envelope
+from experiments import estimate
+from experiments.describe import describe
 from experiments.errors import (
     DeviceNotInWorkspace,
     DevicesOffline,
     NetworkProfileNotEnforceable,
     RunAlreadyActive,
+    RunNotCancellable,
+    RunNotRetryable,
     TlsBrokerNotConfigured,
 )
+from experiments.matrix import Cell, Matrix, run_order
+from experiments.matrix import build as build_matrix
+from experiments.matrix import label as matrix_label
 from experiments.models import (
+    ACTIVE_STATUSES,
     FINISHED_STATUSES,
     SAMPLE_KINDS,
     Experiment,
@@ -54,7 +64,10 @@ TLS_NOT_CONFIGURED_MESSAGE = (
     "This platform has no TLS broker: set MQTT_TLS_URL and MQTT_TLS_CA_FILE (make up does), "
     "or choose MQTT over TCP."
 )
-RUN_ALREADY_ACTIVE_MESSAGE = "This experiment already has a run in progress ({run_id})."
+RUN_ALREADY_ACTIVE_MESSAGE = (
+    "This experiment already has runs queued or in progress (the next is {run_id}): wait for "
+    "them to finish, or cancel them, before starting it again."
+)
 NOT_ENFORCEABLE_MESSAGE = (
     "The network profile “{profile}” cannot be enforced on every device, so the run would "
     "not be measured under it. {devices}. Run those agents as root on Linux with "
@@ -95,9 +108,21 @@ def experiment_create(
     repetitions: int = 100,
     window_ms: int = 2000,
     network_profile: NetworkProfile | None = None,
+    axes: Sequence[dict[str, Any]] = (),
+    exclusions: Sequence[Cell] = (),
+    repeats: int = 1,
+    description: str = "",
+    preset: str = "",
 ) -> Experiment:
-    devices = list(Device.objects.filter(workspace=workspace, pk__in=device_ids))
-    missing = sorted({str(i) for i in device_ids} - {str(d.pk) for d in devices})
+    """Create a design. ``axes`` and ``exclusions`` are already checked and canonical
+    (experiments.matrix.build, as the API's serializer does)."""
+    axis_devices = {
+        str(i) for axis in axes for value in axis["values"] for i in value.get("device_ids", ())
+    }
+    wanted = {str(i) for i in device_ids} | axis_devices
+    devices_found = list(Device.objects.filter(workspace=workspace, pk__in=wanted))
+    devices = [d for d in devices_found if str(d.pk) in {str(i) for i in device_ids}]
+    missing = sorted(wanted - {str(d.pk) for d in devices_found})
     if missing:
         raise DeviceNotInWorkspace(
             DEVICE_NOT_IN_WORKSPACE_MESSAGE.format(ids=", ".join(missing)),
@@ -124,8 +149,16 @@ def experiment_create(
         repetitions=repetitions,
         window_ms=window_ms,
         network_profile=network_profile,
+        axes=list(axes),
+        exclusions=list(exclusions),
+        repeats=repeats,
+        description=description,
+        preset=preset,
     )
-    if transport != Transport.TCP and not (settings.MQTT_TLS_URL and settings.MQTT_TLS_CA_FILE):
+    transports = {transport} | {
+        value["transport"] for axis in axes for value in axis["values"] if "transport" in value
+    }
+    if transports != {Transport.TCP} and not (settings.MQTT_TLS_URL and settings.MQTT_TLS_CA_FILE):
         raise TlsBrokerNotConfigured(
             TLS_NOT_CONFIGURED_MESSAGE,
             extra={"fields": {"transport": [TLS_NOT_CONFIGURED_MESSAGE]}},
@@ -182,41 +215,240 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
-def run_start(*, experiment: Experiment) -> Run:
-    """Create a run of the experiment and queue its dispatch to the devices."""
-    from experiments.tasks import run_dispatch_task
+def _design(experiment: Experiment, cell: Cell, profiles: dict[str, NetworkProfile]) -> Experiment:
+    """The experiment as one run of its matrix sees it: a fresh, unsaved copy with the
+    cell's values in place of the fixed ones (device_ids are the caller's)."""
+    design = Experiment(
+        **{f.attname: getattr(experiment, f.attname) for f in Experiment._meta.concrete_fields}
+    )
+    for parameter, value in cell.items():
+        if parameter == "network_profile":
+            design.network_profile = None if value is None else profiles[str(value)]
+        elif parameter != "device_ids":
+            setattr(design, parameter, value)
+    if "network_profile" not in cell:
+        design.network_profile = experiment.network_profile
+    return design
 
-    # Lock the experiment so two clicks cannot start two runs at once.
+
+def _no_check(parameter: str, value: Any) -> Any:
+    return value
+
+
+@transaction.atomic
+def experiment_start(*, experiment: Experiment) -> list[Run]:
+    """Queue every run of the experiment's matrix (each combination x repeats, in
+    matrix.run_order). The scheduler (runs_schedule) starts them one after another, never
+    two on one device at a time. Refused, before anything is queued, while runs of the
+    experiment are queued or active, when a device is offline, or when a network profile
+    cannot be enforced on a device."""
+    from experiments.tasks import runs_schedule_task
+
+    # Lock the experiment so two clicks cannot queue the matrix twice.
     Experiment.objects.select_for_update().get(pk=experiment.pk)
-    active = experiment.runs.exclude(status__in=FINISHED_STATUSES).first()
+    active = experiment.runs.exclude(status__in=FINISHED_STATUSES).order_by("position").first()
     if active is not None:
         raise RunAlreadyActive(RUN_ALREADY_ACTIVE_MESSAGE.format(run_id=active.pk))
-    devices = list(experiment.devices.order_by("name"))
+    matrix = build_matrix(experiment.axes, experiment.exclusions, _no_check)
+    base_devices = list(experiment.devices.order_by("name"))
+    device_sets = {
+        tuple(sorted(str(i) for i in cell["device_ids"]))
+        for cell in matrix.cells
+        if "device_ids" in cell
+    }
+    all_ids = {str(d.pk) for d in base_devices} | {i for ids in device_sets for i in ids}
+    devices = {str(d.pk): d for d in Device.objects.filter(pk__in=all_ids).order_by("name")}
+    offline = sorted(d.name for d in devices.values() if not d.online)
+    if offline:
+        raise DevicesOffline(
+            DEVICES_OFFLINE_MESSAGE.format(names=", ".join(offline)), extra={"devices": offline}
+        )
+    profile_ids = {str(c["network_profile"]) for c in matrix.cells if c.get("network_profile")}
+    profiles = {str(p.pk): p for p in NetworkProfile.objects.filter(pk__in=profile_ids)}
+    names = {**{k: d.name for k, d in devices.items()}, **{k: p.name for k, p in profiles.items()}}
+    now = timezone.now()
+    runs: list[Run] = []
+    parts: list[RunDevice] = []
+    for position, (repeat, cell) in enumerate(run_order(matrix.cells, experiment.repeats)):
+        design = _design(experiment, cell, profiles)
+        run_devices = (
+            [devices[str(i)] for i in sorted(cell["device_ids"], key=lambda i: devices[i].name)]
+            if "device_ids" in cell
+            else base_devices
+        )
+        if design.network_profile is not None:
+            _require_enforceable(design.network_profile, run_devices)
+        run = Run(
+            experiment=experiment,
+            spec=_experiment_spec(design),
+            cell=cell,
+            cell_label=matrix_label(cell, lambda p, v: describe(p, v, names))
+            if matrix.axes
+            else "",
+            repeat=repeat,
+            position=position,
+            queued_at=now,
+        )
+        runs.append(run)
+        total = _planned_total(design)
+        parts.extend(RunDevice(run=run, device=d, total=total, facts=d.facts) for d in run_devices)
+    Run.objects.bulk_create(runs)
+    RunDevice.objects.bulk_create(parts)
+    transaction.on_commit(lambda: runs_schedule_task.delay())
+    return runs
+
+
+def run_start(*, experiment: Experiment) -> Run:
+    """Queue the experiment's runs (experiment_start); the first of them."""
+    return experiment_start(experiment=experiment)[0]
+
+
+def _require_enforceable(profile: NetworkProfile, devices: Sequence[Device]) -> None:
+    unable = {d.name: reason for d in devices if (reason := _cannot_enforce(d)) is not None}
+    if unable:
+        raise NetworkProfileNotEnforceable(
+            NOT_ENFORCEABLE_MESSAGE.format(
+                profile=profile.name,
+                devices="; ".join(f"{name}: {why}" for name, why in unable.items()),
+            ),
+            extra={"devices": sorted(unable)},
+        )
+
+
+# pg_advisory_xact_lock key: one scheduler at a time, across workers and hosts.
+SCHEDULER_LOCK = 0x10753CB
+
+
+def runs_schedule() -> list[str]:
+    """Start every queued run that can start now, oldest first: a run starts when no other
+    run of its experiment is active (runs of an experiment execute one after another) and
+    none of its devices is in an active run of any experiment. Queued runs are rows, so a
+    restart of the worker or the backend loses none: the next call (after every finished
+    run, and every few seconds from beat) picks them up. Returns the ids started."""
+    from experiments.tasks import run_prepare_task
+
+    started: list[str] = []
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SCHEDULER_LOCK])
+        busy_experiments = set(
+            Run.objects.filter(status__in=ACTIVE_STATUSES).values_list("experiment_id", flat=True)
+        )
+        busy_devices = set(
+            RunDevice.objects.filter(run__status__in=ACTIVE_STATUSES).values_list(
+                "device_id", flat=True
+            )
+        )
+        queued = Run.objects.filter(status=RunStatus.QUEUED).order_by("queued_at", "position")
+        for run in queued.prefetch_related("run_devices"):
+            devices = {rd.device_id for rd in run.run_devices.all()}
+            if run.experiment_id in busy_experiments or devices & busy_devices:
+                continue
+            claimed = Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
+                status=RunStatus.PREPARING, started_at=timezone.now()
+            )
+            if claimed:
+                busy_experiments.add(run.experiment_id)
+                busy_devices |= devices
+                started.append(str(run.pk))
+        for run_id in started:
+            transaction.on_commit(partial(run_prepare_task.delay, run_id))
+    return started
+
+
+def schedule_soon() -> None:
+    """Ask the worker to start what can start, once the current transaction commits."""
+    from experiments.tasks import runs_schedule_task
+
+    transaction.on_commit(lambda: runs_schedule_task.delay())
+
+
+RUN_NOT_CANCELLABLE_MESSAGE = "Run {run_id} is already {status}; there is nothing to cancel."
+CANCELLED_MESSAGE = "Cancelled by {user}."
+RUN_NOT_RETRYABLE_MESSAGE = (
+    "Run {run_id} is {status}; only a failed or cancelled run can be retried."
+)
+
+
+@transaction.atomic
+def run_cancel(*, run: Run, by: str) -> Run:
+    """Cancel a queued or active run. An active run's agents are told to stop (a signed
+    cancel job); what they measured until then is still uploaded and kept."""
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    if run.status in FINISHED_STATUSES:
+        raise RunNotCancellable(
+            RUN_NOT_CANCELLABLE_MESSAGE.format(run_id=run.pk, status=run.status)
+        )
+    was_active = run.status in ACTIVE_STATUSES
+    message = CANCELLED_MESSAGE.format(user=by)
+    Run.objects.filter(pk=run.pk).update(
+        status=RunStatus.CANCELLED, error=message, finished_at=timezone.now()
+    )
+    active_parts = list(RunDevice.objects.filter(run=run).exclude(status__in=FINISHED_STATUSES))
+    RunDevice.objects.filter(pk__in=[p.pk for p in active_parts]).update(
+        status=RunStatus.CANCELLED, error=message
+    )
+    if was_active:
+        dispatched = [p for p in active_parts if p.job_seq is not None]
+        transaction.on_commit(lambda: _publish_cancel(run.pk, dispatched))
+    schedule_soon()
+    run.refresh_from_db()
+    return run
+
+
+def _publish_cancel(run_id: UUID, parts: Sequence[RunDevice]) -> None:
+    """Tell each device to stop the run's job (docs/control-plane.md: kind "cancel")."""
+    messages = []
+    now = time.time()
+    for part in parts:
+        seq = device_next_job_seq(device_id=str(part.device_id))
+        job = {
+            "v": 1,
+            "device_id": str(part.device_id),
+            "seq": seq,
+            "issued_at": now,
+            "expires_at": now + settings.JOB_TTL_SECONDS,
+            "job_id": str(uuid4()),
+            "run_id": str(run_id),
+            "kind": "cancel",
+            "spec": {"job_id": str(part.job_id)},
+        }
+        messages.append((f"iotsecbench/agents/{part.device_id}/jobs", job_envelope(job), 1, False))
+    if messages:
+        try:
+            mqtt_publish_many(messages)
+        except BrokerUnavailable as exc:
+            logger.warning("experiments.cancel_not_sent run=%s error=%s", run_id, exc.message)
+
+
+@transaction.atomic
+def run_retry(*, run: Run) -> Run:
+    """Queue a failed or cancelled run again: the same frozen spec (same seed, same
+    profile as frozen), the same devices, at the back of the queue."""
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    if run.status not in (RunStatus.FAILED, RunStatus.CANCELLED):
+        raise RunNotRetryable(RUN_NOT_RETRYABLE_MESSAGE.format(run_id=run.pk, status=run.status))
+    retry = Run.objects.create(
+        experiment_id=run.experiment_id,
+        spec=run.spec,
+        cell=run.cell,
+        cell_label=run.cell_label,
+        repeat=run.repeat,
+        position=run.position,
+        retry_of=run,
+    )
+    devices = Device.objects.filter(run_devices__run=run).order_by("name")
     offline = [d.name for d in devices if not d.online]
     if offline:
         raise DevicesOffline(
             DEVICES_OFFLINE_MESSAGE.format(names=", ".join(offline)), extra={"devices": offline}
         )
-    if experiment.network_profile is not None:
-        unable = {d.name: reason for d in devices if (reason := _cannot_enforce(d)) is not None}
-        if unable:
-            raise NetworkProfileNotEnforceable(
-                NOT_ENFORCEABLE_MESSAGE.format(
-                    profile=experiment.network_profile.name,
-                    devices="; ".join(f"{name}: {why}" for name, why in unable.items()),
-                ),
-                extra={"devices": sorted(unable)},
-            )
-    run = Run(experiment=experiment, spec=_experiment_spec(experiment))
-    run.full_clean()
-    run.save()
+    total = RunDevice.objects.filter(run=run).values_list("total", flat=True).first() or 0
     RunDevice.objects.bulk_create(
-        RunDevice(run=run, device=d, total=_planned_total(experiment), facts=d.facts)
-        for d in devices
+        RunDevice(run=retry, device=d, total=total, facts=d.facts) for d in devices
     )
-    transaction.on_commit(lambda: run_dispatch_task.delay(str(run.pk)))
-    return run
+    schedule_soon()
+    return retry
 
 
 def _cannot_enforce(device: Device) -> str | None:
@@ -289,27 +521,22 @@ def run_dispatch(*, run_id: UUID | str) -> int:
     Returns the number of jobs published.
     """
     run = Run.objects.get(pk=run_id)
-    if run.status in FINISHED_STATUSES:
-        return 0
+    if run.status != RunStatus.PREPARING:
+        return 0  # not started by the scheduler yet, or already cancelled/failed
     pending = list(
-        RunDevice.objects.filter(run=run, status=RunStatus.PENDING).select_related(
-            "run__experiment"
-        )
+        RunDevice.objects.filter(run=run, status=RunStatus.QUEUED).select_related("run__experiment")
     )
     for run_device in pending:
         seq = device_next_job_seq(device_id=str(run_device.device_id))
         job = _job_for(run_device, seq=seq, now=time.time())
         topic = f"iotsecbench/agents/{run_device.device_id}/jobs"
         mqtt_publish_many([(topic, job_envelope(job), 1, False)])
-        RunDevice.objects.filter(pk=run_device.pk, status=RunStatus.PENDING).update(
-            status=RunStatus.DISPATCHED, job_seq=seq
+        RunDevice.objects.filter(pk=run_device.pk, status=RunStatus.QUEUED).update(
+            status=RunStatus.PREPARING, job_seq=seq
         )
         logger.info(
             "experiments.job_dispatched run=%s device=%s seq=%s", run.pk, run_device.device_id, seq
         )
-    Run.objects.filter(pk=run.pk, status=RunStatus.PENDING).update(
-        status=RunStatus.DISPATCHED, started_at=timezone.now()
-    )
     return len(pending)
 
 
@@ -322,7 +549,30 @@ def run_fail(*, run_id: UUID | str, message: str) -> bool:
     )
     if changed:
         logger.warning("experiments.run_failed run=%s error=%s", run_id, message)
+        schedule_soon()  # its devices are free for the next queued run
     return changed == 1
+
+
+DEVICE_OFFLINE_AT_START_MESSAGE = (
+    "{names} went offline before the run could start. Start the agent(s) again and retry the run."
+)
+
+
+def run_prepare(*, run_id: UUID | str) -> int:
+    """The run's preparing step, once the scheduler started it: its devices must be online,
+    then its jobs go out (run_dispatch). Returns the number of jobs published."""
+    run = Run.objects.get(pk=run_id)
+    if run.status != RunStatus.PREPARING:
+        return 0
+    offline = sorted(
+        Device.objects.filter(run_devices__run=run, online=False).values_list("name", flat=True)
+    )
+    if offline:
+        run_fail(
+            run_id=run.pk, message=DEVICE_OFFLINE_AT_START_MESSAGE.format(names=", ".join(offline))
+        )
+        return 0
+    return run_dispatch(run_id=run.pk)
 
 
 def run_device_fail(*, run_device: RunDevice, message: str) -> None:
@@ -343,17 +593,17 @@ def run_device_progress(
     )
     updated = active.update(sent=sent, received=received, total=total, last_heartbeat_at=now)
     if updated:
-        active.filter(status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
-        Run.objects.filter(pk=run_id, status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
+        active.filter(status=RunStatus.PREPARING).update(status=RunStatus.RUNNING)
+        Run.objects.filter(pk=run_id, status=RunStatus.PREPARING).update(status=RunStatus.RUNNING)
     return updated == 1
 
 
 def run_device_job_accepted(*, device_id: UUID | str, job_id: UUID | str) -> None:
     now = timezone.now()
     rd = RunDevice.objects.filter(job_id=job_id, device_id=device_id)
-    rd.filter(status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING, last_heartbeat_at=now)
+    rd.filter(status=RunStatus.PREPARING).update(status=RunStatus.RUNNING, last_heartbeat_at=now)
     run_ids = rd.values("run_id")
-    Run.objects.filter(pk__in=run_ids, status=RunStatus.DISPATCHED).update(status=RunStatus.RUNNING)
+    Run.objects.filter(pk__in=run_ids, status=RunStatus.PREPARING).update(status=RunStatus.RUNNING)
 
 
 def run_device_network_record(
@@ -371,7 +621,7 @@ def runs_fail_stale(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     stale_after = timedelta(seconds=settings.RUN_HEARTBEAT_STALE_SECONDS)
     never_started = RunDevice.objects.filter(
-        status=RunStatus.DISPATCHED,
+        status=RunStatus.PREPARING,
         run__started_at__lt=now - timedelta(seconds=settings.JOB_TTL_SECONDS) - stale_after,
     ).select_related("device")
     silent = (
@@ -394,3 +644,68 @@ def runs_fail_stale(*, now: datetime | None = None) -> int:
         run_device_fail(run_device=rd, message=message)
         failed += 1
     return failed
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    position: int
+    repeat: int
+    label: str
+    cell: Cell
+    estimated_seconds: float
+
+
+@dataclass(frozen=True)
+class DesignPlan:
+    """What starting a design would queue, before anything is created."""
+
+    runs: list[PlannedRun]
+    cells: int
+    excluded: int
+    repeats: int
+    estimated_seconds: float
+    warnings: list[str]
+
+
+PLAN_RUNS_LISTED = 200
+
+
+def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) -> DesignPlan:
+    """The runs a checked design expands to (``attrs``: the API's validated design), each
+    with its label and estimated duration (experiments.estimate), and the warnings."""
+    profile_ids = {str(attrs["network_profile"])} if attrs.get("network_profile") else set()
+    profile_ids |= {str(c["network_profile"]) for c in matrix.cells if c.get("network_profile")}
+    profiles = {
+        str(p.pk): p
+        for p in NetworkProfile.objects.filter(pk__in=profile_ids).filter(
+            Q(workspace__isnull=True) | Q(workspace=workspace)
+        )
+    }
+    device_ids = {str(i) for c in matrix.cells for i in c.get("device_ids", ())}
+    names = {
+        **{
+            str(d.pk): d.name for d in Device.objects.filter(workspace=workspace, pk__in=device_ids)
+        },
+        **{k: p.name for k, p in profiles.items()},
+    }
+    designs: list[dict[str, Any]] = []
+    runs: list[PlannedRun] = []
+    total = 0.0
+    for position, (repeat, cell) in enumerate(run_order(matrix.cells, attrs["repeats"])):
+        design = {**attrs, **cell}
+        profile = profiles.get(str(design.get("network_profile")))
+        seconds = estimate.run_seconds(design, profile.spec if profile else None)
+        total += seconds
+        if repeat == 1:
+            designs.append(design)
+        if position < PLAN_RUNS_LISTED:
+            label = matrix_label(cell, lambda p, v: describe(p, v, names)) if cell else ""
+            runs.append(PlannedRun(position, repeat, label, cell, seconds))
+    return DesignPlan(
+        runs=runs,
+        cells=len(matrix.cells),
+        excluded=matrix.excluded,
+        repeats=attrs["repeats"],
+        estimated_seconds=total,
+        warnings=estimate.warnings(designs, total),
+    )

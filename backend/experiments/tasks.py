@@ -9,7 +9,7 @@ from celery import shared_task
 from celery.app.task import Task
 
 from core.mqtt import BrokerUnavailable
-from experiments.services import run_dispatch, run_fail, runs_fail_stale
+from experiments.services import run_fail, run_prepare, runs_fail_stale, runs_schedule
 
 logger = logging.getLogger(__name__)
 
@@ -20,9 +20,9 @@ DISPATCH_FAILED_MESSAGE = "Could not send the jobs to the devices: {error}"
 @shared_task(
     bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=DISPATCH_MAX_RETRIES
 )
-def run_dispatch_task(self: Task[Any, Any], run_id: str) -> int:
+def run_prepare_task(self: Task[Any, Any], run_id: str) -> int:
     try:
-        return run_dispatch(run_id=run_id)
+        return run_prepare(run_id=run_id)
     except BrokerUnavailable as exc:
         if self.request.retries >= DISPATCH_MAX_RETRIES:
             run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))
@@ -34,3 +34,8 @@ def run_dispatch_task(self: Task[Any, Any], run_id: str) -> int:
 @shared_task(acks_late=True)
 def runs_fail_stale_task() -> int:
     return runs_fail_stale()
+
+
+@shared_task(acks_late=True)
+def runs_schedule_task() -> list[str]:
+    return runs_schedule()

@@ -4,6 +4,7 @@ from experiments import apis
 
 urlpatterns = [
     path("", apis.ExperimentsApi.as_view(), name="list"),
+    path("plan/", apis.ExperimentPlanApi.as_view(), name="plan"),
     path("<uuid:experiment_id>/", apis.ExperimentDetailApi.as_view(), name="detail"),
     path("<uuid:experiment_id>/runs/", apis.ExperimentRunStartApi.as_view(), name="run-start"),
 ]
@@ -14,4 +15,6 @@ catalogue_urlpatterns = [
 
 run_urlpatterns = [
     path("<uuid:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
+    path("<uuid:run_id>/cancel/", apis.RunCancelApi.as_view(), name="run-cancel"),
+    path("<uuid:run_id>/retry/", apis.RunRetryApi.as_view(), name="run-retry"),
 ]

@@ -55,7 +55,7 @@ def run_repeats(*, run: Run) -> list[Run]:
     results.pairing), oldest first; the run itself among them when it is completed."""
     key = repeat_key(run.spec)
     candidates = Run.objects.filter(
-        experiment_id=run.experiment_id, status=RunStatus.COMPLETED
+        experiment_id=run.experiment_id, status=RunStatus.DONE
     ).order_by("created_at")
     return [r for r in candidates if repeat_key(r.spec) == key]
 

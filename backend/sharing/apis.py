@@ -179,7 +179,7 @@ class SharesApi(APIView):
                 raise serializers.ValidationError({field: [NOT_IN_WORKSPACE.format(what="run")]})
             runs = [found[run_id] for run_id in run_ids]
             for run in runs:
-                if run.status != RunStatus.COMPLETED:
+                if run.status != RunStatus.DONE:
                     raise serializers.ValidationError(
                         {field: [RUN_NOT_COMPLETED.format(status=run.status)]}
                     )

@@ -241,11 +241,11 @@ def run_device_complete_if_ingested(*, run_device_id: int) -> bool:
         message = PARTIAL_MESSAGE.format(done=partial.record_total, total=partial.total)
         run_device_fail(run_device=partial, message=message)
         return True
-    done = ingested.update(status=RunStatus.COMPLETED)
+    done = ingested.update(status=RunStatus.DONE)
     if not done:
         return False
     run_id = RunDevice.objects.values_list("run_id", flat=True).get(pk=run_device_id)
-    unfinished = RunDevice.objects.filter(run_id=run_id).exclude(status=RunStatus.COMPLETED)
+    unfinished = RunDevice.objects.filter(run_id=run_id).exclude(status=RunStatus.DONE)
     if unfinished.exists():
         return True
     claimed = (
@@ -258,10 +258,13 @@ def run_device_complete_if_ingested(*, run_device_id: int) -> bool:
 
         summarize(run_id=run_id)
         completed = Run.objects.filter(pk=run_id, status=RunStatus.INGESTING).update(
-            status=RunStatus.COMPLETED, finished_at=timezone.now()
+            status=RunStatus.DONE, finished_at=timezone.now()
         )
         if completed:
+            from experiments.services import schedule_soon
             from results.tasks import run_round_trips_warm_task  # results reads measurements
+
+            schedule_soon()  # its devices are free for the next queued run
 
             # The results pages read a completed run's round trips from a cache; fill it now
             # rather than on the first view (docs/results.md).

@@ -52,7 +52,7 @@ def run_round_trips_load(*, run: Run, with_seq: bool = True) -> list[DeviceRound
     (`seq` is then empty): only the series over the sequence needs them.
     """
     run_devices = list(run.run_devices.all())
-    cacheable = run.status == RunStatus.COMPLETED
+    cacheable = run.status == RunStatus.DONE
     ids = [rd.pk for rd in run_devices]
     trips = round_trip_cache(run_device_ids=ids, with_seq=with_seq) if cacheable else {}
     missing = [rd_id for rd_id in ids if rd_id not in trips]
@@ -112,7 +112,7 @@ def run_wire_size_counts(*, run: Run) -> list[tuple[int, int]]:
     round trips (RoundTripCache.wire_sizes), filled where missing, so the records are
     scanned once per run."""
     ids = [rd.pk for rd in run.run_devices.all()]
-    cacheable = run.status == RunStatus.COMPLETED
+    cacheable = run.status == RunStatus.DONE
     stored: dict[int, list[list[int]]] = {}
     if cacheable:
         rows = RoundTripCache.objects.filter(run_device_id__in=ids, wire_sizes__isnull=False)
@@ -152,7 +152,7 @@ def run_round_trips_warm(*, run_id: UUID | str) -> int:
     """Fill the cache of a completed messaging run, so its first view is as fast as later
     ones. Returns the number of devices read (0 when there is nothing to cache)."""
     run = (
-        Run.objects.filter(pk=run_id, status=RunStatus.COMPLETED)
+        Run.objects.filter(pk=run_id, status=RunStatus.DONE)
         .select_related("experiment")
         .prefetch_related("run_devices__device")
         .first()

@@ -94,7 +94,7 @@ def run_statistics_compute(
     view of the run page asks for them twice (statistics table, methods paragraph). Its
     repeats are read afresh every time: a new repeat may have completed since."""
     memo_key = STATISTICS_MEMO_KEY.format(run_id=run.pk)
-    if devices is None and run.status == RunStatus.COMPLETED:
+    if devices is None and run.status == RunStatus.DONE:
         memo = cache.get(memo_key)
         if isinstance(memo, RunStatistics):
             return replace(memo, repeats=run_repeats_compute(run=run))
@@ -119,7 +119,7 @@ def run_statistics_compute(
         mean_of_device_means_ms=mean_of_means([d.rtt_ms for d in devices]),
         repeats=run_repeats_compute(run=run),
     )
-    if run.status == RunStatus.COMPLETED:
+    if run.status == RunStatus.DONE:
         cache.set(memo_key, statistics, timeout=STATISTICS_MEMO_SECONDS)
     return statistics
 

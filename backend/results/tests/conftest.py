@@ -91,7 +91,7 @@ def make_run(personas: Any) -> MakeRun:
         messages: dict[str, Sequence[Message]],
         *,
         spec: dict[str, Any] | None = None,
-        status: str = RunStatus.COMPLETED,
+        status: str = RunStatus.DONE,
         experiment: Experiment | None = None,
         workspace: Workspace | None = None,
         name: str = "MQTT baseline",
@@ -123,7 +123,7 @@ def make_run(personas: Any) -> MakeRun:
                     body=_csv(messages[device.name], wire_bytes),
                 )
                 parts.append(part)
-        if status == RunStatus.COMPLETED:
+        if status == RunStatus.DONE:
             run_summarize(run_id=run.pk)
         return MadeRun(run, parts)
 
@@ -166,7 +166,7 @@ def make_bench_run(personas: Any) -> MakeBenchRun:
             workspace=personas.workspace, devices=devices, name="OpenSSL on Pi", kind=kind
         )
         run = Run.objects.create(
-            experiment=experiment, status=RunStatus.COMPLETED, spec=spec or bench_spec()
+            experiment=experiment, status=RunStatus.DONE, spec=spec or bench_spec()
         )
         parts = []
         with transaction.atomic():
@@ -174,7 +174,7 @@ def make_bench_run(personas: Any) -> MakeBenchRun:
                 part = RunDevice.objects.create(
                     run=run,
                     device=device,
-                    status=RunStatus.COMPLETED,
+                    status=RunStatus.DONE,
                     facts=device.facts,
                     total=planned,
                 )

@@ -274,6 +274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/experiments/plan/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description How many runs a design expands to and how long they take, before anything is
+         *     created: the same checks and field errors as creating it.
+         */
+        post: operations["experiments_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health/": {
         parameters: {
             query?: never;
@@ -604,6 +624,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Cancel a queued or active run; its agents stop and upload what they measured. */
+        post: operations["runs_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/distribution/": {
         parameters: {
             query?: never;
@@ -694,6 +731,23 @@ export interface paths {
         get: operations["runs_methods"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Queue a failed or cancelled run again (same spec and devices); answers the new run. */
+        post: operations["runs_retry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -947,6 +1001,76 @@ export interface components {
             edges_ms: number[];
             counts: number[];
         };
+        DesignPlan: {
+            run_count: number;
+            cells: number;
+            excluded: number;
+            repeats: number;
+            /** Format: double */
+            estimated_seconds: number;
+            /** @description The estimate in words, e.g. '2.5 h'. */
+            estimated: string;
+            warnings: string[];
+            /** @description The first 200 runs, in queue order. */
+            runs: components["schemas"]["PlannedRun"][];
+        };
+        DesignPlanInput: {
+            /** @default  */
+            name: string;
+            /** @default messaging */
+            kind: components["schemas"]["ExperimentKindEnum"];
+            /** @default mqtt */
+            protocol: components["schemas"]["ProtocolEnum"];
+            /** @default 3.1.1 */
+            mqtt_version: components["schemas"]["MqttVersionEnum"];
+            /** @default tcp */
+            transport: components["schemas"]["TransportEnum"];
+            /** @default rsa-2048 */
+            srup_signature: components["schemas"]["SrupSignatureEnum"];
+            /** @default 1 */
+            qos: number;
+            /** @default none */
+            security: components["schemas"]["MechanismEnum"];
+            /** @default 66 */
+            payload_size: number;
+            /** @default 100 */
+            message_count: number;
+            /** @default 0 */
+            interval_ms: number;
+            /** @default fixed */
+            interval_distribution: components["schemas"]["IntervalDistributionEnum"];
+            /** @default round_trip */
+            measurement: components["schemas"]["MeasurementEnum"];
+            mechanisms?: components["schemas"]["MechanismEnum"][];
+            data_sizes?: number[];
+            /** @default 100 */
+            repetitions: number;
+            /** @default 2000 */
+            window_ms: number;
+            device_ids: string[];
+            /**
+             * Format: uuid
+             * @description A network profile (built-in or the workspace's) every run is measured under; messaging experiments only. Default: none, the link as it is.
+             */
+            network_profile?: string | null;
+            /** @description Parameters with several values: {parameter, values: [...]} or {name, values: [{parameter: value, ...}]} for parameters that change together. One run per combination (docs/experiment-design.md). */
+            axes?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Combinations not to run: objects of axis values ({parameter: value}). */
+            exclusions?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description How many times every combination runs (runs of the same combination are repeats; results pool them).
+             * @default 1
+             */
+            repeats: number;
+            /** @default  */
+            description: string;
+            /** @default  */
+            preset: string;
+        };
         Device: {
             /** Format: uuid */
             readonly id: string;
@@ -1019,6 +1143,11 @@ export interface components {
             /** Format: uuid */
             readonly network_profile: string | null;
             readonly network_profile_name: string | null;
+            readonly axes: unknown;
+            readonly exclusions: unknown;
+            readonly repeats: number;
+            readonly description: string;
+            readonly preset: string;
             /** Format: date-time */
             readonly created_at: string;
             readonly runs: components["schemas"]["RunBrief"][];
@@ -1066,6 +1195,23 @@ export interface components {
              * @description A network profile (built-in or the workspace's) every run is measured under; messaging experiments only. Default: none, the link as it is.
              */
             network_profile?: string | null;
+            /** @description Parameters with several values: {parameter, values: [...]} or {name, values: [{parameter: value, ...}]} for parameters that change together. One run per combination (docs/experiment-design.md). */
+            axes?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Combinations not to run: objects of axis values ({parameter: value}). */
+            exclusions?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description How many times every combination runs (runs of the same combination are repeats; results pool them).
+             * @default 1
+             */
+            repeats: number;
+            /** @default  */
+            description: string;
+            /** @default  */
+            preset: string;
         };
         /**
          * @description * `messaging` - Messaging round trip
@@ -1304,6 +1450,16 @@ export interface components {
              * @description null: the link never expires.
              */
             expires_at?: string | null;
+        };
+        PlannedRun: {
+            position: number;
+            repeat: number;
+            label: string;
+            cell: {
+                [key: string]: unknown;
+            };
+            /** Format: double */
+            estimated_seconds: number;
         };
         PowerBaseline: {
             source: components["schemas"]["SourceEnum"];
@@ -1614,6 +1770,19 @@ export interface components {
             spec: {
                 [key: string]: unknown;
             };
+            /** @description The axis values this run of the matrix uses. */
+            cell: {
+                [key: string]: unknown;
+            };
+            cell_label: string;
+            repeat: number;
+            position: number;
+            /** Format: uuid */
+            retry_of: string | null;
+            /** @description Every status change with its time, oldest first. */
+            transitions: components["schemas"]["RunTransition"][];
+            /** Format: date-time */
+            queued_at: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1628,8 +1797,16 @@ export interface components {
             /** Format: uuid */
             id: string;
             status: components["schemas"]["RunStatusEnum"];
+            cell_label: string;
+            repeat: number;
+            position: number;
+            error: string;
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
         };
         RunComparison: {
             runs: components["schemas"]["ComparedRun"][];
@@ -1733,15 +1910,16 @@ export interface components {
             repeats: components["schemas"]["RunRepeats"];
         };
         /**
-         * @description * `pending` - Pending
-         *     * `dispatched` - Dispatched
+         * @description * `queued` - Queued
+         *     * `preparing` - Preparing
          *     * `running` - Running
          *     * `ingesting` - Ingesting
-         *     * `completed` - Completed
+         *     * `done` - Done
          *     * `failed` - Failed
+         *     * `cancelled` - Cancelled
          * @enum {string}
          */
-        RunStatusEnum: "pending" | "dispatched" | "running" | "ingesting" | "completed" | "failed";
+        RunStatusEnum: "queued" | "preparing" | "running" | "ingesting" | "done" | "failed" | "cancelled";
         RunSummaryRow: {
             /** Format: uuid */
             device_id: string | null;
@@ -1766,6 +1944,11 @@ export interface components {
             secure_mean_us: number | null;
             /** Format: double */
             unsecure_mean_us: number | null;
+        };
+        RunTransition: {
+            status: components["schemas"]["RunStatusEnum"];
+            /** Format: date-time */
+            at: string;
         };
         Share: {
             /** Format: uuid */
@@ -2292,6 +2475,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Run"];
+                };
+            };
+        };
+    };
+    experiments_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DesignPlanInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["DesignPlanInput"];
+                "multipart/form-data": components["schemas"]["DesignPlanInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DesignPlan"];
                 };
             };
         };
@@ -2878,6 +3086,27 @@ export interface operations {
             };
         };
     };
+    runs_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+        };
+    };
     runs_distribution: {
         parameters: {
             query?: {
@@ -3013,6 +3242,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunMethods"];
+                };
+            };
+        };
+    };
+    runs_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
                 };
             };
         };

@@ -120,7 +120,7 @@ def test_start_run_creates_one_part_per_device_and_refuses_a_second_active_run(
     again = owner_client.post(f"/api/experiments/{experiment.pk}/runs/")
     assert again.status_code == 409
     assert again.json()["code"] == "run_already_active"
-    assert run.status == RunStatus.PENDING
+    assert run.status == RunStatus.QUEUED
 
 
 @pytest.mark.django_db

@@ -35,9 +35,9 @@ def test_heartbeat_moves_the_run_to_running_and_records_progress(personas):
     device = DeviceFactory.create(workspace=personas.workspace)
     run = Run.objects.create(
         experiment=ExperimentFactory.create(workspace=personas.workspace),
-        status=RunStatus.DISPATCHED,
+        status=RunStatus.PREPARING,
     )
-    part = RunDevice.objects.create(run=run, device=device, total=100, status=RunStatus.DISPATCHED)
+    part = RunDevice.objects.create(run=run, device=device, total=100, status=RunStatus.PREPARING)
     body = {"ts": time.time(), "run_id": str(run.pk), "sent": 42, "received": 41, "total": 100}
     assert handle_message(*_msg(device, "heartbeat", body))
     part.refresh_from_db()

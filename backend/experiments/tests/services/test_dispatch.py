@@ -19,7 +19,7 @@ from core.mqtt import broker_address
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.signing import job_public_key_b64
 from experiments.models import Run, RunDevice, RunStatus
-from experiments.services import run_dispatch, run_start
+from experiments.services import run_dispatch, run_start, runs_schedule
 
 
 @pytest.fixture
@@ -74,13 +74,13 @@ def test_dispatch_publishes_a_signed_job_with_growing_seq_to_each_device(
         assert job["spec"]["topic"] == f"iotsecbench/data/{run.pk}/{job['device_id']}"
         assert job["upload"]["url"].endswith(f"/api/agent/runs/{run.pk}/records/")
     run.refresh_from_db()
-    assert run.status == RunStatus.DISPATCHED
+    assert run.status == RunStatus.PREPARING
     assert set(RunDevice.objects.filter(run=run).values_list("status", "job_seq")) == {
-        (RunStatus.DISPATCHED, 1)
+        (RunStatus.PREPARING, 1)
     }
 
     # A second run of the same devices gets the next sequence numbers.
-    Run.objects.filter(pk=run.pk).update(status=RunStatus.COMPLETED)
+    Run.objects.filter(pk=run.pk).update(status=RunStatus.DONE)
     with django_capture_on_commit_callbacks(execute=True):
         run_start(experiment=experiment)
     seqs = {_verify(jobs_listener.get(timeout=5))["seq"] for _ in devices}
@@ -94,6 +94,8 @@ def test_dispatch_twice_publishes_nothing_more(personas, jobs_listener, monkeypa
     run = run_start(
         experiment=ExperimentFactory.create(workspace=personas.workspace, devices=[device])
     )
+    assert run_dispatch(run_id=run.pk) == 0  # queued: only a run the scheduler started goes out
+    assert runs_schedule() == [str(run.pk)]
     assert run_dispatch(run_id=run.pk) == 1
     assert run_dispatch(run_id=run.pk) == 0
     jobs_listener.get(timeout=5)

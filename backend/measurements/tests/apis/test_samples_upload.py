@@ -81,7 +81,7 @@ def test_samples_are_stored_once_and_summarised_with_sample_variance(
 
     assert BenchSample.objects.count() == 40
     run.refresh_from_db()
-    assert run.status == RunStatus.COMPLETED
+    assert run.status == RunStatus.DONE
     stat = BenchStatistic.objects.get(run_device=parts[0], operation="encrypt")
     assert (stat.mechanism, stat.data_bytes, stat.n) == ("aes-128-cbc", 8192, 10)
     assert stat.wall_mean_ns == pytest.approx(statistics.mean(walls))
@@ -129,7 +129,7 @@ def test_throughput_windows_give_packet_rates_and_cost_relative_to_no_security(
         other = running_run.agents[1]
         upload_samples(other, run, samples_chunk([]), index=0, final=True, total=0, key="t1")
     run.refresh_from_db()
-    assert run.status == RunStatus.COMPLETED
+    assert run.status == RunStatus.DONE
     stat = BenchStatistic.objects.get(run_device=part, mechanism="present-80-cbc")
     rates = [p / 2 for p in (24_000, 25_000, 26_000)]
     assert stat.rate_mean == pytest.approx(statistics.mean(rates))

@@ -58,9 +58,9 @@ def test_upload_in_chunks_ingests_every_record_once_and_completes_the_run(
     assert (stored.app_bytes, stored.wire_bytes, stored.outcome) == (66, 70, "ok")
 
     run.refresh_from_db()
-    assert run.status == RunStatus.COMPLETED
+    assert run.status == RunStatus.DONE
     assert set(RunDevice.objects.filter(run=run).values_list("status", flat=True)) == {
-        RunStatus.COMPLETED
+        RunStatus.DONE
     }
     delivered_a = [r for i, r in enumerate(RTTS_A) if i not in {7, 8}]
     stat_a = RunStatistic.objects.get(run=run, run_device=part_a)
@@ -102,7 +102,7 @@ def test_overlapping_chunk_under_a_new_key_adds_only_the_new_records(
     assert list(UploadChunk.objects.order_by("index").values_list("records", flat=True)) == [50, 50]
     part_a.refresh_from_db()
     assert part_a.records_ingested == 100
-    assert part_a.status == RunStatus.COMPLETED
+    assert part_a.status == RunStatus.DONE
 
 
 @pytest.mark.django_db

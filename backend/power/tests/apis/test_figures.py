@@ -32,7 +32,7 @@ def run_with_messages(personas: Any) -> tuple[Run, Any]:
     """A run whose device sent 10 messages, 1 s apart from T0, each answered 0.5 s later."""
     device = DeviceFactory.create(workspace=personas.workspace)
     experiment = ExperimentFactory.create(workspace=personas.workspace, devices=[device])
-    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED)
+    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE)
     part = RunDevice.objects.create(run=run, device=device, total=10)
     MessageRecord.objects.bulk_create(
         MessageRecord(

@@ -135,7 +135,7 @@ def test_a_replaced_parse_attempt_changes_nothing(owner_client, parse) -> None:
 def test_traces_attach_to_a_run_and_its_device(owner_client, personas) -> None:
     device, other = DeviceFactory.create_batch(2, workspace=personas.workspace)
     experiment = ExperimentFactory.create(workspace=personas.workspace, devices=[device])
-    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED)
+    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE)
     RunDevice.objects.create(run=run, device=device)
     ok = upload(owner_client, vi_csv(ROWS), run=str(run.pk), device=str(device.pk))
     assert ok.status_code == 201

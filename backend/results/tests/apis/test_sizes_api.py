@@ -78,7 +78,7 @@ def test_sizes_answer_400_for_a_cipher_benchmark(personas, owner_client):
     experiment = ExperimentFactory.create(
         workspace=personas.workspace, kind=ExperimentKind.CIPHER_BENCH
     )
-    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED, spec={})
+    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE, spec={})
     response = owner_client.get(f"/api/runs/{run.pk}/sizes/")
     assert response.status_code == 400
     assert response.json()["code"] == "run_has_no_round_trips"

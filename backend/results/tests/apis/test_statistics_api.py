@@ -28,7 +28,7 @@ def test_statistics_answer_per_device_all_devices_and_repeats(make_run, owner_cl
     body = response.json()
     assert (body["run_id"], body["status"], body["confidence"]) == (
         str(made.run.pk),
-        "completed",
+        "done",
         0.95,
     )
     a, b = body["devices"]
@@ -82,7 +82,7 @@ def test_a_benchmark_run_answers_run_has_no_round_trips(personas, owner_client):
     experiment = ExperimentFactory.create(
         workspace=personas.workspace, kind=ExperimentKind.CIPHER_BENCH
     )
-    run = Run.objects.create(experiment=experiment, status=RunStatus.COMPLETED)
+    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE)
     # Exports and methods answer every kind (tests/apis/test_exports_api.py).
     for path in ("statistics/", "distribution/", "sizes/"):
         response = owner_client.get(f"/api/runs/{run.pk}/{path}")

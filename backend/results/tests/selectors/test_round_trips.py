@@ -76,7 +76,7 @@ def test_runs_in_workspace_keeps_the_order_and_hides_other_workspaces(make_run, 
 @pytest.mark.django_db
 def test_runs_in_workspace_refuses_a_benchmark_run(make_run, personas):
     bench = ExperimentFactory.create(workspace=personas.workspace, kind=ExperimentKind.THROUGHPUT)
-    run = Run.objects.create(experiment=bench, status=RunStatus.COMPLETED)
+    run = Run.objects.create(experiment=bench, status=RunStatus.DONE)
     with pytest.raises(RunHasNoRoundTrips) as caught:
         runs_in_workspace(workspace=personas.workspace, run_ids=[run.pk])
     assert caught.value.code == "run_has_no_round_trips"
