@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from core.apis import HealthApi
 from core.views import spa_index
 from devices.urls import agent_urlpatterns as device_agent_urls
-from experiments.urls import catalogue_urlpatterns, run_urlpatterns
+from experiments.urls import catalogue_urlpatterns, preset_urlpatterns, run_urlpatterns
 from measurements.urls import agent_urlpatterns as measurement_agent_urls
 from results.urls import compare_urlpatterns as results_compare_urls
 from results.urls import run_urlpatterns as results_run_urls
@@ -26,6 +26,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("public/shares/", include((sharing_public_urls, "public-shares"))),
     path("network-profiles/", include(("netprofiles.urls", "network-profiles"))),
     path("catalogue/", include((catalogue_urlpatterns, "catalogue"))),
+    path("presets/", include((preset_urlpatterns, "presets"))),
     path("agent/", include((agent_urlpatterns, "agent"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -4,8 +4,12 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
+from django.http import HttpResponse
+from django.utils.text import slugify
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +18,7 @@ from rest_framework.views import APIView
 from accounts.models import Workspace
 from accounts.selectors import workspace_for_user
 from devices.models import Device
+from experiments import design_file
 from experiments.catalogue import (
     MECHANISM_CHOICES,
     MECHANISM_KINDS,
@@ -29,6 +34,7 @@ from experiments.models import (
     BENCH_MECHANISMS_MAX,
     BENCH_REPETITIONS_MAX,
     BENCH_SIZES_MAX,
+    BROKER_PROTOCOLS,
     INTERVAL_MS_MAX,
     MATRIX_RUNS_MAX,
     MESSAGE_COUNT_MAX,
@@ -37,6 +43,8 @@ from experiments.models import (
     SAMPLE_KINDS,
     WINDOW_MS_MAX,
     WINDOW_MS_MIN,
+    CoapMethod,
+    CoapType,
     Experiment,
     ExperimentKind,
     IntervalDistribution,
@@ -46,9 +54,17 @@ from experiments.models import (
     Run,
     RunStatus,
     SrupSignature,
+    TopicIdType,
     Transport,
 )
-from experiments.selectors import experiment_get, experiment_list, run_get
+from experiments.presets import preset_design, presets
+from experiments.selectors import (
+    NEVER_RUN,
+    ExperimentFilters,
+    experiment_get,
+    experiment_search,
+    run_get,
+)
 from experiments.services import (
     design_plan,
     experiment_create,
@@ -84,6 +100,23 @@ NETWORK_PROFILE_MESSAGING = (
     "A network profile shapes the messages of a messaging experiment; a cipher benchmark or "
     "throughput run has none: leave it empty."
 )
+QOS_MINUS_ONE_MQTTSN = "QoS -1 (publish without a connection) exists in MQTT-SN only."
+MQTTSN_QOS = "MQTT-SN runs use QoS -1, 0 or 1."
+TLS_NEEDS_BROKER_PROTOCOL = (
+    "TLS applies to the MQTT broker connection of MQTT and SRUP runs; CoAP and MQTT-SN run "
+    "over UDP: choose MQTT over TCP."
+)
+PROFILE_NEEDS_BROKER_PROTOCOL = (
+    "Network profiles are enforced on the broker link of MQTT and SRUP runs; CoAP and MQTT-SN "
+    "runs cannot be measured under one yet: leave it empty."
+)
+# One MQTT-SN message in one UDP datagram (3-byte length form, PUBLISH header 7 bytes,
+# 64-bit IV and a padding block of the lightweight ciphers).
+MQTTSN_PAYLOAD_MAX = 65_000
+MQTTSN_PAYLOAD_TOO_LARGE = (
+    f"An MQTT-SN message travels in one UDP datagram: at most {MQTTSN_PAYLOAD_MAX} bytes."
+)
+DESIGN_FILE_NOT_TEXT = "The file is not UTF-8 text; export a design as YAML and upload that."
 THROUGHPUT_PAYLOAD_MAX = 65_000
 THROUGHPUT_PAYLOAD_TOO_LARGE = (
     f"Throughput payloads go in one UDP datagram: at most {THROUGHPUT_PAYLOAD_MAX} bytes."
@@ -124,6 +157,9 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "transport",
             "srup_signature",
             "qos",
+            "coap_type",
+            "coap_method",
+            "topic_id_type",
             "security",
             "payload_size",
             "message_count",
@@ -158,7 +194,15 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     srup_signature = serializers.ChoiceField(
         choices=SrupSignature.choices, default=SrupSignature.RSA_2048
     )
-    qos = serializers.IntegerField(min_value=0, max_value=2, default=1)
+    qos = serializers.IntegerField(
+        min_value=-1,
+        max_value=2,
+        default=1,
+        help_text="MQTT QoS 0, 1 or 2; MQTT-SN also -1. Not used by CoAP.",
+    )
+    coap_type = serializers.ChoiceField(choices=CoapType.choices, default=CoapType.CON)
+    coap_method = serializers.ChoiceField(choices=CoapMethod.choices, default=CoapMethod.GET)
+    topic_id_type = serializers.ChoiceField(choices=TopicIdType.choices, default=TopicIdType.NORMAL)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
     message_count = serializers.IntegerField(min_value=1, max_value=MESSAGE_COUNT_MAX, default=100)
@@ -282,11 +326,29 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """What a messaging protocol allows of QoS, transport, security and profiles."""
+    protocol = attrs["protocol"]
+    if protocol == Protocol.SRUP and attrs["security"] != "none":
+        return {"security": [SRUP_SIGNS_ITSELF]}
+    if attrs["qos"] == -1 and protocol != Protocol.MQTTSN:
+        return {"qos": [QOS_MINUS_ONE_MQTTSN]}
+    if protocol == Protocol.MQTTSN and attrs["qos"] == 2:
+        return {"qos": [MQTTSN_QOS]}
+    if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
+        return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
+    if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:
+        return {"network_profile": [PROFILE_NEEDS_BROKER_PROTOCOL]}
+    if protocol == Protocol.MQTTSN and attrs["payload_size"] > MQTTSN_PAYLOAD_MAX:
+        return {"payload_size": [MQTTSN_PAYLOAD_TOO_LARGE]}
+    return {}
+
+
 def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     """The rules one run's parameters must follow beyond each field's own range; the
     field errors for the first broken rules ({} when the design is valid)."""
-    if attrs["protocol"] == Protocol.SRUP and attrs["security"] != "none":
-        return {"security": [SRUP_SIGNS_ITSELF]}
+    if attrs["kind"] not in SAMPLE_KINDS and (protocol_errors := _protocol_errors(attrs)):
+        return protocol_errors
     if attrs.get("network_profile") is not None and attrs["kind"] in SAMPLE_KINDS:
         return {"network_profile": [NETWORK_PROFILE_MESSAGING]}
     errors: dict[str, list[str]] = {}
@@ -307,12 +369,41 @@ def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     return errors
 
 
+class ExperimentFiltersSerializer(serializers.Serializer[object]):
+    q = serializers.CharField(
+        required=False, allow_blank=True, help_text="Words in the name or description."
+    )
+    protocol = serializers.ChoiceField(choices=Protocol.choices, required=False)
+    mechanism = serializers.ChoiceField(
+        choices=MECHANISM_CHOICES,
+        required=False,
+        help_text="Payload security, or a mechanism of a cipher benchmark or throughput test.",
+    )
+    device = serializers.UUIDField(required=False)
+    status = serializers.ChoiceField(
+        choices=[*RunStatus.choices, (NEVER_RUN, "Never run")],
+        required=False,
+        help_text="The status of the experiment's latest run; `never`: no run yet.",
+    )
+    created_after = serializers.DateField(required=False)
+    created_before = serializers.DateField(required=False)
+
+
 class ExperimentsApi(APIView):
     """List the workspace's experiments (GET) or create one (POST)."""
 
-    @extend_schema(operation_id="experiments_list", responses=ExperimentOutputSerializer(many=True))
+    @extend_schema(
+        operation_id="experiments_list",
+        parameters=[ExperimentFiltersSerializer],
+        responses=ExperimentOutputSerializer(many=True),
+    )
     def get(self, request: Request) -> Response:
-        experiments = experiment_list(workspace=workspace_for_user(user=request.user))
+        params = ExperimentFiltersSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        experiments = experiment_search(
+            workspace=workspace_for_user(user=request.user),
+            filters=ExperimentFilters(**params.validated_data),
+        )
         return Response(ExperimentOutputSerializer(experiments, many=True).data)
 
     @extend_schema(
@@ -683,3 +774,95 @@ class CatalogueApi(APIView):
         kinds = [{"name": value, "label": label} for value, label in ExperimentKind.choices]
         data = {"mechanisms": MECHANISMS, "experiment_kinds": kinds}
         return Response(CatalogueSerializer(data).data)
+
+
+@extend_schema_serializer(component_name="Preset")
+class PresetSerializer(serializers.Serializer[object]):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    paper = serializers.CharField(help_text="The paper the design reproduces.")
+    source_url = serializers.CharField(allow_blank=True)
+    tables = serializers.CharField(help_text="The tables and sections the design comes from.")
+    devices = serializers.IntegerField(help_text="How many devices the paper used.")
+    notes = serializers.ListField(child=serializers.CharField())
+    design = serializers.DictField(
+        help_text="The experiment input (as POST /api/experiments/ takes it) without "
+        "device_ids: pick the devices, then create."
+    )
+
+
+class PresetsApi(APIView):
+    """The four papers' designs, each with the paper, its tables and what differs here."""
+
+    @extend_schema(operation_id="presets_list", responses=PresetSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        workspace = workspace_for_user(user=request.user)
+        body = [{**vars(p), "design": preset_design(p, workspace=workspace)} for p in presets()]
+        return Response(PresetSerializer(body, many=True).data)
+
+
+class ExperimentDesignFileApi(APIView):
+    """The experiment's design as a YAML file (docs/experiment-design.md)."""
+
+    @extend_schema(
+        operation_id="experiments_design_file",
+        responses={(200, "application/yaml"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request, experiment_id: UUID) -> HttpResponse:
+        workspace = workspace_for_user(user=request.user)
+        experiment = experiment_get(workspace=workspace, experiment_id=experiment_id)
+        text = design_file.dump(design_file.from_experiment(experiment))
+        response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
+        filename = slugify(experiment.name)[:80] or "experiment"
+        response["Content-Disposition"] = f'attachment; filename="{filename}.yaml"'
+        return response
+
+
+@extend_schema_serializer(component_name="DesignFileUpload")
+class DesignFileUploadSerializer(serializers.Serializer[object]):
+    file = serializers.FileField(help_text="A design file (YAML), as exported.")
+
+
+class ExperimentImportApi(APIView):
+    """Create an experiment from a design file: checked against the published schema, then
+    by the same rules as the form. Errors name the line or the path of the bad value."""
+
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        operation_id="experiments_import",
+        request={"multipart/form-data": DesignFileUploadSerializer},
+        responses={201: ExperimentOutputSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        upload = DesignFileUploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        raw = upload.validated_data["file"].read(design_file.MAX_FILE_BYTES + 1)
+        workspace = workspace_for_user(user=request.user)
+        try:
+            text = raw.decode("utf-8")
+            data = design_file.to_input(design_file.load(text), workspace=workspace)
+        except UnicodeDecodeError:
+            raise serializers.ValidationError({"file": [DESIGN_FILE_NOT_TEXT]}) from None
+        except design_file.DesignFileError as exc:
+            raise serializers.ValidationError({"file": exc.messages}) from None
+        serializer = ExperimentInputSerializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        validated = dict(serializer.validated_data)
+        profile = _visible_profiles(workspace, validated)
+        validated.pop("matrix")
+        experiment = experiment_create(
+            workspace=workspace, user=request.user, network_profile=profile, **validated
+        )
+        return Response(ExperimentOutputSerializer(experiment).data, status=status.HTTP_201_CREATED)
+
+
+class DesignSchemaApi(APIView):
+    """The JSON Schema of design files (public: nothing in it is private)."""
+
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="experiments_design_schema", responses=OpenApiTypes.OBJECT, auth=[])
+    def get(self, request: Request) -> Response:
+        return Response(design_file.schema())

@@ -7,11 +7,14 @@ from typing import Any
 
 from experiments.catalogue import MECHANISMS
 from experiments.models import (
+    CoapMethod,
+    CoapType,
     IntervalDistribution,
     Measurement,
     MqttVersion,
     Protocol,
     SrupSignature,
+    TopicIdType,
     Transport,
 )
 
@@ -23,6 +26,9 @@ _CHOICES: dict[str, dict[str, str]] = {
     "srup_signature": {k: f"SRUP {v}" for k, v in SrupSignature.choices},
     "interval_distribution": {k: f"{v} intervals" for k, v in IntervalDistribution.choices},
     "measurement": dict(Measurement.choices),
+    "coap_type": {k: f"CoAP {k.upper()}" for k, _ in CoapType.choices},
+    "coap_method": {k: f"CoAP {k.upper()}" for k, _ in CoapMethod.choices},
+    "topic_id_type": {k: f"{k} topic ids" for k, _ in TopicIdType.choices},
 }
 
 

@@ -24,6 +24,31 @@ class Protocol(models.TextChoices):
     MQTT = "mqtt", "MQTT"
     # SRUP v5 data messages over MQTT, signed end to end (device-agent/docs/srup.md).
     SRUP = "srup", "SRUP (signed MQTT)"
+    # CoAP over UDP to the agent's own CoAP echo server (device-agent/docs/coap.md).
+    COAP = "coap", "CoAP"
+    # MQTT-SN 1.2 over UDP through a transparent gateway to the broker (docs/mqttsn.md).
+    MQTTSN = "mqttsn", "MQTT-SN"
+
+
+# Protocols that talk to the MQTT broker over TCP (TLS and network profiles apply).
+BROKER_PROTOCOLS = (Protocol.MQTT, Protocol.SRUP)
+
+
+class CoapType(models.TextChoices):
+    CON = "con", "Confirmable (CON)"
+    NON = "non", "Non-confirmable (NON)"
+
+
+class CoapMethod(models.TextChoices):
+    GET = "get", "GET"
+    PUT = "put", "PUT"
+    POST = "post", "POST"
+
+
+class TopicIdType(models.TextChoices):
+    NORMAL = "normal", "Normal (registered)"
+    SHORT = "short", "Short (2 characters)"
+    PREDEFINED = "predefined", "Predefined"
 
 
 class SrupSignature(models.TextChoices):
@@ -92,7 +117,13 @@ class Experiment(models.Model):
     srup_signature = models.CharField(
         max_length=8, choices=SrupSignature.choices, default=SrupSignature.RSA_2048
     )
-    qos = models.PositiveSmallIntegerField(default=1)
+    # MQTT QoS 0-2; MQTT-SN also -1 (publish without a connection).
+    qos = models.SmallIntegerField(default=1)
+    coap_type = models.CharField(max_length=4, choices=CoapType.choices, default=CoapType.CON)
+    coap_method = models.CharField(max_length=4, choices=CoapMethod.choices, default=CoapMethod.GET)
+    topic_id_type = models.CharField(
+        max_length=12, choices=TopicIdType.choices, default=TopicIdType.NORMAL
+    )
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
     # The network conditions its runs are measured under (netprofiles; docs/network-profiles.md):
     # the agent enforces the profile on the device's link or fails the run. Messaging only.
@@ -137,7 +168,9 @@ class Experiment(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(qos__lte=2), name="experiment_qos_0_2"),
+            models.CheckConstraint(
+                condition=models.Q(qos__gte=-1, qos__lte=2), name="experiment_qos_range"
+            ),
             models.CheckConstraint(
                 condition=models.Q(payload_size__gte=1, payload_size__lte=PAYLOAD_SIZE_MAX),
                 name="experiment_payload_size_range",

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
 from uuid import UUID
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from accounts.models import Workspace
@@ -15,6 +17,64 @@ def experiment_list(*, workspace: Workspace) -> QuerySet[Experiment]:
         .prefetch_related("devices", "runs")
         .order_by("-created_at")
     )
+
+
+@dataclass(frozen=True)
+class ExperimentFilters:
+    """The experiments list's search and filters (GET /api/experiments/?...)."""
+
+    q: str = ""
+    protocol: str = ""
+    mechanism: str = ""
+    device: UUID | None = None
+    status: str = ""  # the latest run's status, or "never" (no run yet)
+    created_after: date | None = None
+    created_before: date | None = None
+
+
+NEVER_RUN = "never"
+
+
+def _varies(field: str, value: object) -> Q:
+    """Experiments whose axes give ``field`` the value (jsonb containment)."""
+    return Q(axes__contains=[{"values": [{field: value}]}])
+
+
+def experiment_search(*, workspace: Workspace, filters: ExperimentFilters) -> QuerySet[Experiment]:
+    """experiment_list narrowed by the filters; a parameter matches its fixed value or any
+    value of an axis (a QoS axis [0, 1, 2] matches protocol filters of each)."""
+    experiments = experiment_list(workspace=workspace)
+    if filters.q:
+        experiments = experiments.filter(
+            Q(name__icontains=filters.q) | Q(description__icontains=filters.q)
+        )
+    if filters.protocol:
+        experiments = experiments.filter(
+            Q(protocol=filters.protocol) | _varies("protocol", filters.protocol)
+        )
+    if filters.mechanism:
+        m = filters.mechanism
+        experiments = experiments.filter(
+            Q(security=m) | Q(mechanisms__contains=[m]) | _varies("security", m)
+        )
+    if filters.device is not None:
+        device = str(filters.device)
+        experiments = experiments.filter(
+            Q(devices__pk=filters.device)
+            | Q(axes__contains=[{"values": [{"device_ids": [device]}]}])
+        ).distinct()
+    if filters.created_after is not None:
+        experiments = experiments.filter(created_at__date__gte=filters.created_after)
+    if filters.created_before is not None:
+        experiments = experiments.filter(created_at__date__lte=filters.created_before)
+    if filters.status:
+        latest = Run.objects.filter(experiment=OuterRef("pk")).order_by("-queued_at", "-position")
+        experiments = experiments.annotate(latest_status=Subquery(latest.values("status")[:1]))
+        if filters.status == NEVER_RUN:
+            experiments = experiments.filter(latest_status__isnull=True)
+        else:
+            experiments = experiments.filter(latest_status=filters.status)
+    return experiments
 
 
 def experiment_get(*, workspace: Workspace, experiment_id: UUID) -> Experiment:

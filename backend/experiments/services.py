@@ -40,6 +40,8 @@ from experiments.models import (
     ACTIVE_STATUSES,
     FINISHED_STATUSES,
     SAMPLE_KINDS,
+    CoapMethod,
+    CoapType,
     Experiment,
     ExperimentKind,
     IntervalDistribution,
@@ -49,6 +51,7 @@ from experiments.models import (
     RunDevice,
     RunStatus,
     SrupSignature,
+    TopicIdType,
     Transport,
 )
 from netprofiles.models import DelayTable, NetworkProfile
@@ -101,6 +104,9 @@ def experiment_create(
     mqtt_version: str = MqttVersion.V311,
     transport: str = Transport.TCP,
     srup_signature: str = SrupSignature.RSA_2048,
+    coap_type: str = CoapType.CON,
+    coap_method: str = CoapMethod.GET,
+    topic_id_type: str = TopicIdType.NORMAL,
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
     mechanisms: Sequence[str] = (),
@@ -142,6 +148,9 @@ def experiment_create(
         mqtt_version=mqtt_version,
         transport=transport,
         srup_signature=srup_signature,
+        coap_type=coap_type,
+        coap_method=coap_method,
+        topic_id_type=topic_id_type,
         interval_distribution=interval_distribution,
         kind=kind,
         mechanisms=list(mechanisms),
@@ -179,7 +188,16 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         if experiment.kind == ExperimentKind.THROUGHPUT:
             spec["window_ms"] = experiment.window_ms
         return spec
-    transport: dict[str, Any] = {"broker_url": settings.MQTT_URL}
+    if experiment.protocol == Protocol.COAP:
+        protocol_fields: dict[str, Any] = {
+            "coap_type": experiment.coap_type,
+            "coap_method": experiment.coap_method,
+        }
+    elif experiment.protocol == Protocol.MQTTSN:
+        protocol_fields = {"topic_id_type": experiment.topic_id_type}
+    else:
+        protocol_fields = {}
+    transport: dict[str, Any] = {"broker_url": settings.MQTT_URL, **protocol_fields}
     if experiment.transport != Transport.TCP:
         transport = {
             "broker_url": settings.MQTT_TLS_URL,

@@ -70,13 +70,13 @@ def setup(platform: FakePlatform, tmp_path: Path, key: EccKey) -> Setup:
 
 
 def test_executor_reports_job_failed_when_protocol_is_unsupported(setup: Setup) -> None:
-    job = setup.job(protocol="coap")
+    job = setup.job(protocol="amqp")
     setup.executor.execute(job)
 
     (event,) = setup.transport.on("/events")
     assert event["event"] == "job_failed"
     assert (event["job_id"], event["run_id"]) == (job.job_id, job.run_id)
-    assert "protocol 'coap' is not supported" in event["message"]
+    assert "protocol 'amqp' is not supported" in event["message"]
     (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
     assert fail.json() == {"message": event["message"]}
     assert fail.headers["authorization"] == f"Device {TOKEN}"
@@ -85,7 +85,7 @@ def test_executor_reports_job_failed_when_protocol_is_unsupported(setup: Setup) 
 
 
 def test_executor_refuses_run_when_run_id_already_ran_on_device(setup: Setup) -> None:
-    job = setup.job(protocol="coap")
+    job = setup.job(protocol="amqp")
     setup.executor.execute(job)
     setup.executor.execute(job)
 
@@ -212,3 +212,47 @@ def test_a_stopped_run_whose_upload_fails_keeps_its_log_for_the_next_start(
     assert meta.status == "measured"  # resume_pending uploads it on the next start
     (event,) = setup.transport.on("/events")
     assert event["message"].endswith("they upload when the agent restarts)")
+
+
+def _cancel_job(setup: Setup, target: Job, seq: int) -> Job:
+    return dataclasses.replace(
+        setup.job(seq=seq), kind="cancel", run_id=target.run_id, spec={"job_id": target.job_id}
+    )
+
+
+@pytest.mark.integration
+def test_a_cancel_job_stops_the_run_uploads_what_it_measured_and_the_agent_runs_on(
+    setup: Setup, broker: Broker
+) -> None:
+    job = setup.job(broker_url=broker.url, message_count=1000, interval_ms=50)
+    cancel = _cancel_job(setup, job, seq=2)
+    threading.Timer(0.3, setup.executor.submit, args=(cancel,)).start()
+
+    started = time.monotonic()
+    setup.executor.execute(job)
+
+    assert time.monotonic() - started < 2.0
+    assert not setup.stop.is_set()  # only the run stopped, not the agent
+    measured = read_records(RunFiles.of(setup.state_dir, job.run_id).csv)
+    assert 0 < len(measured) < 1000
+    chunks = setup.platform.to(f"/api/agent/runs/{job.run_id}/records/")
+    assert chunks[-1].headers["x-record-total"] == str(len(measured))
+    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
+    assert fail.json()["message"].startswith(
+        "agent stopped during the run: cancelled from the platform (stopped after"
+    )
+    # The next job runs as usual.
+    after = setup.job(seq=3, broker_url=broker.url, message_count=3)
+    setup.executor.execute(after)
+    assert len(read_records(RunFiles.of(setup.state_dir, after.run_id).csv)) == 3
+
+
+def test_a_job_cancelled_before_it_starts_is_skipped(setup: Setup) -> None:
+    job = setup.job()
+    setup.executor.submit(_cancel_job(setup, job, seq=2))
+
+    setup.executor.execute(job)
+
+    (fail,) = setup.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
+    assert fail.json() == {"message": "cancelled before it started"}
+    assert not RunFiles.of(setup.state_dir, job.run_id).csv.exists()

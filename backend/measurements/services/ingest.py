@@ -96,7 +96,8 @@ def chunk_receive(
     if existing is not None:
         return existing, False
     run = run_device.run
-    if run.status in FINISHED_STATUSES:
+    # A cancelled run still takes what its agents measured before they stopped.
+    if run.status in (RunStatus.DONE, RunStatus.FAILED):
         raise RunNotAcceptingUploads(RUN_FINISHED_MESSAGE.format(run_id=run.pk, status=run.status))
     _check_header(body, STREAMS[Stream(stream)])
     try:

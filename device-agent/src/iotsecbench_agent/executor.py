@@ -69,6 +69,21 @@ SHUTDOWN_REPORT_POLICY = RetryPolicy(attempts=1)
 SHUTDOWN_UPLOAD_POLICY = RetryPolicy(attempts=2, base_delay_s=0.2)
 
 
+CANCEL = "cancel"
+
+
+class RunStop(threading.Event):
+    """One run's stop flag: set by a cancel job for that run, and set whenever the agent's
+    own stop is (SIGTERM). Runners only ask ``is_set()`` between messages."""
+
+    def __init__(self, agent_stop: threading.Event) -> None:
+        super().__init__()
+        self._agent_stop = agent_stop
+
+    def is_set(self) -> bool:
+        return super().is_set() or self._agent_stop.is_set()
+
+
 class JobExecutor:
     def __init__(
         self,
@@ -90,9 +105,27 @@ class JobExecutor:
         self._stop = stop
         self._queue: queue.Queue[Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        # The run in progress and its own stop (set by a cancel job or by the agent's).
+        self._lock = threading.Lock()
+        self._current: tuple[str, RunStop] | None = None
+        self._cancelled: set[str] = set()
 
     def submit(self, job: Job) -> None:
+        """Queue a run's job; a ``cancel`` job (spec.job_id: the run's job) acts at once."""
+        if job.kind == CANCEL:
+            self.cancel(str(job.spec.get("job_id", "")))
+            return
         self._queue.put(job)
+
+    def cancel(self, job_id: str) -> None:
+        """Stop the job's run between two messages (what it measured is uploaded), or skip
+        it if it has not started yet (docs/control-plane.md, cancel jobs)."""
+        with self._lock:
+            if self._current is not None and self._current[0] == job_id:
+                self._current[1].set()
+                logger.info("agent.run_cancelled job_id=%s", job_id)
+            else:
+                self._cancelled.add(job_id)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._work, name="agent-executor", daemon=True)
@@ -130,6 +163,12 @@ class JobExecutor:
                 job.job_id, job.run_id, f"run {job.run_id} was already run on this device"
             )
             return
+        with self._lock:
+            cancelled = job.job_id in self._cancelled
+            self._cancelled.discard(job.job_id)
+        if cancelled:
+            self._report_failure(job.job_id, job.run_id, "cancelled before it started")
+            return
         if job.expires_at <= time.time():
             # Accepted in time, but queued behind another run until after its expiry.
             self._report_failure(job.job_id, job.run_id, "job expired while queued")
@@ -142,6 +181,16 @@ class JobExecutor:
             total=_planned_total(job),
             status=RUN_RUNNING,
         )
+        run_stop = RunStop(self._stop)
+        with self._lock:
+            self._current = (job.job_id, run_stop)
+        try:
+            self._execute(job, files, meta, run_stop)
+        finally:
+            with self._lock:
+                self._current = None
+
+    def _execute(self, job: Job, files: RunFiles, meta: RunMeta, run_stop: RunStop) -> None:
         self._progress.start(job_id=job.job_id, run_id=job.run_id, total=meta.total)
         logger.info("agent.run_started job_id=%s run_id=%s", job.job_id, job.run_id)
         sink: _LoggedRun | None = None
@@ -162,7 +211,7 @@ class JobExecutor:
                     device_id=self._device_id,
                     clock=RunClock(),
                     emit=sink.emit,
-                    stop=self._stop,
+                    stop=run_stop,
                     emit_sample=sink.emit_sample,
                 )
                 if network is None:
@@ -170,7 +219,8 @@ class JobExecutor:
                 else:
                     self._run_enforced(job, runner_cls, context, network)
         except RunAborted as exc:
-            self._stopped(meta, sink.count if sink is not None else 0, str(exc))
+            reason = str(exc) if self._stop.is_set() else f"cancelled from the platform ({exc})"
+            self._stopped(meta, sink.count if sink is not None else 0, reason)
             return
         except AgentError as exc:
             self._fail(meta, str(exc))

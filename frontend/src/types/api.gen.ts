@@ -258,6 +258,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/experiments/{experiment_id}/design.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The experiment's design as a YAML file (docs/experiment-design.md). */
+        get: operations["experiments_design_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/experiments/{experiment_id}/runs/": {
         parameters: {
             query?: never;
@@ -268,6 +285,43 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["experiments_run_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/experiments/design-schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The JSON Schema of design files (public: nothing in it is private). */
+        get: operations["experiments_design_schema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/experiments/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Create an experiment from a design file: checked against the published schema, then
+         *     by the same rules as the form. Errors name the line or the path of the bad value.
+         */
+        post: operations["experiments_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -468,6 +522,23 @@ export interface paths {
             cookie?: never;
         };
         get: operations["power_traces_projection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The four papers' designs, each with the paper, its tables and what differs here. */
+        get: operations["presets_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -954,6 +1025,19 @@ export interface components {
             records: number;
             duplicate: boolean;
         };
+        /**
+         * @description * `get` - GET
+         *     * `put` - PUT
+         *     * `post` - POST
+         * @enum {string}
+         */
+        CoapMethodEnum: "get" | "put" | "post";
+        /**
+         * @description * `con` - Confirmable (CON)
+         *     * `non` - Non-confirmable (NON)
+         * @enum {string}
+         */
+        CoapTypeEnum: "con" | "non";
         ComparedRun: {
             /** Format: uuid */
             run_id: string;
@@ -1001,6 +1085,13 @@ export interface components {
             edges_ms: number[];
             counts: number[];
         };
+        DesignFileUpload: {
+            /**
+             * Format: uri
+             * @description A design file (YAML), as exported.
+             */
+            file: string;
+        };
         DesignPlan: {
             run_count: number;
             cells: number;
@@ -1027,8 +1118,17 @@ export interface components {
             transport: components["schemas"]["TransportEnum"];
             /** @default rsa-2048 */
             srup_signature: components["schemas"]["SrupSignatureEnum"];
-            /** @default 1 */
+            /**
+             * @description MQTT QoS 0, 1 or 2; MQTT-SN also -1. Not used by CoAP.
+             * @default 1
+             */
             qos: number;
+            /** @default con */
+            coap_type: components["schemas"]["CoapTypeEnum"];
+            /** @default get */
+            coap_method: components["schemas"]["CoapMethodEnum"];
+            /** @default normal */
+            topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             /** @default none */
             security: components["schemas"]["MechanismEnum"];
             /** @default 66 */
@@ -1129,6 +1229,9 @@ export interface components {
             readonly transport: components["schemas"]["TransportEnum"];
             readonly srup_signature: components["schemas"]["SrupSignatureEnum"];
             readonly qos: number;
+            readonly coap_type: components["schemas"]["CoapTypeEnum"];
+            readonly coap_method: components["schemas"]["CoapMethodEnum"];
+            readonly topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             readonly security: components["schemas"]["MechanismEnum"];
             readonly payload_size: number;
             readonly message_count: number;
@@ -1169,8 +1272,17 @@ export interface components {
             transport: components["schemas"]["TransportEnum"];
             /** @default rsa-2048 */
             srup_signature: components["schemas"]["SrupSignatureEnum"];
-            /** @default 1 */
+            /**
+             * @description MQTT QoS 0, 1 or 2; MQTT-SN also -1. Not used by CoAP.
+             * @default 1
+             */
             qos: number;
+            /** @default con */
+            coap_type: components["schemas"]["CoapTypeEnum"];
+            /** @default get */
+            coap_method: components["schemas"]["CoapMethodEnum"];
+            /** @default normal */
+            topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             /** @default none */
             security: components["schemas"]["MechanismEnum"];
             /** @default 66 */
@@ -1692,12 +1804,30 @@ export interface components {
             /** Format: double */
             end_s: number;
         };
+        Preset: {
+            slug: string;
+            title: string;
+            /** @description The paper the design reproduces. */
+            paper: string;
+            source_url: string;
+            /** @description The tables and sections the design comes from. */
+            tables: string;
+            /** @description How many devices the paper used. */
+            devices: number;
+            notes: string[];
+            /** @description The experiment input (as POST /api/experiments/ takes it) without device_ids: pick the devices, then create. */
+            design: {
+                [key: string]: unknown;
+            };
+        };
         /**
          * @description * `mqtt` - MQTT
          *     * `srup` - SRUP (signed MQTT)
+         *     * `coap` - CoAP
+         *     * `mqttsn` - MQTT-SN
          * @enum {string}
          */
-        ProtocolEnum: "mqtt" | "srup";
+        ProtocolEnum: "mqtt" | "srup" | "coap" | "mqttsn";
         RepeatRun: {
             /** Format: uuid */
             run_id: string;
@@ -2050,6 +2180,13 @@ export interface components {
          */
         SrupSignatureEnum: "rsa-2048" | "rsa-4096" | "ed25519";
         /**
+         * @description * `normal` - Normal (registered)
+         *     * `short` - Short (2 characters)
+         *     * `predefined` - Predefined
+         * @enum {string}
+         */
+        TopicIdTypeEnum: "normal" | "short" | "predefined";
+        /**
          * @description * `tcp` - MQTT over TCP
          *     * `tls1.2` - MQTT over TLS 1.2
          *     * `tls1.3` - MQTT over TLS 1.3
@@ -2395,7 +2532,79 @@ export interface operations {
     };
     experiments_list: {
         parameters: {
-            query?: never;
+            query?: {
+                created_after?: string;
+                created_before?: string;
+                device?: string;
+                /**
+                 * @description Payload security, or a mechanism of a cipher benchmark or throughput test.
+                 *
+                 *     * `none` - None
+                 *     * `null` - Null (harness floor, no cryptography)
+                 *     * `aes-128-cbc` - AES-128-CBC
+                 *     * `aes-192-cbc` - AES-192-CBC
+                 *     * `aes-256-cbc` - AES-256-CBC
+                 *     * `aes-128-ctr` - AES-128-CTR
+                 *     * `aes-192-ctr` - AES-192-CTR
+                 *     * `aes-256-ctr` - AES-256-CTR
+                 *     * `aes-128-gcm` - AES-128-GCM
+                 *     * `aes-192-gcm` - AES-192-GCM
+                 *     * `aes-256-gcm` - AES-256-GCM
+                 *     * `des-cbc` - DES-CBC
+                 *     * `3des-cbc` - 3DES-CBC (3 keys)
+                 *     * `rc4` - RC4
+                 *     * `chacha20-poly1305` - ChaCha20-Poly1305
+                 *     * `hmac-sha256` - HMAC-SHA256
+                 *     * `rsa-2048-pkcs1v15` - RSA-2048 PKCS#1 v1.5 (SHA-256)
+                 *     * `rsa-3072-pkcs1v15` - RSA-3072 PKCS#1 v1.5 (SHA-256)
+                 *     * `rsa-4096-pkcs1v15` - RSA-4096 PKCS#1 v1.5 (SHA-256)
+                 *     * `rsa-2048-pss` - RSA-2048 PSS (SHA-256)
+                 *     * `rsa-3072-pss` - RSA-3072 PSS (SHA-256)
+                 *     * `rsa-4096-pss` - RSA-4096 PSS (SHA-256)
+                 *     * `ecdsa-p256` - ECDSA P-256 (SHA-256)
+                 *     * `ed25519` - Ed25519
+                 *     * `tea-ecb` - TEA-ECB
+                 *     * `tea-cbc` - TEA-CBC
+                 *     * `xtea-ecb` - XTEA-ECB
+                 *     * `xtea-cbc` - XTEA-CBC
+                 *     * `present-80-ecb` - PRESENT-80-ECB
+                 *     * `present-80-cbc` - PRESENT-80-CBC
+                 *     * `present-128-ecb` - PRESENT-128-ECB
+                 *     * `present-128-cbc` - PRESENT-128-CBC
+                 *     * `klein-64-ecb` - KLEIN-64-ECB
+                 *     * `klein-64-cbc` - KLEIN-64-CBC
+                 *     * `klein-80-ecb` - KLEIN-80-ECB
+                 *     * `klein-80-cbc` - KLEIN-80-CBC
+                 *     * `klein-96-ecb` - KLEIN-96-ECB
+                 *     * `klein-96-cbc` - KLEIN-96-CBC
+                 *     * `lblock-ecb` - LBlock-ECB
+                 *     * `lblock-cbc` - LBlock-CBC
+                 *     * `ascon-aead128` - Ascon-AEAD128 (NIST SP 800-232)
+                 */
+                mechanism?: "none" | "null" | "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "aes-128-ctr" | "aes-192-ctr" | "aes-256-ctr" | "aes-128-gcm" | "aes-192-gcm" | "aes-256-gcm" | "des-cbc" | "3des-cbc" | "rc4" | "chacha20-poly1305" | "hmac-sha256" | "rsa-2048-pkcs1v15" | "rsa-3072-pkcs1v15" | "rsa-4096-pkcs1v15" | "rsa-2048-pss" | "rsa-3072-pss" | "rsa-4096-pss" | "ecdsa-p256" | "ed25519" | "tea-ecb" | "tea-cbc" | "xtea-ecb" | "xtea-cbc" | "present-80-ecb" | "present-80-cbc" | "present-128-ecb" | "present-128-cbc" | "klein-64-ecb" | "klein-64-cbc" | "klein-80-ecb" | "klein-80-cbc" | "klein-96-ecb" | "klein-96-cbc" | "lblock-ecb" | "lblock-cbc" | "ascon-aead128";
+                /**
+                 * @description * `mqtt` - MQTT
+                 *     * `srup` - SRUP (signed MQTT)
+                 *     * `coap` - CoAP
+                 *     * `mqttsn` - MQTT-SN
+                 */
+                protocol?: "mqtt" | "srup" | "coap" | "mqttsn";
+                /** @description Words in the name or description. */
+                q?: string;
+                /**
+                 * @description The status of the experiment's latest run; `never`: no run yet.
+                 *
+                 *     * `queued` - Queued
+                 *     * `preparing` - Preparing
+                 *     * `running` - Running
+                 *     * `ingesting` - Ingesting
+                 *     * `done` - Done
+                 *     * `failed` - Failed
+                 *     * `cancelled` - Cancelled
+                 *     * `never` - Never run
+                 */
+                status?: "queued" | "preparing" | "running" | "ingesting" | "done" | "failed" | "cancelled" | "never";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2458,6 +2667,27 @@ export interface operations {
             };
         };
     };
+    experiments_design_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+        };
+    };
     experiments_run_start: {
         parameters: {
             query?: never;
@@ -2475,6 +2705,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Run"];
+                };
+            };
+        };
+    };
+    experiments_design_schema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    experiments_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DesignFileUpload"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
                 };
             };
         };
@@ -2915,6 +3189,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PowerProjection"];
+                };
+            };
+        };
+    };
+    presets_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"][];
                 };
             };
         };

@@ -1,8 +1,9 @@
-"""Create the experiments of fixtures/presets/*.json in a user's workspace (once each)."""
+"""Create the experiments of fixtures/designs/*.yaml in a user's workspace, on all its
+devices (once each, by name): the demo workspace's starting point (make up). The papers'
+presets (fixtures/presets/) are offered in the form instead, where the user picks devices."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -11,23 +12,16 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.selectors import workspace_for_user
 from config.env import REPO_DIR
 from devices.selectors import device_list
+from experiments import design_file
+from experiments.apis import ExperimentInputSerializer
 from experiments.models import Experiment
 from experiments.services import experiment_create
 
-PRESETS_DIR = REPO_DIR / "fixtures" / "presets"
-DESIGN_KEYS = (
-    "protocol",
-    "qos",
-    "security",
-    "payload_size",
-    "message_count",
-    "interval_ms",
-    "measurement",
-)
+DESIGNS_DIR = REPO_DIR / "fixtures" / "designs"
 
 
 class Command(BaseCommand):
-    help = "Create the preset experiments in the user's workspace, on all its devices."
+    help = "Create the designs of fixtures/designs/ in the user's workspace, on all its devices."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--username", required=True)
@@ -37,18 +31,18 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"No user {username!r}.")
         workspace = workspace_for_user(user=user)
-        device_ids = [d.pk for d in device_list(workspace=workspace)]
-        if not device_ids:
+        devices = [d.name for d in device_list(workspace=workspace)]
+        if not devices:
             raise CommandError("The workspace has no devices yet; enroll an agent first.")
-        for path in sorted(PRESETS_DIR.glob("*.json")):
-            preset = json.loads(path.read_text())
-            if Experiment.objects.filter(workspace=workspace, name=preset["name"]).exists():
+        for path in sorted(DESIGNS_DIR.glob("*.yaml")):
+            document = design_file.load(path.read_text())
+            if Experiment.objects.filter(workspace=workspace, name=document["name"]).exists():
                 continue
-            experiment_create(
-                workspace=workspace,
-                user=user,
-                name=preset["name"],
-                device_ids=device_ids,
-                **{key: preset[key] for key in DESIGN_KEYS},
-            )
-            self.stdout.write(f"created preset experiment {preset['name']!r}")
+            data = design_file.to_input({**document, "devices": devices}, workspace=workspace)
+            serializer = ExperimentInputSerializer(data=data)
+            if not serializer.is_valid():
+                raise CommandError(f"{path.name}: {serializer.errors}")
+            validated = dict(serializer.validated_data)
+            validated.pop("matrix")
+            experiment_create(workspace=workspace, user=user, **validated)
+            self.stdout.write(f"created experiment {document['name']!r}")

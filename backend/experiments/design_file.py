@@ -1,0 +1,373 @@
+"""Experiment design files: a design as YAML, checked against a published JSON Schema.
+
+The file names things the way people share them, not by database ids: network profiles by
+slug (built-in slugs are the same on every installation, e.g. ``srup-4-3g-good``), devices
+by name. Import turns those into the ids of the importing workspace, then the API's own
+checks apply, so a file can never make a design the form could not
+(docs/experiment-design.md). The presets in fixtures/presets/ are design files with a
+``preset`` block.
+
+    format: iotsecbench-experiment/1
+    name: MQTT QoS x payload
+    kind: messaging
+    parameters: {protocol: mqtt, security: none, message_count: 500}
+    axes:
+      - {parameter: qos, values: [0, 1, 2]}
+      - {parameter: payload_size, values: [66, 1700]}
+    exclusions: [{qos: 2, payload_size: 1700}]
+    repeats: 1
+    devices: [pi-1, pi-2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jsonschema
+import yaml
+from django.db.models import Q
+
+from accounts.models import Workspace
+from devices.models import Device
+from experiments.catalogue import MECHANISM_NAMES
+from experiments.matrix import (
+    AXES_MAX,
+    AXIS_PARAMETERS,
+    AXIS_VALUES_MAX,
+    EXCLUSIONS_MAX,
+    KIND_AXIS_PARAMETERS,
+)
+from experiments.models import (
+    BENCH_DATA_BYTES_MAX,
+    BENCH_REPETITIONS_MAX,
+    INTERVAL_MS_MAX,
+    MESSAGE_COUNT_MAX,
+    PAYLOAD_SIZE_MAX,
+    REPEATS_MAX,
+    WINDOW_MS_MAX,
+    WINDOW_MS_MIN,
+    CoapMethod,
+    CoapType,
+    Experiment,
+    ExperimentKind,
+    IntervalDistribution,
+    Measurement,
+    MqttVersion,
+    Protocol,
+    SrupSignature,
+    TopicIdType,
+    Transport,
+)
+from netprofiles.models import NetworkProfile
+
+FORMAT = "iotsecbench-experiment/1"
+SCHEMA_ID = "https://iotsecbench.invalid/schemas/experiment-design-1.json"
+MAX_FILE_BYTES = 1_000_000
+
+
+def _enum(choices: list[tuple[str, str]]) -> dict[str, Any]:
+    return {"enum": [value for value, _ in choices]}
+
+
+def _int(minimum: int, maximum: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": minimum, "maximum": maximum}
+
+
+_PROFILE_REF = {
+    "type": ["string", "null"],
+    "description": "A network profile's slug (built-ins: e.g. srup-4-3g-good) or name; null "
+    "for none.",
+}
+PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
+    "protocol": _enum(Protocol.choices),
+    "mqtt_version": _enum(MqttVersion.choices),
+    "transport": _enum(Transport.choices),
+    "srup_signature": _enum(SrupSignature.choices),
+    "qos": _int(-1, 2),
+    "coap_type": _enum(CoapType.choices),
+    "coap_method": _enum(CoapMethod.choices),
+    "topic_id_type": _enum(TopicIdType.choices),
+    "security": {"enum": list(MECHANISM_NAMES)},
+    "payload_size": _int(1, PAYLOAD_SIZE_MAX),
+    "message_count": _int(1, MESSAGE_COUNT_MAX),
+    "interval_ms": _int(0, INTERVAL_MS_MAX),
+    "interval_distribution": _enum(IntervalDistribution.choices),
+    "measurement": _enum(Measurement.choices),
+    "network_profile": _PROFILE_REF,
+    "mechanisms": {"type": "array", "items": {"enum": list(MECHANISM_NAMES)}, "minItems": 1},
+    "data_sizes": {
+        "type": "array",
+        "items": _int(1, BENCH_DATA_BYTES_MAX),
+        "minItems": 1,
+    },
+    "repetitions": _int(1, BENCH_REPETITIONS_MAX),
+    "window_ms": _int(WINDOW_MS_MIN, WINDOW_MS_MAX),
+    "device_ids": {
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 1,
+        "description": "Device names (on an axis: the devices of those runs).",
+    },
+}
+FIXED_PARAMETERS = [p for p in PARAMETER_SCHEMAS if p != "device_ids"]
+
+
+def _assignment(min_properties: int = 1) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {p: PARAMETER_SCHEMAS[p] for p in AXIS_PARAMETERS},
+        "additionalProperties": False,
+        "minProperties": min_properties,
+    }
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a design file (GET /api/experiments/design-schema.json)."""
+    single_axis = {
+        "type": "object",
+        "required": ["parameter", "values"],
+        "properties": {
+            "parameter": {"enum": list(AXIS_PARAMETERS)},
+            "name": {"type": "string"},
+            "values": {"type": "array", "minItems": 1, "maxItems": AXIS_VALUES_MAX},
+        },
+        "additionalProperties": False,
+    }
+    linked_axis = {
+        "type": "object",
+        "required": ["values"],
+        "properties": {
+            "name": {"type": "string"},
+            "values": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": AXIS_VALUES_MAX,
+                "items": _assignment(),
+            },
+        },
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "IoTSecBench experiment design",
+        "description": "An experiment's fixed parameters, axes, exclusions and repeats "
+        "(docs/experiment-design.md).",
+        "type": "object",
+        "required": ["format", "name"],
+        "properties": {
+            "format": {"const": FORMAT},
+            "name": {"type": "string", "minLength": 1, "maxLength": 200},
+            "kind": _enum(ExperimentKind.choices),
+            "description": {"type": "string", "maxLength": 5000},
+            "parameters": {
+                "type": "object",
+                "properties": {p: PARAMETER_SCHEMAS[p] for p in FIXED_PARAMETERS},
+                "additionalProperties": False,
+            },
+            "axes": {
+                "type": "array",
+                "maxItems": AXES_MAX,
+                "items": {"oneOf": [single_axis, linked_axis]},
+            },
+            "exclusions": {"type": "array", "maxItems": EXCLUSIONS_MAX, "items": _assignment()},
+            "repeats": _int(1, REPEATS_MAX),
+            "devices": {
+                "type": "array",
+                "items": {"type": "string", "minLength": 1},
+                "description": "Names of devices of the importing workspace.",
+            },
+            "preset": {
+                "type": "object",
+                "description": "Set in the platform's presets: where the design comes from.",
+            },
+        },
+        "additionalProperties": False,
+    }
+
+
+class DesignFileError(ValueError):
+    """The file is not a usable design: ``messages`` say where (line, or the path of the
+    value) and what is wrong."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("; ".join(messages))
+        self.messages = messages
+
+
+def load(text: str) -> dict[str, Any]:
+    """Parse and check a design file against the schema."""
+    if len(text.encode()) > MAX_FILE_BYTES:
+        raise DesignFileError([f"The file is over {MAX_FILE_BYTES // 1000} kB; is it a design?"])
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"Line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise DesignFileError([f"{where}not valid YAML ({problem})."]) from None
+    if not isinstance(document, dict):
+        raise DesignFileError(["The file must be a YAML mapping with `format` and `name`."])
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise DesignFileError([_schema_message(e) for e in errors[:20]])
+    return document
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in error.absolute_path)
+    path = path.replace(".[", "[") or "(top level)"
+    if error.validator == "oneOf":
+        return f"{path}: an axis is {{parameter, values}} or {{name, values: [objects]}}."
+    return f"{path}: {error.message}"
+
+
+def _translate(
+    value_map: Callable[[str, Any], Any], assignment: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {p: value_map(p, v) for p, v in assignment.items()}
+
+
+def _translate_axes(
+    document: Mapping[str, Any], value_map: Callable[[str, Any], Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    axes = []
+    for axis in document.get("axes", []):
+        if "parameter" in axis:
+            parameter = axis["parameter"]
+            values = [value_map(parameter, v) for v in axis["values"]]
+            axes.append({**axis, "values": values})
+        else:
+            values = [_translate(value_map, v) for v in axis["values"]]
+            axes.append({**axis, "values": values})
+    exclusions = [_translate(value_map, e) for e in document.get("exclusions", [])]
+    return axes, exclusions
+
+
+def to_input(
+    document: Mapping[str, Any], *, workspace: Workspace, require_devices: bool = True
+) -> dict[str, Any]:
+    """The API's experiment input for a checked document: profile slugs/names and device
+    names become the workspace's ids. DesignFileError names what cannot be found."""
+    missing: list[str] = []
+    profiles = NetworkProfile.objects.filter(Q(workspace__isnull=True) | Q(workspace=workspace))
+    by_ref: dict[str, str] = {}
+    for profile in profiles.only("id", "slug", "name", "workspace_id"):
+        # A workspace's own profile wins over a built-in of the same slug or name.
+        for ref in (profile.slug, profile.name):
+            if ref not in by_ref or profile.workspace_id is not None:
+                by_ref[ref] = str(profile.pk)
+    devices = {d.name: str(d.pk) for d in Device.objects.filter(workspace=workspace)}
+
+    def value_map(parameter: str, value: Any) -> Any:
+        if parameter == "network_profile" and value is not None:
+            if value not in by_ref:
+                missing.append(f"network profile {value!r}")
+                return value
+            return by_ref[value]
+        if parameter == "device_ids":
+            for name in value:
+                if name not in devices:
+                    missing.append(f"device {name!r}")
+            return [devices.get(name, name) for name in value]
+        return value
+
+    parameters = _translate(value_map, document.get("parameters", {}))
+    axes, exclusions = _translate_axes(document, value_map)
+    device_ids = value_map("device_ids", document.get("devices", []))
+    if missing:
+        raise DesignFileError(
+            [
+                f"Not in this workspace: {', '.join(dict.fromkeys(missing))}. Use the names "
+                "shown on the Devices and Network pages."
+            ]
+        )
+    if require_devices and not device_ids:
+        raise DesignFileError(
+            ["devices: list the names of the devices to run on (see the Devices page)."]
+        )
+    data: dict[str, Any] = {
+        "name": document["name"],
+        "kind": document.get("kind", ExperimentKind.MESSAGING),
+        "description": document.get("description", ""),
+        **parameters,
+        "axes": axes,
+        "exclusions": exclusions,
+        "repeats": document.get("repeats", 1),
+        "device_ids": device_ids,
+    }
+    preset = document.get("preset")
+    if isinstance(preset, Mapping) and isinstance(preset.get("slug"), str):
+        data["preset"] = preset["slug"]
+    return data
+
+
+def from_experiment(experiment: Experiment) -> dict[str, Any]:
+    """The design file of an experiment (ids as slugs and names, defaults included)."""
+    profile_ids = {str(experiment.network_profile_id)} if experiment.network_profile_id else set()
+    for axis in experiment.axes:
+        profile_ids |= {
+            str(v["network_profile"]) for v in axis["values"] if v.get("network_profile")
+        }
+    slugs = {
+        str(p.pk): p.slug for p in NetworkProfile.objects.filter(pk__in=profile_ids).only("slug")
+    }
+    device_ids = {
+        str(i) for axis in experiment.axes for v in axis["values"] for i in v.get("device_ids", ())
+    }
+    devices = {str(d.pk): d.name for d in experiment.devices.all()}
+    devices |= {str(d.pk): d.name for d in Device.objects.filter(pk__in=device_ids)}
+
+    def value_map(parameter: str, value: Any) -> Any:
+        if parameter == "network_profile" and value is not None:
+            return slugs.get(str(value), str(value))
+        if parameter == "device_ids":
+            return [devices.get(str(i), str(i)) for i in value]
+        return value
+
+    parameters = {
+        p: value_map(p, getattr(experiment, p if p != "network_profile" else "network_profile_id"))
+        for p in FIXED_PARAMETERS
+        if p in KIND_AXIS_PARAMETERS[experiment.kind]
+    }
+    if parameters.get("network_profile") is not None:
+        parameters["network_profile"] = slugs.get(str(experiment.network_profile_id))
+    axes, exclusions = _translate_axes(
+        {"axes": [_simple(axis) for axis in experiment.axes], "exclusions": experiment.exclusions},
+        value_map,
+    )
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "name": experiment.name,
+        "kind": experiment.kind,
+        "description": experiment.description,
+        "parameters": parameters,
+        "axes": axes,
+        "exclusions": exclusions,
+        "repeats": experiment.repeats,
+        "devices": sorted(d.name for d in experiment.devices.all()),
+    }
+    return document
+
+
+def _simple(axis: Mapping[str, Any]) -> dict[str, Any]:
+    """A canonical axis of one parameter as ``{parameter, values}`` (the form people write);
+    an axis of parameters that change together stays ``{name, values: [objects]}``."""
+    keys = {tuple(value) for value in axis["values"]}
+    if len(keys) != 1 or len(next(iter(keys))) != 1:
+        return dict(axis)
+    (parameter,) = next(iter(keys))
+    simple = {"parameter": parameter, "values": [value[parameter] for value in axis["values"]]}
+    if axis.get("name") and axis["name"] != AXIS_PARAMETERS[parameter]:
+        simple["name"] = axis["name"]
+    return simple
+
+
+def dump(document: Mapping[str, Any]) -> str:
+    header = (
+        f"# IoTSecBench experiment design ({FORMAT}); schema: "
+        "/api/experiments/design-schema.json, docs/experiment-design.md\n"
+    )
+    return header + yaml.safe_dump(dict(document), sort_keys=False, allow_unicode=True, width=100)

@@ -1,0 +1,169 @@
+"""Designs with axes through the API: stored canonically, checked per combination, planned
+before anything is created, and queued as one run per combination and repeat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.testing.factories import DeviceFactory
+from experiments.models import Experiment, Run, RunDevice, RunStatus, RunTransition
+
+BASE = {
+    "name": "QoS x payload",
+    "protocol": "mqtt",
+    "qos": 1,
+    "security": "none",
+    "payload_size": 66,
+    "message_count": 20,
+    "interval_ms": 10,
+}
+
+
+@pytest.fixture
+def devices(personas):
+    return [DeviceFactory.create(workspace=personas.workspace, name=f"pi-{n}") for n in (1, 2)]
+
+
+def _design(devices: list[Any], **changes: Any) -> dict[str, Any]:
+    return {**BASE, "device_ids": [str(d.pk) for d in devices], **changes}
+
+
+@pytest.mark.django_db
+def test_plan_counts_runs_and_estimates_before_anything_is_created(owner_client, devices):
+    body = _design(
+        devices,
+        axes=[
+            {"parameter": "qos", "values": [0, 1, 2]},
+            {"parameter": "payload_size", "values": [66, 1700]},
+        ],
+        exclusions=[{"qos": 2, "payload_size": 1700}],
+        repeats=2,
+    )
+    response = owner_client.post("/api/experiments/plan/", body, format="json")
+
+    assert response.status_code == 200, response.json()
+    plan = response.json()
+    assert (plan["run_count"], plan["cells"], plan["excluded"], plan["repeats"]) == (10, 5, 1, 2)
+    assert [r["label"] for r in plan["runs"][:5]] == [
+        "QoS 0 · 66 B",
+        "QoS 0 · 1,700 B",
+        "QoS 1 · 66 B",
+        "QoS 1 · 1,700 B",
+        "QoS 2 · 66 B",
+    ]
+    assert [r["repeat"] for r in plan["runs"]] == [1] * 5 + [2] * 5
+    # 20 messages 10 ms apart plus the fixed cost per run: about 5.2 s each.
+    assert plan["estimated_seconds"] == pytest.approx(10 * (5 + 20 * 0.0105), rel=1e-6)
+    assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_an_invalid_combination_is_a_field_error_that_names_it(owner_client, devices):
+    body = _design(
+        devices,
+        axes=[
+            {"parameter": "protocol", "values": ["mqtt", "srup"]},
+            {"parameter": "security", "values": ["none", "aes-128-cbc"]},
+        ],
+    )
+    response = owner_client.post("/api/experiments/", body, format="json")
+
+    assert response.status_code == 400
+    messages = response.json()["extra"]["fields"]["axes"]
+    assert messages[0].startswith("Run “SRUP (signed MQTT) · AES-128-CBC”: security: SRUP signs")
+    assert "exclusions" in messages[-1]
+    body["exclusions"] = [{"protocol": "srup", "security": "aes-128-cbc"}]
+    assert owner_client.post("/api/experiments/", body, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_an_axis_of_another_kind_is_refused(owner_client, devices):
+    body = _design(
+        devices,
+        kind="cipher_bench",
+        mechanisms=["aes-128-cbc"],
+        data_sizes=[16],
+        axes=[{"parameter": "qos", "values": [0, 1]}],
+    )
+    response = owner_client.post("/api/experiments/plan/", body, format="json")
+    assert response.status_code == 400
+    assert (
+        "qos cannot vary in a cipher_bench experiment"
+        in response.json()["extra"]["fields"]["axes"][0]
+    )
+
+
+@pytest.mark.django_db
+def test_more_than_the_limit_of_runs_is_refused_on_repeats(owner_client, devices):
+    body = _design(devices, axes=[{"parameter": "qos", "values": [0, 1]}], repeats=100)
+    assert owner_client.post("/api/experiments/plan/", body, format="json").status_code == 200
+    body["axes"] = [
+        {"parameter": "qos", "values": [0, 1]},
+        {"parameter": "payload_size", "values": list(range(1, 7))},
+    ]
+    response = owner_client.post("/api/experiments/plan/", body, format="json")
+    assert response.status_code == 400
+    assert "1200 runs; at most 1000" in response.json()["extra"]["fields"]["repeats"][0]
+
+
+@pytest.mark.django_db
+def test_starting_queues_one_run_per_combination_and_repeat_with_its_own_spec(
+    owner_client, devices, monkeypatch
+):
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    body = _design(
+        devices,
+        axes=[
+            {"parameter": "security", "values": ["none", "tea-cbc"]},
+            {"parameter": "device_ids", "values": [[str(devices[0].pk)], [str(devices[1].pk)]]},
+        ],
+        repeats=2,
+    )
+    experiment_id = owner_client.post("/api/experiments/", body, format="json").json()["id"]
+
+    response = owner_client.post(f"/api/experiments/{experiment_id}/runs/")
+
+    assert response.status_code == 201
+    assert response.json()["status"] == "queued"
+    runs = list(Run.objects.filter(experiment_id=experiment_id).order_by("position"))
+    assert len(runs) == 8
+    assert [(r.repeat, r.spec["security"], r.cell_label) for r in runs[:4]] == [
+        (1, "none", "None · pi-1"),
+        (1, "none", "None · pi-2"),
+        (1, "tea-cbc", "TEA-CBC · pi-1"),
+        (1, "tea-cbc", "TEA-CBC · pi-2"),
+    ]
+    assert {r.status for r in runs} == {RunStatus.QUEUED}
+    parts = RunDevice.objects.filter(run=runs[1])
+    assert [p.device.name for p in parts] == ["pi-2"]
+    # Each run's creation is timestamped by the database trigger.
+    assert RunTransition.objects.filter(run__in=runs, status="queued").count() == 8
+    again = owner_client.post(f"/api/experiments/{experiment_id}/runs/")
+    assert (again.status_code, again.json()["code"]) == (409, "run_already_active")
+
+
+@pytest.mark.django_db
+def test_experiment_answers_its_axes_canonically(owner_client, devices):
+    body = _design(devices, axes=[{"parameter": "qos", "values": [0, 2]}])
+    created = owner_client.post("/api/experiments/", body, format="json").json()
+    assert created["axes"] == [{"name": "QoS", "values": [{"qos": 0}, {"qos": 2}]}]
+    assert (created["repeats"], created["exclusions"]) == (1, [])
+
+
+@pytest.mark.django_db
+def test_coap_and_mqttsn_rules_are_field_errors(owner_client, devices):
+    cases: list[tuple[dict[str, Any], str, str]] = [
+        ({"protocol": "mqtt", "qos": -1}, "qos", "MQTT-SN only"),
+        ({"protocol": "mqttsn", "qos": 2}, "qos", "QoS -1, 0 or 1"),
+        ({"protocol": "coap", "transport": "tls1.3"}, "transport", "over UDP"),
+    ]
+    for changes, field, words in cases:
+        response = owner_client.post(
+            "/api/experiments/plan/", _design(devices, **changes), format="json"
+        )
+        assert response.status_code == 400, changes
+        assert words in response.json()["extra"]["fields"][field][0]
+    coap = _design(devices, protocol="coap", coap_type="non", coap_method="put")
+    assert owner_client.post("/api/experiments/plan/", coap, format="json").status_code == 200
