@@ -102,6 +102,16 @@ NETWORK_PROFILE_MESSAGING = (
 )
 QOS_MINUS_ONE_MQTTSN = "QoS -1 (publish without a connection) exists in MQTT-SN only."
 MQTTSN_QOS = "MQTT-SN runs use QoS -1, 0 or 1."
+MQTTSN_QOS_MINUS_ONE_TOPIC = (
+    "QoS -1 publishes without connecting or registering a topic: choose short or predefined "
+    "topic ids."
+)
+# The MQTT, SRUP and MQTT-SN runners carry the sequence number in a payload's first 8 bytes
+# (CoAP matches answers by token and takes 1 byte).
+MESSAGING_PAYLOAD_MIN = 8
+MESSAGING_PAYLOAD_TOO_SMALL = (
+    f"A message carries its 8-byte sequence number: at least {MESSAGING_PAYLOAD_MIN} bytes."
+)
 TLS_NEEDS_BROKER_PROTOCOL = (
     "TLS applies to the MQTT broker connection of MQTT and SRUP runs; CoAP and MQTT-SN run "
     "over UDP: choose MQTT over TCP."
@@ -335,6 +345,10 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
         return {"qos": [QOS_MINUS_ONE_MQTTSN]}
     if protocol == Protocol.MQTTSN and attrs["qos"] == 2:
         return {"qos": [MQTTSN_QOS]}
+    if protocol == Protocol.MQTTSN and attrs["qos"] == -1 and attrs["topic_id_type"] == "normal":
+        return {"topic_id_type": [MQTTSN_QOS_MINUS_ONE_TOPIC]}
+    if protocol != Protocol.COAP and attrs["payload_size"] < MESSAGING_PAYLOAD_MIN:
+        return {"payload_size": [MESSAGING_PAYLOAD_TOO_SMALL]}
     if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
         return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
     if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import time
@@ -512,11 +513,30 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         # SRUP's topic is SRUP/<device id>, derived by the agent (device-agent/docs/srup.md).
         srup = run.spec.get("protocol") == Protocol.SRUP
         topic = {} if srup else {"topic": f"iotsecbench/data/{run.pk}/{device_id}"}
+        if run.spec.get("protocol") == Protocol.MQTTSN:
+            topic = _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic["topic"])
         job["spec"] = {**run.spec, **topic}
         if "network_profile" in run.spec:
             job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
         job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
     return job
+
+
+_SHORT_TOPIC_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _mqttsn_topic(spec: dict[str, Any], key: str, topic: str) -> dict[str, Any]:
+    """The MQTT-SN topic of one device's part (device-agent/docs/mqttsn.md): a normal
+    topic is registered by name; a short one is two characters and a predefined one an id
+    (1..65534), both drawn from the run and device so that two parts rarely share one (a
+    clash would only mix two devices' echoes on a shared broker, never the wire format)."""
+    digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    if spec.get("topic_id_type") == TopicIdType.SHORT:
+        first, second = divmod(digest % len(_SHORT_TOPIC_CHARS) ** 2, len(_SHORT_TOPIC_CHARS))
+        return {"topic": _SHORT_TOPIC_CHARS[first] + _SHORT_TOPIC_CHARS[second]}
+    if spec.get("topic_id_type") == TopicIdType.PREDEFINED:
+        return {"topic": topic, "mqttsn_topic_id": 1 + digest % 65534}
+    return {"topic": topic}
 
 
 def _network_profile_job(frozen: dict[str, Any]) -> dict[str, Any]:
