@@ -8,7 +8,7 @@ PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
 .PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e screenshot bench \
-        schema frontend deps chromium tshark clean
+        schema frontend deps chromium tshark coap-client clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -41,6 +41,12 @@ tshark: ## install Debian's tshark for the agent's packet-capture tests, if miss
 	  echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; }
 
+# Debian's libcoap3-bin names its client per TLS library (coap-client-notls, -openssl, -gnutls).
+coap-client: ## install Debian's libcoap3-bin for the agent's CoAP interop tests, if missing
+	@command -v coap-client >/dev/null || command -v coap-client-notls >/dev/null || { \
+	  echo "installing libcoap3-bin (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcoap3-bin >/dev/null; }
+
 # --- the two commands ---------------------------------------------------------------------
 
 up: preflight deps frontend ## install, build, migrate and start the whole product (Ctrl-C stops it)
@@ -72,7 +78,7 @@ types: deps
 test-backend: deps ## backend tests against the machine's PostgreSQL, Redis and Mosquitto
 	$(VENV)/bin/pytest backend
 
-test-agent: deps tshark ## device-agent tests (unit + against a Mosquitto they start)
+test-agent: deps tshark coap-client ## device-agent tests (unit + against a Mosquitto they start)
 	cd device-agent && ../$(VENV)/bin/pytest
 
 test-frontend: deps ## vitest

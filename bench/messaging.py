@@ -18,10 +18,12 @@ run so the figures are comparable on a shared, noisy machine:
   2. the agent's round trips for QoS 0/1/2, MQTT 5 QoS 1, QoS 1 with AES-128-CBC and
      Ed25519 payload security, QoS 1 over TLS 1.3 and SRUP (RSA-2048 and Ed25519 signed
      messages through the agent's SRUP runner with its local device peer; RSA-2048 over TLS
-     1.3 too), interleaved the same way; with the per-phase split (mean ``secure_ns``,
-     ``unsecure_ns`` from the records, network = RTT - secure - unsecure; for SRUP the
-     network part also holds the device peer's verifying and signing of the reply).
-Prints Markdown tables for docs/benchmarks.md. About 40 s; ``--quick`` about 5 s.
+     1.3 too), and CoAP (the agent's CoAP runner, PUT to its own echo server on loopback,
+     confirmable and non-confirmable, plain and AES-128-CBC), interleaved the same way;
+     with the per-phase split (mean ``secure_ns``, ``unsecure_ns`` from the records,
+     network = RTT - secure - unsecure; for SRUP the network part also holds the device
+     peer's verifying and signing of the reply, for CoAP the echo server's handling).
+Prints Markdown tables for docs/benchmarks.md. About 85 s; ``--quick`` about 7 s.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +204,10 @@ def agent_run(broker: Broker, n: int, **overrides: Any) -> Run:
     }
     if spec["protocol"] == "srup":
         del spec["topic"]  # SRUP/<device id>, derived by the runner
+    if spec["protocol"] == "coap":
+        # No broker: the runner starts its own CoAP echo server (device-agent/docs/coap.md).
+        for mqtt_only in ("mqtt_version", "qos", "broker_url", "topic"):
+            del spec[mqtt_only]
     records: list[Record] = []
     context = RunContext(
         run_id=run_id,
@@ -339,6 +346,19 @@ def cases(broker: Broker) -> list[Case]:
         Case("QoS 1, Ed25519", {"qos": 1, "security": "ed25519"}, fraction=4),
         Case("SRUP, RSA-2048", {"protocol": "srup", "srup_signature": "rsa-2048"}, fraction=20),
         Case("SRUP, Ed25519", {"protocol": "srup", "srup_signature": "ed25519"}, fraction=4),
+        # aiocoap's round trip is ~10x MQTT's here: a quarter of the messages.
+        Case("CoAP CON", {"protocol": "coap", "coap_type": "con"}, fraction=4),
+        Case("CoAP NON", {"protocol": "coap", "coap_type": "non"}, fraction=4),
+        Case(
+            "CoAP CON, AES-128-CBC",
+            {"protocol": "coap", "coap_type": "con", "security": "aes-128-cbc"},
+            fraction=4,
+        ),
+        Case(
+            "CoAP NON, AES-128-CBC",
+            {"protocol": "coap", "coap_type": "non", "security": "aes-128-cbc"},
+            fraction=4,
+        ),
     ]
     if broker.tls_port is not None:
         found.append(
@@ -422,8 +442,8 @@ def print_part2(results: dict[str, list[Run]], s: Settings, broker: Broker) -> N
     print(
         f"\n### 2. The agent's round trips by QoS and security, {PAYLOAD_BYTES}-byte payload, "
         f"µs (median of {s.rounds} interleaved rounds of {s.case_messages} messages each, "
-        f"Ed25519 {max(50, s.case_messages // 4)}; per-phase split: means over the records, "
-        "medians over the rounds)\n"
+        f"Ed25519 and CoAP {max(50, s.case_messages // 4)}; per-phase split: means over the "
+        "records, medians over the rounds)\n"
     )
     print("| case | p50 | p95 | p99 | mean secure | mean unsecure | mean network | lost |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -460,7 +480,8 @@ def machine_note() -> str:
         version = "mosquitto ?"
     return (
         f"{os.cpu_count()} CPUs ({model}), load average {os.getloadavg()[0]:.2f} at start; "
-        f"Python {platform.python_version()}, paho-mqtt {paho.mqtt.__version__}, {version}, "
+        f"Python {platform.python_version()}, paho-mqtt {paho.mqtt.__version__}, "
+        f"aiocoap {metadata.version('aiocoap')}, {version}, "
         "loopback"
     )
 

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import time
+from typing import Any
+from uuid import UUID
+
 from django.conf import settings
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -11,19 +15,85 @@ from rest_framework.views import APIView
 from accounts.selectors import workspace_for_user
 from devices.authentication import DeviceTokenAuthentication, IsDevice
 from devices.models import Device
-from devices.selectors import device_list
-from devices.services import device_enroll, device_facts_update, enrollment_token_create
+from devices.selectors import device_get, device_list
+from devices.services import (
+    device_enroll,
+    device_facts_update,
+    device_health_check,
+    enrollment_token_create,
+)
 from devices.signing import job_public_key_b64
+
+
+@extend_schema_serializer(component_name="HealthCheck")
+class HealthCheckItemSerializer(serializers.Serializer[object]):
+    name = serializers.CharField()
+    ok = serializers.BooleanField()
+    detail = serializers.CharField()
+    value = serializers.FloatField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="DeviceHealth")
+class DeviceHealthSerializer(serializers.Serializer[object]):
+    status = serializers.ChoiceField(choices=["pending", "passed", "failed"])
+    requested_at = serializers.DateTimeField()
+    checked_at = serializers.DateTimeField(required=False)
+    checks = HealthCheckItemSerializer(many=True, required=False)
+    error = serializers.CharField(required=False)
 
 
 @extend_schema_serializer(component_name="Device")
 class DeviceOutputSerializer(serializers.ModelSerializer[Device]):
     facts = serializers.DictField()
+    health = serializers.SerializerMethodField(
+        help_text="The latest health check; null before the first."
+    )
 
     class Meta:
         model = Device
-        fields = ["id", "name", "online", "last_seen_at", "enrolled_at", "facts"]
+        fields = ["id", "name", "online", "last_seen_at", "enrolled_at", "facts", "health"]
         read_only_fields = fields
+
+    @extend_schema_field(DeviceHealthSerializer(allow_null=True))
+    def get_health(self, device: Device) -> dict[str, Any] | None:
+        return DeviceHealthSerializer(device.health).data if device.health else None
+
+
+class DeviceDetailApi(APIView):
+    @extend_schema(operation_id="devices_retrieve", responses=DeviceOutputSerializer)
+    def get(self, request: Request, device_id: UUID) -> Response:
+        device = device_get(workspace=workspace_for_user(user=request.user), device_id=device_id)
+        return Response(DeviceOutputSerializer(device).data)
+
+
+class DeviceHealthCheckApi(APIView):
+    """Check the device now: broker round trip, clock offset, crypto self-test and
+    network-profile capability, measured by its agent; the answer arrives in `health`."""
+
+    @extend_schema(
+        operation_id="devices_health_check", request=None, responses={202: DeviceOutputSerializer}
+    )
+    def post(self, request: Request, device_id: UUID) -> Response:
+        device = device_get(workspace=workspace_for_user(user=request.user), device_id=device_id)
+        device = device_health_check(device=device)
+        return Response(DeviceOutputSerializer(device).data, status=status.HTTP_202_ACCEPTED)
+
+
+class AgentTimeApi(APIView):
+    """The platform's clock for an agent's NTP-style offset probes (health checks)."""
+
+    authentication_classes = [DeviceTokenAuthentication]
+    permission_classes = [IsDevice]
+
+    @extend_schema_serializer(component_name="AgentTime")
+    class OutputSerializer(serializers.Serializer[object]):
+        received_ns = serializers.IntegerField(help_text="Wall clock when the request came in.")
+        sent_ns = serializers.IntegerField(help_text="Wall clock just before answering.")
+
+    @extend_schema(operation_id="agent_time", request=None, responses=OutputSerializer)
+    def post(self, request: Request) -> Response:
+        received_ns = time.time_ns()
+        return Response({"received_ns": received_ns, "sent_ns": time.time_ns()})
 
 
 class DeviceListApi(APIView):

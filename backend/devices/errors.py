@@ -13,3 +13,10 @@ class DeviceAuthenticationFailed(ApplicationError):
 
     code = "device_authentication_failed"
     status_code = 401
+
+
+class DeviceOffline(ApplicationError):
+    """The device's agent is offline: it cannot be checked or given a job."""
+
+    code = "device_offline"
+    status_code = 409

@@ -26,6 +26,10 @@ class Device(models.Model):
     # devices.services.device_next_job_seq); the agent refuses any job not above the last
     # one it accepted.
     job_seq = models.BigIntegerField(default=0)
+    # The latest health check (devices.services.device_health_check): {status: pending |
+    # passed | failed, job_id, requested_at, checked_at, checks: [{name, ok, detail,
+    # value}], error}; {} before the first.
+    health = models.JSONField(default=dict, blank=True)
     enrolled_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import secrets
+import time
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import Workspace
 from devices.authentication import token_hash
-from devices.errors import EnrollmentTokenInvalid
+from devices.errors import DeviceOffline, EnrollmentTokenInvalid
 from devices.models import Device, EnrollmentToken
 
 ENROLLMENT_REFUSED_MESSAGE = (
@@ -110,3 +112,72 @@ def device_next_job_seq(*, device_id: str) -> int:
     if row is None:
         raise Device.DoesNotExist(device_id)
     return int(row[0])
+
+
+HEALTH_PENDING = "pending"
+DEVICE_OFFLINE_HEALTH_MESSAGE = (
+    "{name} is offline: start its agent (`iotsecbench-agent run`), then check it again."
+)
+
+
+def device_health_check(*, device: Device) -> Device:
+    """Ask the device's agent for a health check (a signed ``health_check`` job): broker
+    round trip, clock offset against this platform, crypto self-test and network-profile
+    capability. The agent answers with a ``health_report`` event (device_health_apply)."""
+    from core.mqtt import mqtt_publish_many
+    from devices.signing import job_envelope
+
+    if not device.online:
+        raise DeviceOffline(DEVICE_OFFLINE_HEALTH_MESSAGE.format(name=device.name))
+    now = timezone.now()
+    job_id = str(uuid.uuid4())
+    issued = time.time()
+    job = {
+        "v": 1,
+        "device_id": str(device.pk),
+        "seq": device_next_job_seq(device_id=str(device.pk)),
+        "issued_at": issued,
+        "expires_at": issued + settings.JOB_TTL_SECONDS,
+        "job_id": job_id,
+        "run_id": job_id,
+        "kind": "health_check",
+        "spec": {
+            "broker_url": settings.MQTT_URL,
+            "topic": f"iotsecbench/health/{device.pk}/{job_id}",
+            "time_url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
+        },
+    }
+    health = {"status": HEALTH_PENDING, "job_id": job_id, "requested_at": now.isoformat()}
+    Device.objects.filter(pk=device.pk).update(health=health)
+    mqtt_publish_many([(f"iotsecbench/agents/{device.pk}/jobs", job_envelope(job), 1, False)])
+    device.health = health
+    return device
+
+
+def device_health_apply(*, device_id: str, report: dict[str, Any]) -> bool:
+    """Store a health_report if it answers the device's pending check (an old or forged
+    job id changes nothing)."""
+    device = Device.objects.filter(pk=device_id).first()
+    if device is None or device.health.get("job_id") != report.get("job_id"):
+        return False
+    raw_checks = report.get("checks")
+    checks: list[Any] = raw_checks if isinstance(raw_checks, list) else []
+    status = "passed" if report.get("status") == "passed" else "failed"
+    health = {
+        **device.health,
+        "status": status,
+        "checked_at": timezone.now().isoformat(),
+        "checks": [
+            {
+                "name": str(c.get("name", "")),
+                "ok": bool(c.get("ok")),
+                "detail": str(c.get("detail", "")),
+                "value": c.get("value") if isinstance(c.get("value"), (int, float)) else None,
+            }
+            for c in checks
+            if isinstance(c, dict)
+        ],
+        "error": str(report.get("error", "")),
+    }
+    Device.objects.filter(pk=device_id).update(health=health)
+    return True

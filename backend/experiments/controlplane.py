@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from devices.models import Device
-from devices.services import device_seen, device_status_apply
+from devices.services import device_health_apply, device_seen, device_status_apply
 from experiments.models import RunDevice
 from experiments.services import (
     run_device_fail,
@@ -100,6 +100,8 @@ def _handle_event(device_id: str, body: dict[str, Any]) -> bool:
         return run_device_network_record(
             device_id=device_id, job_id=body["job_id"], network=body["network"]
         )
+    if event == "health_report" and body.get("job_id"):
+        return device_health_apply(device_id=device_id, report=body)
     if event == "job_rejected":
         logger.warning(
             "controlplane.job_rejected device=%s reason=%s seq=%s",

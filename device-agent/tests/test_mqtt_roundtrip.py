@@ -194,7 +194,7 @@ def spec_for_url() -> dict[str, Any]:
         ({"qos": 3}, "qos"),
         ({"topic": "a/#"}, "topic"),
         ({"measurement": "one_way"}, "measurement"),
-        ({"protocol": "coap"}, "protocol"),
+        ({"protocol": "amqp"}, "protocol"),
     ],
 )
 def test_runner_rejects_spec_as_unsupported_when_values_are_out_of_range(

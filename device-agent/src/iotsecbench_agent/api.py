@@ -134,6 +134,10 @@ class PlatformApi:
         self.retry = retry or RetryPolicy()
         self.sleep = sleep
 
+    @property
+    def api_token(self) -> str:
+        return self._token
+
     def post_facts(self, facts: Mapping[str, Any], *, policy: RetryPolicy | None = None) -> None:
         url = f"{self._server}/api/agent/facts/"
         self._retrying(

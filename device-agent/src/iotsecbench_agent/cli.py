@@ -1,5 +1,5 @@
 """Command line: ``iotsecbench-agent enroll | run | facts | config-reference | selftest |
-encrypt | mechanisms | cipher-bench | throughput``.
+encrypt | mechanisms | cipher-bench | throughput | mqttsn-gateway``.
 
 The entry point loads and validates configuration, then runs. Any AgentError ends the
 process with one readable ``error: …`` line on stderr and exit status 1; secrets never
@@ -47,6 +47,7 @@ from iotsecbench_agent.errors import (
 )
 from iotsecbench_agent.facts import collect_facts
 from iotsecbench_agent.jobs import SEQ_FILE
+from iotsecbench_agent.mqttsn import cli as cli_mqttsn
 from iotsecbench_agent.security import blockmodes, registry
 from iotsecbench_agent.security.base import MechanismError
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
@@ -145,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_bench.add_parser(commands)
     cli_throughput.add_parser(commands)
+    cli_mqttsn.add_parser(commands)
     return parser
 
 
@@ -173,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_bench.main(args)
         if args.command == "throughput":
             return cli_throughput.main(args)
+        if args.command == "mqttsn-gateway":
+            return cli_mqttsn.main(args)
     except AgentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -41,6 +41,10 @@ class EventPublisher:
             {"event": "network_enforced", "job_id": job_id, "run_id": run_id, "network": network}
         )
 
+    def health_report(self, *, job_id: str, report: dict[str, Any]) -> None:
+        """The answer to a health_check job (health.py)."""
+        self._event({"event": "health_report", "job_id": job_id, **report})
+
     def heartbeat(self, progress: Progress) -> None:
         payload = {"ts": time.time(), **progress.snapshot()}
         try:

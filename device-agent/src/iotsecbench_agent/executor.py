@@ -34,6 +34,7 @@ from iotsecbench_agent.errors import (
 )
 from iotsecbench_agent.events import EventPublisher
 from iotsecbench_agent.fsutil import atomic_write_text
+from iotsecbench_agent.health import HEALTH_CHECK, health_report
 from iotsecbench_agent.jobs import Job
 from iotsecbench_agent.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.recordlog import (
@@ -115,7 +116,27 @@ class JobExecutor:
         if job.kind == CANCEL:
             self.cancel(str(job.spec.get("job_id", "")))
             return
+        if job.kind == HEALTH_CHECK:
+            # Beside a run, not behind it: the answer says whether the device can take one.
+            threading.Thread(
+                target=self._health_check, args=(job,), name="agent-health", daemon=True
+            ).start()
+            return
         self._queue.put(job)
+
+    def _health_check(self, job: Job) -> None:
+        try:
+            report = health_report(
+                job.spec,
+                device_id=self._device_id,
+                time_url=str(job.spec.get("time_url", "")),
+                token=self._api.api_token,
+            )
+        except Exception as exc:
+            logger.exception("agent.health_check_crashed job_id=%s", job.job_id)
+            report = {"status": "failed", "checks": [], "error": f"internal agent error: {exc!r}"}
+        logger.info("agent.health_checked job_id=%s status=%s", job.job_id, report["status"])
+        self._events.health_report(job_id=job.job_id, report=report)
 
     def cancel(self, job_id: str) -> None:
         """Stop the job's run between two messages (what it measured is uploaded), or skip

@@ -92,6 +92,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/time/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The platform's clock for an agent's NTP-style offset probes (health checks). */
+        post: operations["agent_time"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/csrf/": {
         parameters: {
             query?: never;
@@ -202,6 +219,42 @@ export interface paths {
         get: operations["devices_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/{device_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["devices_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/{device_id}/health-check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Check the device now: broker round trip, clock offset, crypto self-test and
+         *     network-profile capability, measured by its agent; the answer arrives in `health`.
+         */
+        post: operations["devices_health_check"];
         delete?: never;
         options?: never;
         head?: never;
@@ -932,6 +985,12 @@ export interface components {
         AgentRunFailInput: {
             message: string;
         };
+        AgentTime: {
+            /** @description Wall clock when the request came in. */
+            received_ns: number;
+            /** @description Wall clock just before answering. */
+            sent_ns: number;
+        };
         /**
          * @description * `absolute` - absolute
          *     * `manual` - manual
@@ -1183,6 +1242,8 @@ export interface components {
             facts: {
                 [key: string]: unknown;
             };
+            /** @description The latest health check; null before the first. */
+            readonly health: components["schemas"]["DeviceHealth"] | null;
         };
         DeviceDistribution: {
             /** Format: uuid */
@@ -1200,6 +1261,22 @@ export interface components {
             density: number[] | null;
             series: components["schemas"]["RoundTripSeries"];
         };
+        DeviceHealth: {
+            status: components["schemas"]["DeviceHealthStatusEnum"];
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            checked_at?: string;
+            checks?: components["schemas"]["HealthCheck"][];
+            error?: string;
+        };
+        /**
+         * @description * `pending` - pending
+         *     * `passed` - passed
+         *     * `failed` - failed
+         * @enum {string}
+         */
+        DeviceHealthStatusEnum: "pending" | "passed" | "failed";
         /**
          * @description * `both` - both
          *     * `egress` - egress
@@ -1334,6 +1411,13 @@ export interface components {
         ExperimentKindEnum: "messaging" | "cipher_bench" | "throughput";
         Health: {
             status: string;
+        };
+        HealthCheck: {
+            name: string;
+            ok: boolean;
+            detail: string;
+            /** Format: double */
+            value: number | null;
         };
         /**
          * @description * `fixed` - Fixed
@@ -2370,6 +2454,25 @@ export interface operations {
             };
         };
     };
+    agent_time: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentTime"];
+                };
+            };
+        };
+    };
     auth_csrf: {
         parameters: {
             query?: never;
@@ -2507,6 +2610,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Device"][];
+                };
+            };
+        };
+    };
+    devices_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+        };
+    };
+    devices_health_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
                 };
             };
         };

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from iotsecbench_agent.runners import cipher_bench, mqtt_roundtrip, srup_roundtrip, throughput
+from iotsecbench_agent.runners import (
+    cipher_bench,
+    coap_roundtrip,
+    mqtt_roundtrip,
+    mqttsn_roundtrip,
+    srup_roundtrip,
+    throughput,
+)
 from iotsecbench_agent.runners.base import RunClock, RunContext, Runner, register, runner_for
 
 __all__ = [
@@ -10,7 +17,9 @@ __all__ = [
     "RunContext",
     "Runner",
     "cipher_bench",
+    "coap_roundtrip",
     "mqtt_roundtrip",
+    "mqttsn_roundtrip",
     "register",
     "runner_for",
     "srup_roundtrip",

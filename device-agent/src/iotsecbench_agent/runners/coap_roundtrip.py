@@ -1,0 +1,387 @@
+"""CoAP round-trip runner (protocol ``coap``; job fields and decisions in docs/coap.md).
+
+Each message is one CoAP request to an echo resource whose response carries the request's
+(secured) body back: PUT or POST, or GET carrying the body (the MQTT/CoAP paper timed
+CoAP GETs; see docs/coap.md for why GET carries it). Confirmable (``con``) or
+non-confirmable (``non``); bodies larger than ``block_size`` go block-wise (Block1 for the
+request, Block2 for the response, RFC 7959). Without ``coap_url`` the agent runs the echo
+server itself (``coap_server.CoapEchoServer``, its own event loop in its own thread);
+with it, a server elsewhere answers.
+
+Measurement choices, and why:
+
+- The client is aiocoap on the measuring thread's own asyncio event loop: ``run`` runs one
+  coroutine that sends, awaits and records message after message, so nothing is handed
+  between threads inside a round trip. The local server's loop runs in another thread, as
+  a real peer would run in another process.
+- ``t_send`` is taken just BEFORE ``secure``, ``t_recv`` just AFTER the response has been
+  received (all its blocks) and ``unsecure``d, as the MQTT/CoAP paper measures it;
+  ``secure_ns``/``unsecure_ns`` are the time inside each. A response that does not
+  unsecure is ``decrypt_error`` (``rejected_signature`` for a MAC or signature). The
+  mechanism is built in ``setup``; the server's address is resolved there too.
+- No response within ``timeout_ms`` → ``lost`` and the request is cancelled (a CON
+  request stops being retransmitted); a CON request whose retransmissions
+  (``coap_max_retransmit``, every ``coap_ack_timeout_ms`` doubling, RFC 7252 §4.2) all go
+  unanswered is ``lost`` too, when the last one times out.
+- ``wire_bytes`` is every UDP payload byte the client's socket sent while the message was
+  in flight: the request, its retransmissions, every Block1 and Block2 request, empty ACKs
+  (``coap_wire.py``; docs/wire-bytes.md). Anything sent between two messages is counted in
+  ``unattributed_bytes``, not in a record.
+- A response with an error code (4.xx, 5.xx) fails the run: the server is not an echo
+  resource, and a record cannot say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+import urllib.parse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiocoap import CON, GET, NON, POST, PUT, Message
+from aiocoap import error as coap_error
+from aiocoap.numbers.constants import TransportTuning
+
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.coap_server import CoapEchoServer
+from iotsecbench_agent.runners.coap_wire import CountingDatagramSocket, open_client_context
+from iotsecbench_agent.runners.jobspec import (
+    ROUND_TRIP,
+    Schedule,
+    choice_field,
+    hex_field,
+    int_field,
+    number_field,
+)
+from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
+from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import (
+    DecryptError,
+    Mechanism,
+    MechanismError,
+    SignatureError,
+)
+
+logger = logging.getLogger(__name__)
+
+TYPES = ("con", "non")
+METHODS = ("put", "post", "get")
+CODES = {"get": GET, "put": PUT, "post": POST}
+# RFC 7959: block sizes 16..1024 bytes (SZX 0..6); 1024 is also what fits one datagram
+# comfortably (RFC 7252 §4.6: messages up to 1152 bytes, payloads up to 1024).
+MIN_BLOCK_SIZE = 16
+MAX_BLOCK_SIZE = 1024
+BLOCK_SIZES = tuple(2**e for e in range(4, 11))
+# 64 KiB: the largest body the echo server reassembles for one message; far beyond what a
+# constrained device sends, and few block exchanges per message even at 16-byte blocks.
+MAX_PAYLOAD_BYTES = 64 * 1024
+MIN_PAYLOAD_BYTES = 1
+# RFC 7252 §4.8 defaults.
+DEFAULT_ACK_TIMEOUT_MS = 2000.0
+DEFAULT_MAX_RETRANSMIT = 4
+MAX_RETRANSMIT_LIMIT = 20
+COAP_SCHEME = "coap"
+DEFAULT_PORT = 5683
+# Fields of MQTT runs: the platform sends broker_url, topic, mqtt_version and qos with
+# every messaging job, and they say nothing about CoAP, so they are ignored. TLS fields
+# would promise a protection this runner does not give (no DTLS), so they are refused.
+TLS_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")
+# The options a request URL sets (aiocoap's Message.set_request_uri); Uri-Host only for a
+# host name, not for an IP literal (RFC 7252 §6.4).
+URI_OPTIONS = ("uri_host", "uri_port", "uri_path", "uri_query")
+# Between messages the interval wait wakes this often to see a stop (ms → s).
+STOP_POLL_S = 0.1
+NS_PER_S = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class CoapSpec:
+    schedule: Schedule
+    coap_type: str = "con"
+    method: str = "put"
+    block_size: int = MAX_BLOCK_SIZE
+    # None: the agent's own echo server on 127.0.0.1.
+    url: str | None = None
+    ack_timeout_ms: float = DEFAULT_ACK_TIMEOUT_MS
+    max_retransmit: int = DEFAULT_MAX_RETRANSMIT
+    security: str = SECURITY_NONE
+    security_key: bytes | None = field(default=None, repr=False)
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> CoapSpec:
+        given_tls = [name for name in TLS_FIELDS if spec.get(name) is not None]
+        if given_tls:
+            raise UnsupportedJob(
+                f"spec.{given_tls[0]}: coap runs over plain UDP (no DTLS); "
+                "protect the payload with spec.security instead"
+            )
+        block_size = spec.get("block_size", MAX_BLOCK_SIZE)
+        if (
+            not isinstance(block_size, int)
+            or isinstance(block_size, bool)
+            or (block_size not in BLOCK_SIZES)
+        ):
+            raise UnsupportedJob(
+                f"spec.block_size must be a power of two in {MIN_BLOCK_SIZE}..{MAX_BLOCK_SIZE} "
+                f"({', '.join(map(str, BLOCK_SIZES))}), got {block_size!r}"
+            )
+        url = spec.get("coap_url")
+        if url is not None:
+            url = _coap_url(url)
+        return cls(
+            schedule=Schedule.parse(
+                spec, min_payload=MIN_PAYLOAD_BYTES, max_payload=MAX_PAYLOAD_BYTES
+            ),
+            coap_type=choice_field(spec, "coap_type", TYPES, "con"),
+            method=choice_field(spec, "coap_method", METHODS, "put"),
+            block_size=int(block_size),
+            url=url,
+            ack_timeout_ms=(
+                number_field(spec, "coap_ack_timeout_ms", minimum=1.0)
+                if "coap_ack_timeout_ms" in spec
+                else DEFAULT_ACK_TIMEOUT_MS
+            ),
+            max_retransmit=(
+                int_field(spec, "coap_max_retransmit", 0, MAX_RETRANSMIT_LIMIT)
+                if "coap_max_retransmit" in spec
+                else DEFAULT_MAX_RETRANSMIT
+            ),
+            security=choice_field(spec, "security", tuple(registry.names()), SECURITY_NONE),
+            security_key=hex_field(spec, "security_key"),
+        )
+
+    @property
+    def size_exponent(self) -> int:
+        """RFC 7959's SZX: block size = 2 ** (SZX + 4)."""
+        return int(math.log2(self.block_size)) - 4
+
+
+def _coap_url(value: object) -> str:
+    """``coap://host[:port]/path`` checked; UnsupportedJob with what is wrong."""
+    if not isinstance(value, str):
+        raise UnsupportedJob("spec.coap_url must be a coap://host:port/path URL")
+    parsed = urllib.parse.urlsplit(value)
+    try:
+        port = parsed.port
+    except ValueError:
+        port = -1
+    if parsed.scheme != COAP_SCHEME or not parsed.hostname or port == -1 or port == 0:
+        raise UnsupportedJob(
+            f"spec.coap_url must be a coap://host:port/path URL (coaps:// is not supported), "
+            f"got {value!r}"
+        )
+    return value
+
+
+def message_payload(seq: int, filler: bytes, size: int) -> bytes:
+    """The round-trip payload (§5): ``seq`` big-endian, then the filler; below 8 bytes the
+    low-order bytes of ``seq`` (CoAP matches responses by token, not by payload)."""
+    if size >= SEQ_BYTES:
+        return payload_of(seq, filler)
+    return (seq % (1 << (8 * size))).to_bytes(size, "big")
+
+
+@register
+class CoapRoundTripRunner(Runner):
+    protocol = "coap"
+    measurements = (ROUND_TRIP,)
+
+    def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
+        super().__init__(spec, context)
+        self.spec = CoapSpec.parse(spec)
+        self.server: CoapEchoServer | None = None
+        self.url = self.spec.url or ""
+        self.unattributed_bytes = 0  # sent between two messages (not in any record)
+        self.datagrams_sent = 0  # by the client, in the records' exchanges
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: Any = None
+        self._sock: CountingDatagramSocket | None = None
+        self._template: Any = None  # the request every message copies (setup)
+        self._mechanism: Mechanism | None = None
+        self._tuning = _tuning(self.spec)
+
+    @classmethod
+    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
+        CoapSpec.parse(spec)
+
+    def setup(self) -> None:
+        spec = self.spec
+        try:
+            self._mechanism = registry.create(spec.security, key=spec.security_key)
+        except MechanismError as exc:
+            raise UnsupportedJob(str(exc)) from None
+        if spec.url is None:
+            self.server = CoapEchoServer().start()
+            self.url = self.server.url
+        self._loop = asyncio.new_event_loop()
+        self._client, self._sock = self._loop.run_until_complete(open_client_context(self._loop))
+        self._loop.run_until_complete(self._resolve())
+
+    def run(self) -> None:
+        if self._loop is None:
+            raise DataPlaneError("runner used before setup()")
+        self._loop.run_until_complete(self._run())
+
+    def cleanup(self) -> None:
+        self._mechanism = None
+        loop, self._loop = self._loop, None
+        client, self._client = self._client, None
+        try:
+            if loop is not None:
+                try:
+                    if client is not None:
+                        loop.run_until_complete(client.shutdown())
+                    loop.run_until_complete(loop.shutdown_asyncgens())
+                finally:
+                    loop.close()
+        finally:
+            server, self.server = self.server, None
+            if server is not None:
+                server.stop()
+
+    @property
+    def socket(self) -> CountingDatagramSocket:
+        """The client's (metered) UDP socket, after ``setup``."""
+        if self._sock is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._sock
+
+    def _message(self, payload: bytes) -> Any:
+        """One request: the URL's options and the resolved server copied from the
+        template ``_resolve`` made, not parsed again (parsing the URL took ~15 µs, inside
+        the round trip)."""
+        template = self._template
+        message = Message(code=template.code, payload=payload, transport_tuning=self._tuning)
+        message.mtype = template.mtype
+        message.remote = template.remote
+        opt, given = message.opt, template.opt
+        for name in URI_OPTIONS:
+            value = getattr(given, name)
+            if value:
+                setattr(opt, name, value)
+        if given.block2 is not None:
+            opt.block2 = given.block2
+        return message
+
+    async def _resolve(self) -> None:
+        """The request template: the URL parsed and the server's address resolved once,
+        before anything is timed; the remote carries the block size for Block1 (aiocoap
+        reads it there)."""
+        template = Message(
+            code=CODES[self.spec.method], uri=self.url, transport_tuning=self._tuning
+        )
+        if not _HAS_RELIABILITY:
+            template.mtype = CON if self.spec.coap_type == "con" else NON
+        if self.spec.block_size < MAX_BLOCK_SIZE:
+            # Early negotiation (RFC 7959 §2.4): the response's blocks at our size too.
+            template.opt.block2 = (0, False, self.spec.size_exponent)
+        try:
+            await self._client.find_remote_and_interface(template)
+        except (coap_error.Error, OSError) as exc:
+            raise DataPlaneError(f"cannot resolve the CoAP server {self.url}: {exc}") from None
+        template.remote.maximum_block_size_exp = self.spec.size_exponent
+        self._template = template
+
+    async def _run(self) -> None:
+        spec = self.spec
+        schedule = spec.schedule
+        mechanism = self._require_mechanism()
+        secure = mechanism.secure
+        unsecure = mechanism.unsecure
+        sock = self.socket
+        clock = self.context.clock
+        stop = self.context.stop
+        emit = self.context.emit
+        timeout_s = schedule.timeout_ms / 1000
+        next_interval_ns = schedule.interval_sampler()
+        filler = filler_for(max(schedule.payload_size, SEQ_BYTES))
+        size = schedule.payload_size
+        for seq in range(schedule.message_count):
+            if stop.is_set():
+                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+            payload = message_payload(seq, filler, size)
+            self.unattributed_bytes += sock.take()[0]
+            t_send = time.perf_counter_ns()
+            wire = secure(payload)
+            t_secured = time.perf_counter_ns()
+            request = self._client.request(self._message(wire))
+            outcome = OK
+            t_recv = unsecure_ns = None
+            try:
+                response = await asyncio.wait_for(request.response, timeout_s)
+            except (asyncio.TimeoutError, coap_error.TimeoutError):
+                outcome = LOST
+            except coap_error.Error as exc:
+                raise DataPlaneError(f"CoAP request to {self.url} failed: {exc!r}") from None
+            else:
+                t_arrived = time.perf_counter_ns()
+                if not response.code.is_successful():
+                    raise DataPlaneError(
+                        f"the CoAP server answered {response.code} to "
+                        f"{spec.method.upper()} {self.url}: not an echo resource"
+                    )
+                try:
+                    unsecure(response.payload)
+                except DecryptError:
+                    outcome = DECRYPT_ERROR
+                except SignatureError:
+                    outcome = REJECTED_SIGNATURE
+                t_recv = time.perf_counter_ns()
+                unsecure_ns = t_recv - t_arrived
+            wire_bytes, datagrams = sock.take()
+            self.datagrams_sent += datagrams
+            emit(
+                Record(
+                    seq=seq,
+                    t_send_ns=clock.wall_ns(t_send),
+                    t_recv_ns=clock.wall_ns(t_recv) if t_recv is not None else None,
+                    app_bytes=len(payload),
+                    wire_bytes=wire_bytes,
+                    outcome=outcome,
+                    secure_ns=t_secured - t_send,
+                    unsecure_ns=unsecure_ns,
+                )
+            )
+            interval_ns = next_interval_ns()
+            if interval_ns and seq + 1 < schedule.message_count:
+                await _wait(interval_ns, stop)
+
+    def _require_mechanism(self) -> Mechanism:
+        if self._mechanism is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._mechanism
+
+
+# aiocoap 0.4.8+ chooses CON/NON from the message's transport tuning (setting ``mtype``
+# is deprecated there); 0.4.7, the last release for Python 3.9, only from ``mtype``.
+_HAS_RELIABILITY = hasattr(TransportTuning, "reliability")
+
+
+def _tuning(spec: CoapSpec) -> TransportTuning:
+    """RFC 7252's transmission parameters for this run's requests."""
+    tuning = TransportTuning()
+    tuning.ACK_TIMEOUT = spec.ack_timeout_ms / 1000
+    tuning.MAX_RETRANSMIT = spec.max_retransmit
+    tuning.DEFAULT_BLOCK_SIZE_EXP = spec.size_exponent
+    if _HAS_RELIABILITY:
+        tuning.reliability = spec.coap_type == "con"
+    return tuning
+
+
+async def _wait(interval_ns: int, stop: Any) -> None:
+    """The gap before the next message; the loop keeps serving the socket (late
+    responses are dropped by aiocoap) and a stop ends it early. It starts after the
+    response, as in the papers."""
+    deadline = time.perf_counter_ns() + interval_ns
+    while not stop.is_set():
+        remaining_s = (deadline - time.perf_counter_ns()) / NS_PER_S
+        if remaining_s <= 0:
+            return
+        await asyncio.sleep(min(remaining_s, STOP_POLL_S))

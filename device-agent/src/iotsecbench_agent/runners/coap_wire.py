@@ -1,0 +1,123 @@
+"""Counting the UDP payload bytes a CoAP client sends, per message exchange (wire_bytes).
+
+Wire bytes are counted, not estimated. aiocoap's ``udp6`` transport writes every datagram
+with one ``sock.sendmsg(...)`` call on the Python socket object it was given
+(``aiocoap.util.asyncio.recvmsg.RecvmsgSelectorDatagramTransport.sendmsg``): requests,
+retransmissions of CON requests, every Block1/Block2 request and the empty ACKs of
+separate responses alike. ``CountingDatagramSocket`` is a ``socket.socket`` whose
+``sendmsg``/``sendto``/``send`` record the byte count the kernel accepted (their return
+value; a UDP datagram is sent whole or not at all), so a message's ``wire_bytes`` is the sum
+of the CoAP messages (header + token + options + payload marker + payload) that went out
+while it was in flight: UDP/IP headers are the kernel's and not counted, as TCP/IP headers
+are not for MQTT (docs/wire-bytes.md).
+
+Why a transport subclass: aiocoap has no public hook to give its UDP transport a socket.
+``MessageInterfaceUDP6.create_client_transport_endpoint`` makes a plain socket and hands it
+to ``_create_transport_endpoint``; ``MeteredUDP6`` does the same with a counting socket, and
+``open_client_context`` builds a client context around that one transport (the seam
+aiocoap's own ``create_client_context`` uses). ``require_metering`` checks after setup that
+the transport really writes to our socket: if an aiocoap release moves the seam, the run
+fails loudly and the wire-bytes tests fail, instead of reporting wrong numbers. Checked
+with aiocoap 0.4.7 (the last release for Python 3.9) and 0.4.17.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+from aiocoap import Context
+from aiocoap.transports.udp6 import MessageInterfaceUDP6
+
+from iotsecbench_agent.errors import DataPlaneError
+
+
+class CountingDatagramSocket(socket.socket):
+    """A UDP socket that keeps the size of every datagram the kernel accepted.
+
+    The hot path only appends an int; ``take`` sums them later, outside the timed window.
+    """
+
+    # socket.socket has __slots__; a subclass without them would still work, but keep the
+    # instance small and its attributes explicit.
+    __slots__ = ("datagrams_total", "sent", "sent_total")
+
+    def __init__(self, family: int, type: int) -> None:
+        super().__init__(family, type)
+        self.sent: list[int] = []
+        self.sent_total = 0  # bytes over the socket's life (taken or not)
+        self.datagrams_total = 0
+
+    def sendmsg(self, buffers: Any, *args: Any) -> int:
+        n = super().sendmsg(buffers, *args)
+        self.sent.append(n)
+        return n
+
+    def sendto(self, data: Any, *args: Any) -> int:
+        n = super().sendto(data, *args)
+        self.sent.append(n)
+        return n
+
+    def send(self, data: Any, flags: int = 0) -> int:
+        n = super().send(data, flags)
+        self.sent.append(n)
+        return n
+
+    def take(self) -> tuple[int, int]:
+        """(bytes, datagrams) sent since the last ``take``."""
+        sent, self.sent = self.sent, []
+        total = sum(sent)
+        self.sent_total += total
+        self.datagrams_total += len(sent)
+        return total, len(sent)
+
+
+class MeteredUDP6(MessageInterfaceUDP6):
+    """aiocoap's udp6 client transport on a ``CountingDatagramSocket``."""
+
+    @classmethod
+    async def create_metered_endpoint(
+        cls, sock: CountingDatagramSocket, mman: Any, log: Any, loop: asyncio.AbstractEventLoop
+    ) -> MeteredUDP6:
+        # As MessageInterfaceUDP6.create_client_transport_endpoint, with our socket.
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        endpoint: MeteredUDP6 = await cls._create_transport_endpoint(sock, mman, log, loop)
+        return endpoint
+
+
+async def open_client_context(
+    loop: asyncio.AbstractEventLoop, *, loggername: str = "coap-client"
+) -> tuple[Any, CountingDatagramSocket]:
+    """A client ``aiocoap.Context`` whose only transport is udp6 on a counting socket.
+
+    Call it from a coroutine running on ``loop`` (the measuring thread's loop).
+    """
+    sock = CountingDatagramSocket(socket.AF_INET6, socket.SOCK_DGRAM)
+    try:
+        context = Context(loop=loop, serversite=None, loggername=loggername)
+        endpoints: list[MeteredUDP6] = []
+
+        async def create(mman: Any) -> MeteredUDP6:
+            endpoint = await MeteredUDP6.create_metered_endpoint(sock, mman, context.log, loop)
+            endpoints.append(endpoint)
+            return endpoint
+
+        await context._append_tokenmanaged_messagemanaged_transport(create)
+    except Exception:
+        sock.close()
+        raise
+    require_metering(endpoints[0], sock)
+    return context, sock
+
+
+def require_metering(endpoint: Any, sock: CountingDatagramSocket) -> None:
+    """DataPlaneError unless aiocoap's transport writes to ``sock`` (see the module doc)."""
+    transport = getattr(endpoint, "transport", None)
+    used = transport.get_extra_info("socket") if transport is not None else None
+    if used is not sock:
+        raise DataPlaneError(
+            "aiocoap's udp6 transport does not write to the metered socket "
+            "(an aiocoap release changed the seam runners/coap_wire.py uses); "
+            "wire bytes cannot be counted"
+        )

@@ -1,0 +1,401 @@
+"""MQTT-SN 1.2 round-trip runner (protocol ``mqttsn``; job fields in docs/mqttsn.md).
+
+The device end publishes over UDP to an MQTT-SN gateway, the gateway forwards to the
+broker, and the broker routes the message back through the gateway to this client's own
+subscription: the same "publish → own subscription" round trip as ``mqtt_roundtrip``,
+with the gateway (and its MQTT connection) inside it, as in the MQTT-SN paper's hybrid
+network. ``mqttsn_gateway`` ("host:port") names the gateway; without it the runner starts
+the agent's own transparent gateway (``mqttsn.gateway``) on 127.0.0.1 in a thread,
+bridging to the job's ``broker_url``, and logs that it did.
+
+Measurement choices, and why:
+
+- The client is ``mqttsn.client.SnClient``: one UDP socket, driven in this thread; the
+  wait for the echo is ``select`` up to the timeout, never a sleep, and nothing else
+  happens between ``t_send`` and the echo.
+- As the MQTT runner (and the MQTT/CoAP paper) does, ``t_send`` is taken just BEFORE
+  ``secure`` and ``t_recv`` just AFTER the echo has been received, decoded and
+  ``unsecure``d; ``secure_ns``/``unsecure_ns`` are the time inside each. With the
+  lightweight CBC mechanisms the PUBLISH's Data is ``iv(8) || CBC(iv, PKCS#7(payload))``,
+  the MQTT-SN paper's payload (AES-CBC: a 16-byte IV).
+- QoS −1 (§6.8 of the spec) needs no connection: the PUBLISHes go out from a second UDP
+  socket that never sends CONNECT, to a short topic name or a predefined topic id. The
+  echo still needs a subscription, so the receiving socket connects and subscribes at
+  QoS 0. QoS 0 and 1 publish from the connected socket; at QoS 1 the subscription is
+  QoS 1 too, and the echo's PUBACK is sent after ``t_recv``.
+- ``wire_bytes`` is the UDP payload of the message's PUBLISH as the kernel took it from
+  the publishing socket: the MQTT-SN message, Length (1 or 3 octets) to Data. As for MQTT,
+  acknowledgements (PUBACK, the echo's PUBACK) are not credited to the message. The
+  client never retransmits: a PUBLISH, its acknowledgement or its echo that does not
+  arrive within ``timeout_ms`` makes the message ``lost``.
+- Which echo is ours: one message is in flight; a PUBLISH whose Data does not unsecure
+  is the echo, corrupted (``decrypt_error``/``rejected_signature``); one that unsecures to
+  another seq is a late echo of an earlier message and is skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from iotsecbench_agent.config import parse_mqtt_url
+from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.mqttsn import codec
+from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
+from iotsecbench_agent.mqttsn.gateway import Gateway
+from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.jobspec import (
+    ROUND_TRIP,
+    Schedule,
+    choice_field,
+    hex_field,
+    int_field,
+)
+from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
+from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import (
+    DecryptError,
+    Mechanism,
+    MechanismError,
+    SignatureError,
+)
+
+logger = logging.getLogger(__name__)
+
+NORMAL = "normal"
+SHORT = "short"
+PREDEFINED = "predefined"
+TOPIC_ID_TYPES = {
+    NORMAL: codec.TOPIC_NORMAL,
+    SHORT: codec.TOPIC_SHORT,
+    PREDEFINED: codec.TOPIC_PREDEFINED,
+}
+QOS_LEVELS = (-1, 0, 1)
+IDLE_SLICE_NS = 250_000_000
+# The keep-alive Duration of our CONNECT; we PINGREQ after half of it without sending.
+KEEPALIVE_S = 60
+# The largest Data of a PUBLISH that one UDP datagram carries: 65507 octets of datagram
+# minus the 9-octet header of a PUBLISH with the 3-octet Length (§5.2.1, §5.4.12).
+MAX_PUBLISH_DATA = MAX_UDP_PAYLOAD - 9
+# Spec fields that only the MQTT runner understands: refused rather than ignored. (A
+# network_profile is refused by the executor, as for every runner without emulated links.)
+MQTT_ONLY_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")
+_HOST_PORT = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[^:\[\]\s]+)):(?P<port>\d{1,5})$")
+
+
+@dataclass(frozen=True)
+class MqttSnSpec:
+    schedule: Schedule
+    topic: str
+    qos: int = 0
+    topic_id_type: str = NORMAL
+    predefined_id: int | None = None
+    gateway: tuple[str, int] | None = None  # None: start a local gateway
+    broker_url: str | None = None
+    security: str = SECURITY_NONE
+    security_key: bytes | None = field(default=None, repr=False)
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> MqttSnSpec:
+        for key in MQTT_ONLY_FIELDS:
+            if spec.get(key) is not None:
+                raise UnsupportedJob(f"spec.{key} is not supported by mqttsn")
+        if spec.get("mqtt_version", "3.1.1") != "3.1.1":
+            raise UnsupportedJob(
+                "mqttsn's gateway speaks MQTT 3.1.1: spec.mqtt_version must be 3.1.1"
+            )
+        security = spec.get("security", SECURITY_NONE)
+        if not isinstance(security, str) or security not in registry.names():
+            raise UnsupportedJob(
+                f"security {security!r} is not supported (see `iotsecbench-agent mechanisms`)"
+            )
+        qos = spec.get("qos", 0)
+        if isinstance(qos, bool) or qos not in QOS_LEVELS:
+            raise UnsupportedJob(f"spec.qos must be -1, 0 or 1 for mqttsn, got {qos!r}")
+        kind = choice_field(spec, "topic_id_type", tuple(TOPIC_ID_TYPES), NORMAL)
+        topic = _topic_field(spec, kind)
+        if qos == -1 and kind == NORMAL:
+            raise UnsupportedJob(
+                "QoS -1 publishes without a connection, so without REGISTER: "
+                "spec.topic_id_type must be short or predefined"
+            )
+        predefined_id = None
+        if kind == PREDEFINED:
+            predefined_id = int_field(spec, "mqttsn_topic_id", 1, codec.MAX_TOPIC_ID)
+        elif spec.get("mqttsn_topic_id") is not None:
+            raise UnsupportedJob("spec.mqttsn_topic_id is for topic_id_type predefined only")
+        gateway = _gateway_field(spec)
+        broker_url = spec.get("broker_url")
+        if gateway is None:
+            if not isinstance(broker_url, str):
+                raise UnsupportedJob(
+                    "spec.broker_url is missing (the local MQTT-SN gateway bridges to it; "
+                    "or name a gateway in spec.mqttsn_gateway)"
+                )
+            try:
+                broker = parse_mqtt_url(broker_url, what="spec.broker_url")
+            except AgentError as exc:
+                raise UnsupportedJob(str(exc)) from None
+            if broker.tls:
+                raise UnsupportedJob("the local MQTT-SN gateway bridges to mqtt:// brokers only")
+        schedule = Schedule.parse(spec, min_payload=SEQ_BYTES, max_payload=MAX_PUBLISH_DATA)
+        secured = schedule.payload_size + registry.describe(security).overhead(
+            schedule.payload_size
+        )
+        if secured > MAX_PUBLISH_DATA:
+            raise UnsupportedJob(
+                f"spec.payload_size {schedule.payload_size} secured with {security} is "
+                f"{secured} bytes: an MQTT-SN PUBLISH carries at most {MAX_PUBLISH_DATA} "
+                f"(one UDP datagram of {MAX_UDP_PAYLOAD})"
+            )
+        return cls(
+            schedule=schedule,
+            topic=topic,
+            qos=qos,
+            topic_id_type=kind,
+            predefined_id=predefined_id,
+            gateway=gateway,
+            broker_url=broker_url if isinstance(broker_url, str) else None,
+            security=security,
+            security_key=hex_field(spec, "security_key"),
+        )
+
+
+def _topic_field(spec: Mapping[str, Any], kind: str) -> str:
+    topic = spec.get("topic")
+    if not isinstance(topic, str) or not topic or any(c in topic for c in "+#"):
+        raise UnsupportedJob("spec.topic must be a non-empty topic without wildcards")
+    if kind == SHORT and len(topic.encode("utf-8")) != 2:
+        raise UnsupportedJob(
+            f"with topic_id_type short, spec.topic is a 2-character short topic name, not {topic!r}"
+        )
+    return topic
+
+
+def _gateway_field(spec: Mapping[str, Any]) -> tuple[str, int] | None:
+    value = spec.get("mqttsn_gateway")
+    if value is None:
+        return None
+    match = _HOST_PORT.match(value) if isinstance(value, str) else None
+    port = int(match["port"]) if match else 0
+    if match is None or not 1 <= port <= 65535:
+        raise UnsupportedJob(
+            f'spec.mqttsn_gateway must be "host:port" (IPv6: "[addr]:port"), got {value!r}'
+        )
+    return match["v6"] or match["host"], port
+
+
+@register
+class MqttSnRoundTripRunner(Runner):
+    protocol = "mqttsn"
+    measurements = (ROUND_TRIP,)
+
+    def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
+        super().__init__(spec, context)
+        self.spec = MqttSnSpec.parse(spec)
+        self.gateway: Gateway | None = None  # the local gateway, when the runner started one
+        self._client: SnClient | None = None
+        self._publisher: SnClient | None = None  # QoS −1's unconnected socket
+        self._mechanism: Mechanism | None = None
+        self._topic_id = 0
+
+    @classmethod
+    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
+        MqttSnSpec.parse(spec)
+
+    @property
+    def client(self) -> SnClient:
+        """The connected, subscribed client (after ``setup``)."""
+        if self._client is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._client
+
+    @property
+    def publisher(self) -> SnClient:
+        """The socket PUBLISHes leave from: the client's, or QoS −1's own."""
+        return self._publisher or self.client
+
+    def setup(self) -> None:
+        spec = self.spec
+        try:
+            self._mechanism = registry.create(spec.security, key=spec.security_key)
+        except MechanismError as exc:
+            raise UnsupportedJob(str(exc)) from None
+        address = spec.gateway or self._start_local_gateway()
+        self._client = SnClient(address)
+        client_id = f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}"
+        self._client.connect(client_id, duration_s=KEEPALIVE_S)
+        kind = TOPIC_ID_TYPES[spec.topic_id_type]
+        if spec.topic_id_type == NORMAL:
+            self._topic_id = self._client.register(spec.topic)
+        elif spec.topic_id_type == SHORT:
+            self._topic_id = codec.short_topic_id(spec.topic)
+        else:
+            self._topic_id = spec.predefined_id or 0
+        # Subscribed (SUBACK received) before the first send, as the MQTT runner.
+        self._client.subscribe(
+            codec.Subscribe(
+                msg_id=self._client.next_msg_id(),
+                topic_id_type=kind,
+                topic_name="" if kind == codec.TOPIC_PREDEFINED else spec.topic,
+                topic_id=self._topic_id if kind == codec.TOPIC_PREDEFINED else 0,
+                qos=1 if spec.qos == 1 else 0,
+            )
+        )
+        if spec.qos == -1:
+            self._publisher = SnClient(address)
+
+    def _start_local_gateway(self) -> tuple[str, int]:
+        spec = self.spec
+        assert spec.broker_url is not None  # checked by MqttSnSpec.parse
+        predefined = {spec.predefined_id: spec.topic} if spec.predefined_id else {}
+        gateway = Gateway(parse_mqtt_url(spec.broker_url), port=0, predefined=predefined)
+        gateway.start()
+        self.gateway = gateway
+        host, port = gateway.address
+        logger.info(
+            "agent.mqttsn_local_gateway run_id=%s listen=%s:%d broker=%s:%d (no "
+            "spec.mqttsn_gateway: the agent's own transparent gateway is in the round trip)",
+            self.context.run_id,
+            host,
+            port,
+            gateway.broker.host,
+            gateway.broker.port,
+        )
+        return host, port
+
+    def run(self) -> None:
+        client = self.client
+        publisher = self.publisher
+        secure = self._require_mechanism().secure
+        spec = self.spec
+        schedule = spec.schedule
+        qos = spec.qos
+        topic_id = self._topic_id
+        kind = TOPIC_ID_TYPES[spec.topic_id_type]
+        clock = self.context.clock
+        stop = self.context.stop
+        timeout_ns = schedule.timeout_ns
+        next_interval_ns = schedule.interval_sampler()
+        filler = filler_for(schedule.payload_size)
+        for seq in range(schedule.message_count):
+            if stop.is_set():
+                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+            payload = payload_of(seq, filler)
+            msg_id = client.next_msg_id() if qos == 1 else 0
+            t_send = time.perf_counter_ns()
+            wire = secure(payload)
+            t_secured = time.perf_counter_ns()
+            wire_bytes = publisher.send_bytes(
+                codec.encode(codec.Publish(topic_id, msg_id, wire, qos=qos, topic_id_type=kind))
+            )
+            outcome, t_recv, unsecure_ns = self._await_echo(seq, t_send + timeout_ns)
+            if outcome == LOST and self._publisher is not None:
+                self._check_rejection(self._publisher)
+            self.context.emit(
+                Record(
+                    seq=seq,
+                    t_send_ns=clock.wall_ns(t_send),
+                    t_recv_ns=clock.wall_ns(t_recv) if t_recv else None,
+                    app_bytes=len(payload),
+                    wire_bytes=wire_bytes,
+                    outcome=outcome,
+                    secure_ns=t_secured - t_send,
+                    unsecure_ns=unsecure_ns,
+                )
+            )
+            interval_ns = next_interval_ns()
+            if seq + 1 < schedule.message_count:
+                # Services the socket (late echoes, keep-alive); ends early on shutdown.
+                self._idle(time.perf_counter_ns() + interval_ns)
+
+    def _await_echo(self, seq: int, deadline_ns: int) -> tuple[str, int, int | None]:
+        """(outcome, t_recv or 0, unsecure_ns) of message ``seq``: its echo, or LOST."""
+        client = self.client
+        mechanism = self._require_mechanism()
+        while True:
+            message = client.receive(deadline_ns)
+            t_arrived = time.perf_counter_ns()
+            if message is None:
+                return LOST, 0, None
+            if isinstance(message, codec.Publish):
+                outcome = OK
+                try:
+                    payload = mechanism.unsecure(message.data)
+                except DecryptError:
+                    outcome = DECRYPT_ERROR
+                except SignatureError:
+                    outcome = REJECTED_SIGNATURE
+                t_recv = time.perf_counter_ns()
+                client.acknowledge(message)
+                if outcome == OK and not (
+                    len(payload) >= SEQ_BYTES and int.from_bytes(payload[:SEQ_BYTES], "big") == seq
+                ):
+                    continue  # a late echo of an earlier message
+                return outcome, t_recv, t_recv - t_arrived
+            self._check_answer(message)
+
+    def _check_answer(self, message: codec.Message) -> None:
+        """A non-PUBLISH from the gateway while measuring: a PUBACK that refuses our
+        PUBLISH for a reason other than congestion ends the run (every message would be
+        lost the same way); DISCONNECT too. PINGRESPs and acks need nothing."""
+        if isinstance(message, codec.Puback) and message.return_code not in (
+            codec.ACCEPTED,
+            codec.REJECTED_CONGESTION,
+        ):
+            raise DataPlaneError(
+                f"the MQTT-SN gateway refused PUBLISH: {return_code_name(message.return_code)}"
+            )
+        if isinstance(message, codec.Disconnect):
+            raise DataPlaneError("the MQTT-SN gateway disconnected the client")
+
+    def _check_rejection(self, publisher: SnClient) -> None:
+        """QoS −1's socket hears from the gateway only when it refuses a PUBLISH."""
+        while True:
+            message = publisher.receive(time.perf_counter_ns())
+            if message is None:
+                return
+            self._check_answer(message)
+
+    def _idle(self, until_ns: int) -> None:
+        """Between messages: answer what arrives (a late QoS 1 echo gets its PUBACK) and
+        PINGREQ when half the keep-alive passed without a datagram from this client."""
+        client = self.client
+        stop = self.context.stop
+        ping_after_ns = KEEPALIVE_S * 1_000_000_000 // 2
+        while not stop.is_set():
+            now = time.perf_counter_ns()
+            if now - client.last_sent_ns >= ping_after_ns:
+                client.ping()
+            if now >= until_ns:
+                return
+            # Capped so that a stop during a long interval is seen soon.
+            wake = min(until_ns, client.last_sent_ns + ping_after_ns, now + IDLE_SLICE_NS)
+            message = client.receive(wake)
+            if message is not None:
+                client.acknowledge(message)
+                self._check_answer(message)
+
+    def cleanup(self) -> None:
+        self._mechanism = None
+        client, self._client = self._client, None
+        publisher, self._publisher = self._publisher, None
+        gateway, self.gateway = self.gateway, None
+        if client is not None:
+            client.disconnect()
+            client.close()
+        if publisher is not None:
+            publisher.close()
+        if gateway is not None:
+            gateway.close()
+
+    def _require_mechanism(self) -> Mechanism:
+        if self._mechanism is None:
+            raise DataPlaneError("runner used before setup()")
+        return self._mechanism
