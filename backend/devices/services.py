@@ -120,10 +120,11 @@ DEVICE_OFFLINE_HEALTH_MESSAGE = (
 )
 
 
-def device_health_check(*, device: Device) -> Device:
+def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
     """Ask the device's agent for a health check (a signed ``health_check`` job): broker
     round trip, clock offset against this platform, crypto self-test and network-profile
-    capability. The agent answers with a ``health_report`` event (device_health_apply)."""
+    capability. The agent answers with a ``health_report`` event (device_health_apply).
+    ``run_id``: the run whose preparing step asked (it starts only if every device passes)."""
     from core.mqtt import mqtt_publish_many
     from devices.signing import job_envelope
 
@@ -148,6 +149,8 @@ def device_health_check(*, device: Device) -> Device:
         },
     }
     health = {"status": HEALTH_PENDING, "job_id": job_id, "requested_at": now.isoformat()}
+    if run_id is not None:
+        health["run_id"] = run_id  # the run that waits for the answer (experiments.services)
     Device.objects.filter(pk=device.pk).update(health=health)
     mqtt_publish_many([(f"iotsecbench/agents/{device.pk}/jobs", job_envelope(job), 1, False)])
     device.health = health

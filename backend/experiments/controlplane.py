@@ -21,6 +21,7 @@ from experiments.services import (
     run_device_job_accepted,
     run_device_network_record,
     run_device_progress,
+    run_health_answered,
 )
 
 logger = logging.getLogger(__name__)
@@ -101,7 +102,10 @@ def _handle_event(device_id: str, body: dict[str, Any]) -> bool:
             device_id=device_id, job_id=body["job_id"], network=body["network"]
         )
     if event == "health_report" and body.get("job_id"):
-        return device_health_apply(device_id=device_id, report=body)
+        applied = device_health_apply(device_id=device_id, report=body)
+        if applied:
+            run_health_answered(device_id=device_id)
+        return applied
     if event == "job_rejected":
         logger.warning(
             "controlplane.job_rejected device=%s reason=%s seq=%s",

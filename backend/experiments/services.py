@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import Workspace
 from core.mqtt import BrokerUnavailable, mqtt_publish_many
 from devices.models import Device
-from devices.services import device_next_job_seq
+from devices.services import device_health_check, device_next_job_seq
 from devices.signing import job_envelope
 from experiments import estimate
 from experiments.describe import describe
@@ -596,21 +596,66 @@ DEVICE_OFFLINE_AT_START_MESSAGE = (
 )
 
 
+HEALTH_FAILED_MESSAGE = (
+    "{name} failed its health check before the run ({why}). Open it on the Devices page, fix "
+    "what failed, then retry the run."
+)
+HEALTH_TIMEOUT_MESSAGE = (
+    "{names} did not answer the health check before the run within {seconds} s; is the agent "
+    "running, connected and up to date? Retry the run once it is."
+)
+
+
 def run_prepare(*, run_id: UUID | str) -> int:
-    """The run's preparing step, once the scheduler started it: its devices must be online,
-    then its jobs go out (run_dispatch). Returns the number of jobs published."""
+    """The run's preparing step, once the scheduler started it: every device must be online
+    and pass a fresh health check (devices.services.device_health_check) before its job goes
+    out; run_health_answered continues when the answers arrive. Returns the number of
+    checks asked for."""
     run = Run.objects.get(pk=run_id)
     if run.status != RunStatus.PREPARING:
         return 0
-    offline = sorted(
-        Device.objects.filter(run_devices__run=run, online=False).values_list("name", flat=True)
-    )
+    devices = list(Device.objects.filter(run_devices__run=run).order_by("name"))
+    offline = [d.name for d in devices if not d.online]
     if offline:
-        run_fail(
-            run_id=run.pk, message=DEVICE_OFFLINE_AT_START_MESSAGE.format(names=", ".join(offline))
-        )
+        message = DEVICE_OFFLINE_AT_START_MESSAGE.format(names=", ".join(offline))
+        run_fail(run_id=run.pk, message=message)
         return 0
-    return run_dispatch(run_id=run.pk)
+    for device in devices:
+        device_health_check(device=device, run_id=str(run.pk))
+    return len(devices)
+
+
+def run_health_answered(*, device_id: UUID | str) -> None:
+    """A device answered a health check: if a preparing run waits for it, fail the run when
+    the device failed (saying what failed), or dispatch it once every device passed."""
+    from experiments.tasks import run_dispatch_task
+
+    health = Device.objects.values_list("health", flat=True).get(pk=device_id)
+    run_id = health.get("run_id")
+    if not run_id:
+        return
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id, status=RunStatus.PREPARING)
+        if not run.exists():
+            return
+        parts = list(RunDevice.objects.filter(run_id=run_id).select_related("device"))
+        if any(p.status != RunStatus.QUEUED for p in parts):
+            return  # already dispatched
+        for part in parts:
+            answer = part.device.health
+            if answer.get("run_id") == run_id and answer.get("status") == "failed":
+                failed = [c for c in answer.get("checks", []) if not c.get("ok")]
+                why = "; ".join(f"{c['name']}: {c['detail']}" for c in failed)
+                message = HEALTH_FAILED_MESSAGE.format(
+                    name=part.device.name, why=why or answer.get("error") or "no detail"
+                )
+                run_fail(run_id=run_id, message=message)
+                return
+        if all(
+            p.device.health.get("run_id") == run_id and p.device.health.get("status") == "passed"
+            for p in parts
+        ):
+            transaction.on_commit(partial(run_dispatch_task.delay, run_id))
 
 
 def run_device_fail(*, run_device: RunDevice, message: str) -> None:
@@ -655,8 +700,27 @@ def run_device_network_record(
 
 
 def runs_fail_stale(*, now: datetime | None = None) -> int:
-    """Fail runs whose devices went silent or never took their job (beat task)."""
+    """Fail runs whose devices went silent, never took their job, or never answered the
+    health check before the run (beat task)."""
     now = now or timezone.now()
+    unanswered = Run.objects.filter(
+        status=RunStatus.PREPARING,
+        started_at__lt=now - timedelta(seconds=settings.HEALTH_CHECK_TIMEOUT_SECONDS),
+        run_devices__status=RunStatus.QUEUED,
+    ).distinct()
+    for waiting in unanswered:
+        unhealthy = [
+            p.device.name
+            for p in RunDevice.objects.filter(run=waiting).select_related("device")
+            if p.device.health.get("run_id") != str(waiting.pk)
+            or p.device.health.get("status") != "passed"
+        ]
+        run_fail(
+            run_id=waiting.pk,
+            message=HEALTH_TIMEOUT_MESSAGE.format(
+                names=", ".join(unhealthy), seconds=settings.HEALTH_CHECK_TIMEOUT_SECONDS
+            ),
+        )
     stale_after = timedelta(seconds=settings.RUN_HEARTBEAT_STALE_SECONDS)
     never_started = RunDevice.objects.filter(
         status=RunStatus.PREPARING,

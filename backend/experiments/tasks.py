@@ -9,7 +9,13 @@ from celery import shared_task
 from celery.app.task import Task
 
 from core.mqtt import BrokerUnavailable
-from experiments.services import run_fail, run_prepare, runs_fail_stale, runs_schedule
+from experiments.services import (
+    run_dispatch,
+    run_fail,
+    run_prepare,
+    runs_fail_stale,
+    runs_schedule,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +29,20 @@ DISPATCH_FAILED_MESSAGE = "Could not send the jobs to the devices: {error}"
 def run_prepare_task(self: Task[Any, Any], run_id: str) -> int:
     try:
         return run_prepare(run_id=run_id)
+    except BrokerUnavailable as exc:
+        if self.request.retries >= DISPATCH_MAX_RETRIES:
+            run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))
+            return 0
+        logger.warning("experiments.dispatch_retry run=%s error=%s", run_id, exc.message)
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+
+
+@shared_task(
+    bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=DISPATCH_MAX_RETRIES
+)
+def run_dispatch_task(self: Task[Any, Any], run_id: str) -> int:
+    try:
+        return run_dispatch(run_id=run_id)
     except BrokerUnavailable as exc:
         if self.request.retries >= DISPATCH_MAX_RETRIES:
             run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))

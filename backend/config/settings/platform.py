@@ -23,6 +23,8 @@ JOB_TTL_SECONDS = envint("JOB_TTL_SECONDS", default=120)
 
 # A run whose device sent no heartbeat for this long is failed by the beat task.
 RUN_HEARTBEAT_STALE_SECONDS = envint("RUN_HEARTBEAT_STALE_SECONDS", default=60)
+# A run's devices must answer the health check before it within this time (beat fails it).
+HEALTH_CHECK_TIMEOUT_SECONDS = envint("HEALTH_CHECK_TIMEOUT_SECONDS", default=60)
 
 # One-time enrollment tokens expire after this many hours.
 ENROLLMENT_TOKEN_TTL_HOURS = envint("ENROLLMENT_TOKEN_TTL_HOURS", default=24)

@@ -18,6 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from core.mqtt import broker_address
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.signing import job_public_key_b64
+from experiments.controlplane import handle_message
 from experiments.models import Run, RunDevice, RunStatus
 from experiments.services import run_dispatch, run_start, runs_schedule
 
@@ -58,6 +59,10 @@ def test_dispatch_publishes_a_signed_job_with_growing_seq_to_each_device(
     experiment = ExperimentFactory.create(workspace=personas.workspace, devices=devices)
     with django_capture_on_commit_callbacks(execute=True):
         run = run_start(experiment=experiment)
+    # Before its job, every device passes a fresh health check.
+    checks = pass_health_checks(jobs_listener, django_capture_on_commit_callbacks, len(devices))
+    assert {c["seq"] for c in checks} == {1}
+    assert {c["run_id"] for c in checks} != {str(run.pk)}  # a check is not the run's job
 
     jobs = {}
     for _ in devices:
@@ -68,7 +73,7 @@ def test_dispatch_publishes_a_signed_job_with_growing_seq_to_each_device(
     assert set(jobs) == {str(d.pk) for d in devices}
     for job in jobs.values():
         assert job["run_id"] == str(run.pk)
-        assert job["seq"] == 1
+        assert job["seq"] == 2
         assert time.time() < job["expires_at"] <= time.time() + settings.JOB_TTL_SECONDS + 1
         assert job["spec"]["qos"] == 1
         assert job["spec"]["topic"] == f"iotsecbench/data/{run.pk}/{job['device_id']}"
@@ -76,15 +81,36 @@ def test_dispatch_publishes_a_signed_job_with_growing_seq_to_each_device(
     run.refresh_from_db()
     assert run.status == RunStatus.PREPARING
     assert set(RunDevice.objects.filter(run=run).values_list("status", "job_seq")) == {
-        (RunStatus.PREPARING, 1)
+        (RunStatus.PREPARING, 2)
     }
 
     # A second run of the same devices gets the next sequence numbers.
     Run.objects.filter(pk=run.pk).update(status=RunStatus.DONE)
     with django_capture_on_commit_callbacks(execute=True):
         run_start(experiment=experiment)
+    pass_health_checks(jobs_listener, django_capture_on_commit_callbacks, len(devices))
     seqs = {_verify(jobs_listener.get(timeout=5))["seq"] for _ in devices}
-    assert seqs == {2}
+    assert seqs == {4}
+
+
+def pass_health_checks(
+    listener: Any, capture: Any, count: int, status: str = "passed"
+) -> list[dict[str, Any]]:
+    """Take ``count`` health_check jobs off the broker and answer each as its agent would
+    (a health_report event through the control-plane handler)."""
+    checks = [_verify(listener.get(timeout=5)) for _ in range(count)]
+    for check in checks:
+        assert check["kind"] == "health_check"
+        report = {
+            "event": "health_report",
+            "job_id": check["job_id"],
+            "status": status,
+            "checks": [{"name": "crypto_selftest", "ok": status == "passed", "detail": "82"}],
+        }
+        with capture(execute=True):
+            topic = f"iotsecbench/agents/{check['device_id']}/events"
+            assert handle_message(topic, json.dumps(report).encode())
+    return checks
 
 
 @pytest.mark.django_db(transaction=True)

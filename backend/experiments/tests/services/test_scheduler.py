@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import queue
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from experiments.services import (
     run_retry,
     runs_schedule,
 )
-from experiments.tests.services.test_dispatch import _verify
+from experiments.tests.services.test_dispatch import _verify, pass_health_checks
 
 
 @pytest.fixture
@@ -107,6 +108,7 @@ def test_cancelling_an_active_run_sends_its_devices_a_signed_cancel_job(
     try:
         with django_capture_on_commit_callbacks(execute=True):
             run = experiment_start(experiment=experiment)[0]
+        pass_health_checks(listener, django_capture_on_commit_callbacks, 1)
         dispatched = _verify(listener.get(timeout=5))
         assert dispatched["kind"] == "messaging"
         with django_capture_on_commit_callbacks(execute=True):
@@ -172,3 +174,45 @@ def test_retry_queues_the_same_spec_on_the_same_devices_again(personas, quiet):
         device.pk
     ]
     assert runs_schedule() == [str(retry.pk)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_device_that_fails_its_health_check_is_not_given_the_run(
+    personas, django_capture_on_commit_callbacks
+):
+    device = DeviceFactory.create(workspace=personas.workspace, name="pi-sick")
+    listener = _listen()
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            run = experiment_start(experiment=_matrix(personas.workspace, [device], qos=(1,)))[0]
+        pass_health_checks(listener, django_capture_on_commit_callbacks, 1, status="failed")
+        with pytest.raises(queue.Empty):
+            listener.get(timeout=0.5)  # no run job went out
+    finally:
+        listener.close()
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.error.startswith("pi-sick failed its health check before the run (crypto_selftest")
+    assert "retry the run" in run.error
+
+
+@pytest.mark.django_db
+def test_a_run_whose_devices_never_answer_the_health_check_fails_saying_so(personas, quiet):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from experiments.services import run_prepare, runs_fail_stale
+
+    device = DeviceFactory.create(workspace=personas.workspace, name="pi-mute")
+    run = experiment_start(experiment=_matrix(personas.workspace, [device], qos=(1,)))[0]
+    runs_schedule()
+    assert run_prepare(run_id=run.pk) == 1  # the check went out; nobody answers
+
+    runs_fail_stale(now=timezone.now() + timedelta(seconds=61))
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.error.startswith(
+        "pi-mute did not answer the health check before the run within 60 s"
+    )
