@@ -20,6 +20,7 @@ from devices.services import (
     device_enroll,
     device_facts_update,
     device_health_check,
+    device_revoke,
     enrollment_token_create,
 )
 from devices.signing import job_public_key_b64
@@ -77,6 +78,16 @@ class DeviceHealthCheckApi(APIView):
         device = device_get(workspace=workspace_for_user(user=request.user), device_id=device_id)
         device = device_health_check(device=device)
         return Response(DeviceOutputSerializer(device).data, status=status.HTTP_202_ACCEPTED)
+
+
+class DeviceRevokeApi(APIView):
+    """Revoke the agent: its token stops working and it gets no more runs."""
+
+    @extend_schema(operation_id="devices_revoke", request=None, responses={204: None})
+    def post(self, request: Request, device_id: UUID) -> Response:
+        device = device_get(workspace=workspace_for_user(user=request.user), device_id=device_id)
+        device_revoke(device=device)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class AgentTimeApi(APIView):

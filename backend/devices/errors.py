@@ -20,3 +20,10 @@ class DeviceOffline(ApplicationError):
 
     code = "device_offline"
     status_code = 409
+
+
+class DeviceBusy(ApplicationError):
+    """The device has queued or active runs."""
+
+    code = "device_busy"
+    status_code = 409

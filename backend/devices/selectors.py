@@ -10,7 +10,7 @@ from devices.models import Device
 
 
 def device_list(*, workspace: Workspace) -> QuerySet[Device]:
-    return Device.objects.filter(workspace=workspace).order_by("name")
+    return Device.objects.filter(workspace=workspace, revoked_at__isnull=True).order_by("name")
 
 
 def device_get(*, workspace: Workspace, device_id: UUID) -> Device:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import Workspace
 from devices.authentication import token_hash
-from devices.errors import DeviceOffline, EnrollmentTokenInvalid
+from devices.errors import DeviceBusy, DeviceOffline, EnrollmentTokenInvalid
 from devices.models import Device, EnrollmentToken
 
 ENROLLMENT_REFUSED_MESSAGE = (
@@ -184,3 +184,32 @@ def device_health_apply(*, device_id: str, report: dict[str, Any]) -> bool:
     }
     Device.objects.filter(pk=device_id).update(health=health)
     return True
+
+
+DEVICE_BUSY_MESSAGE = (
+    "{name} has queued or running runs ({runs}); cancel them before revoking the device."
+)
+
+
+@transaction.atomic
+def device_revoke(*, device: Device) -> Device:
+    """Revoke an agent: its API token stops working at once (the hash is replaced), its
+    control-plane messages are ignored, it is offered no more runs. Refused while it has
+    queued or active runs."""
+    from experiments.models import FINISHED_STATUSES, Run
+
+    device = Device.objects.select_for_update().get(pk=device.pk)
+    busy = list(
+        Run.objects.filter(run_devices__device=device)
+        .exclude(status__in=FINISHED_STATUSES)
+        .values_list("pk", flat=True)[:3]
+    )
+    if busy:
+        raise DeviceBusy(
+            DEVICE_BUSY_MESSAGE.format(name=device.name, runs=", ".join(str(r) for r in busy))
+        )
+    device.revoked_at = timezone.now()
+    device.online = False
+    device.token_hash = f"revoked-{uuid.uuid4().hex}"
+    device.save(update_fields=["revoked_at", "online", "token_hash"])
+    return device

@@ -9,6 +9,7 @@ urlpatterns = [
     path(
         "<uuid:device_id>/health-check/", apis.DeviceHealthCheckApi.as_view(), name="health-check"
     ),
+    path("<uuid:device_id>/revoke/", apis.DeviceRevokeApi.as_view(), name="revoke"),
 ]
 
 agent_urlpatterns = [

@@ -58,7 +58,7 @@ def handle_message(topic: str, payload: bytes) -> bool:
         logger.warning("controlplane.malformed topic=%s", topic)
         return False
     device_id, kind, body = parsed
-    if not Device.objects.filter(pk=device_id).exists():
+    if not Device.objects.filter(pk=device_id, revoked_at__isnull=True).exists():
         logger.warning("controlplane.unknown_device device=%s", device_id)
         return False
     if kind == "status" and body.get("state") in ("online", "offline"):

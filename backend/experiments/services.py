@@ -59,7 +59,7 @@ from netprofiles.models import DelayTable, NetworkProfile
 
 logger = logging.getLogger(__name__)
 
-DEVICE_NOT_IN_WORKSPACE_MESSAGE = "These devices are not in your workspace: {ids}."
+DEVICE_NOT_IN_WORKSPACE_MESSAGE = "These devices are not in your workspace, or were revoked: {ids}."
 DEVICES_OFFLINE_MESSAGE = (
     "These devices are offline: {names}. Start their agents (`iotsecbench-agent run`) and try "
     "again."
@@ -127,7 +127,9 @@ def experiment_create(
         str(i) for axis in axes for value in axis["values"] for i in value.get("device_ids", ())
     }
     wanted = {str(i) for i in device_ids} | axis_devices
-    devices_found = list(Device.objects.filter(workspace=workspace, pk__in=wanted))
+    devices_found = list(
+        Device.objects.filter(workspace=workspace, pk__in=wanted, revoked_at__isnull=True)
+    )
     devices = [d for d in devices_found if str(d.pk) in {str(i) for i in device_ids}]
     missing = sorted(wanted - {str(d.pk) for d in devices_found})
     if missing:

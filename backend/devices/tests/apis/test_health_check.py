@@ -85,3 +85,40 @@ def test_agent_time_answers_the_platform_clock_to_a_device_only(personas):
     assert response.status_code == 200
     body = response.json()
     assert before <= body["received_ns"] <= body["sent_ns"] <= after
+
+
+@pytest.mark.django_db
+def test_a_revoked_device_loses_its_token_its_messages_and_its_place_in_the_list(
+    personas, owner_client
+):
+    token = "iotsb_device_" + secrets.token_urlsafe(16)
+    device = DeviceFactory.create(workspace=personas.workspace, token_hash=token_hash(token))
+    agent = APIClient()
+    assert agent.post("/api/agent/time/", HTTP_AUTHORIZATION=f"Device {token}").status_code == 200
+
+    assert owner_client.post(f"/api/devices/{device.pk}/revoke/").status_code == 204
+
+    assert agent.post("/api/agent/time/", HTTP_AUTHORIZATION=f"Device {token}").status_code == 401
+    assert owner_client.get("/api/devices/").json() == []
+    status = json.dumps({"state": "online", "ts": time.time()}).encode()
+    assert not handle_message(f"iotsecbench/agents/{device.pk}/status", status)
+    device.refresh_from_db()
+    assert (device.online, device.revoked_at is not None) == (False, True)
+    experiment = {"name": "x", "device_ids": [str(device.pk)]}
+    response = owner_client.post("/api/experiments/", experiment, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, "device_not_in_workspace")
+
+
+@pytest.mark.django_db
+def test_a_device_with_queued_runs_cannot_be_revoked(personas, owner_client, monkeypatch):
+    from core.testing.factories import ExperimentFactory
+    from experiments.services import experiment_start
+
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    device = DeviceFactory.create(workspace=personas.workspace, name="pi-busy")
+    experiment_start(
+        experiment=ExperimentFactory.create(workspace=personas.workspace, devices=[device])
+    )
+    response = owner_client.post(f"/api/devices/{device.pk}/revoke/")
+    assert (response.status_code, response.json()["code"]) == (409, "device_busy")
+    assert "cancel them before revoking" in response.json()["message"]
