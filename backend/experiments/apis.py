@@ -21,6 +21,7 @@ from devices.models import Device
 from experiments import design_file
 from experiments.catalogue import (
     MECHANISM_CHOICES,
+    MECHANISM_KIND,
     MECHANISM_KINDS,
     MECHANISMS,
 )
@@ -100,17 +101,25 @@ NETWORK_PROFILE_MESSAGING = (
     "A network profile shapes the messages of a messaging experiment; a cipher benchmark or "
     "throughput run has none: leave it empty."
 )
+ONE_WAY_PROTOCOLS = (
+    "One-way delay is measured for MQTT and SRUP (the platform sends through the broker); "
+    "measure CoAP and MQTT-SN as round trips."
+)
+ONE_WAY_NO_SIGNATURE = (
+    "In one-way runs the platform secures the payload with a key the device shares: choose "
+    "a cipher, an AEAD or HMAC, or SRUP for signed messages."
+)
+# Sequence number and the controller's send time travel in the payload.
+ONE_WAY_PAYLOAD_MIN = 16
+ONE_WAY_PAYLOAD_TOO_SMALL = (
+    f"One-way messages carry their sequence number and send time: at least "
+    f"{ONE_WAY_PAYLOAD_MIN} bytes."
+)
 QOS_MINUS_ONE_MQTTSN = "QoS -1 (publish without a connection) exists in MQTT-SN only."
 MQTTSN_QOS = "MQTT-SN runs use QoS -1, 0 or 1."
 MQTTSN_QOS_MINUS_ONE_TOPIC = (
     "QoS -1 publishes without connecting or registering a topic: choose short or predefined "
     "topic ids."
-)
-# The MQTT, SRUP and MQTT-SN runners carry the sequence number in a payload's first 8 bytes
-# (CoAP matches answers by token and takes 1 byte).
-MESSAGING_PAYLOAD_MIN = 8
-MESSAGING_PAYLOAD_TOO_SMALL = (
-    f"A message carries its 8-byte sequence number: at least {MESSAGING_PAYLOAD_MIN} bytes."
 )
 TLS_NEEDS_BROKER_PROTOCOL = (
     "TLS applies to the MQTT broker connection of MQTT and SRUP runs; CoAP and MQTT-SN run "
@@ -347,8 +356,13 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
         return {"qos": [MQTTSN_QOS]}
     if protocol == Protocol.MQTTSN and attrs["qos"] == -1 and attrs["topic_id_type"] == "normal":
         return {"topic_id_type": [MQTTSN_QOS_MINUS_ONE_TOPIC]}
-    if protocol != Protocol.COAP and attrs["payload_size"] < MESSAGING_PAYLOAD_MIN:
-        return {"payload_size": [MESSAGING_PAYLOAD_TOO_SMALL]}
+    if attrs["measurement"] == Measurement.ONE_WAY:
+        if protocol not in BROKER_PROTOCOLS:
+            return {"measurement": [ONE_WAY_PROTOCOLS]}
+        if MECHANISM_KIND.get(attrs["security"]) == "signature":
+            return {"security": [ONE_WAY_NO_SIGNATURE]}
+        if attrs["payload_size"] < ONE_WAY_PAYLOAD_MIN:
+            return {"payload_size": [ONE_WAY_PAYLOAD_TOO_SMALL]}
     if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
         return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
     if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:
@@ -538,6 +552,11 @@ class RunDeviceOutputSerializer(serializers.Serializer[object]):
         allow_null=True,
         help_text="The agent's proof that the run's network profile was enforced: backend, "
         "verification figures, forwarder and relay counters (docs/network-emulation.md).",
+    )
+    clock = serializers.DictField(
+        allow_null=True,
+        help_text="One-way runs: the device's clock offset to the platform before and after "
+        "the run ({offset_ms, uncertainty_ms}) and the offset applied to its receive times.",
     )
 
 

@@ -21,7 +21,8 @@ def _allow_one_level_topics(tmp: Path) -> str:
     the test ACL's ``iotsecbench/#`` prefix."""
     acl = tmp / "acl"
     assert acl.exists(), "testkit.run_mosquitto no longer writes tmp/acl"
-    acl.write_text(acl.read_text() + "topic readwrite +\n")
+    # First: lines after a ``user`` line (testkit's injector) are that user's alone.
+    acl.write_text("topic readwrite +\n" + acl.read_text())
     return ""
 
 

@@ -12,9 +12,9 @@ import pytest
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
+from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner, SeqTags, payload_of
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
-from testkit import BLACKHOLE_PREFIX, Broker
+from testkit import BLACKHOLE_PREFIX, INJECTOR_USER, Broker, Observer
 
 pytestmark = pytest.mark.integration
 
@@ -39,16 +39,19 @@ def spec(broker: Broker, **overrides: Any) -> dict[str, Any]:
     }
 
 
-def run(spec: dict[str, Any], stop: threading.Event | None = None) -> list[Record]:
-    records: list[Record] = []
-    context = RunContext(
+def context(records: list[Record], stop: threading.Event | None = None) -> RunContext:
+    return RunContext(
         run_id=str(uuid.uuid4()),
         device_id=DEVICE,
         clock=RunClock(),
         emit=records.append,
         stop=stop or threading.Event(),
     )
-    runner_for("messaging", spec)(spec, context).execute()
+
+
+def run(spec: dict[str, Any], stop: threading.Event | None = None) -> list[Record]:
+    records: list[Record] = []
+    runner_for("messaging", spec)(spec, context(records, stop)).execute()
     return records
 
 
@@ -76,6 +79,101 @@ def test_roundtrip_counts_wire_bytes_for_mqtt5_when_version_is_5(broker: Broker)
     assert {r.wire_bytes for r in records} == {
         publish_packet_size(topic=job_spec["topic"], payload_size=300, qos=1, mqtt5=True)
     }
+
+
+@pytest.mark.parametrize(("size", "count"), [(1, 300), (7, 20)])
+def test_roundtrip_records_payloads_shorter_than_the_seq_ok_with_the_publish_size_on_the_wire(
+    broker: Broker, size: int, count: int
+) -> None:
+    job_spec = spec(broker, payload_size=size, message_count=count)
+    observer = Observer(broker, job_spec["topic"])
+    try:
+        records = run(job_spec)
+        observer.wait_for(lambda o: len(o.messages) == count, what=f"{count} payloads")
+    finally:
+        observer.close()
+
+    assert [r.seq for r in records] == list(range(count))
+    assert {r.outcome for r in records} == {OK}
+    assert {r.app_bytes for r in records} == {size}
+    # 1 (type, flags) + 1 (remaining length 2 + 90 + 2 + size, < 128) + 2 + 90 (topic)
+    # + 2 (packet id) + size.
+    assert {r.wire_bytes for r in records} == {96 + size}
+    assert 96 + size == publish_packet_size(topic=job_spec["topic"], payload_size=size, qos=1)
+    # The payload is the seq modulo 256**size, big-endian: 1 byte wraps after 0xff.
+    payloads = [payload for _topic, payload, _retained in observer.messages]
+    assert payloads == [(seq % 256**size).to_bytes(size, "big") for seq in range(count)]
+
+
+def test_roundtrip_counts_an_echo_with_another_seq_as_late_and_never_as_ok(
+    broker: Broker,
+) -> None:
+    # Our own publishes under blackhole/ are dropped by the broker; the injector's (another
+    # client) arrive: a stand-in for an earlier message's echo arriving late.
+    topic = f"{BLACKHOLE_PREFIX}{uuid.uuid4()}"
+    job_spec = spec(broker, payload_size=1, message_count=2, timeout_ms=300, topic=topic)
+    records: list[Record] = []
+    runner = MqttRoundTripRunner(job_spec, context(records))
+    injector = Observer(broker, topic, username=INJECTOR_USER)
+    done = threading.Event()
+
+    def inject() -> None:
+        while not done.wait(0.03):
+            injector.publish(topic, b"\x07")  # seq 7's tag: neither message 0's nor 1's
+
+    runner.setup()
+    thread = threading.Thread(target=inject)
+    thread.start()
+    try:
+        runner.run()
+    finally:
+        done.set()
+        thread.join()
+        runner.cleanup()
+        injector.close()
+
+    assert [(r.seq, r.outcome, r.t_recv_ns) for r in records] == [(0, LOST, None), (1, LOST, None)]
+    assert len(injector.messages) >= 2  # the broker did deliver them
+    assert runner.tags.late_echoes >= 2
+    assert runner.tags.ambiguous_echoes == 0
+
+
+def test_seq_tags_keep_the_8_byte_seq_then_filler_when_payload_is_8_bytes_or_more() -> None:
+    for size in (8, 66):
+        tags = SeqTags(size)
+        assert tags.payload(2**40 + 5) == (2**40 + 5).to_bytes(8, "big") + b"\xa5" * (size - 8)
+        assert tags.payload(3) == payload_of(3, b"\xa5" * (size - 8))
+
+
+def test_seq_tags_wrap_modulo_256_to_the_n_when_payload_is_shorter_than_8_bytes() -> None:
+    assert [SeqTags(1).payload(seq) for seq in (0, 1, 255, 256, 257)] == [
+        b"\x00",
+        b"\x01",
+        b"\xff",
+        b"\x00",
+        b"\x01",
+    ]
+    assert SeqTags(2).payload(65537) == b"\x00\x01"
+    assert SeqTags(7).payload(2**56 + 9) == (9).to_bytes(7, "big")
+
+
+def test_seq_tags_count_an_echo_as_ambiguous_when_a_lost_message_had_the_same_tag() -> None:
+    tags = SeqTags(1)
+    tags.lost(3)  # its echo may still come, and would carry tag 3 like seq 259
+    tags.echoed(4)
+    assert tags.ambiguous_echoes == 0
+    tags.echoed(259)
+    assert tags.ambiguous_echoes == 1
+    tags.echoed(515)  # tag 3 was accounted for by 259's echo
+    assert tags.ambiguous_echoes == 1
+
+
+def test_seq_tags_forget_a_lost_tag_once_its_late_echo_came_back() -> None:
+    tags = SeqTags(1)
+    tags.lost(3)
+    tags.late(b"\x03")
+    tags.echoed(259)
+    assert (tags.late_echoes, tags.ambiguous_echoes) == (1, 0)
 
 
 def test_roundtrip_timestamps_share_one_wall_anchored_clock_when_run(broker: Broker) -> None:
@@ -190,10 +288,10 @@ def spec_for_url() -> dict[str, Any]:
     [
         ({"security": "aes-512-gcm"}, "security"),
         ({"security": "aes-128-gcm", "security_key": "not hex"}, "security_key"),
-        ({"payload_size": 4}, "payload_size"),
+        ({"payload_size": 0}, "payload_size"),
         ({"qos": 3}, "qos"),
         ({"topic": "a/#"}, "topic"),
-        ({"measurement": "one_way"}, "measurement"),
+        ({"measurement": "two_way"}, "measurement"),
         ({"protocol": "amqp"}, "protocol"),
     ],
 )

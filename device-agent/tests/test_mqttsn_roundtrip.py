@@ -136,6 +136,24 @@ def test_roundtrip_records_every_message_ok_through_a_local_gateway(
     assert "agent.mqttsn_local_gateway" in caplog.text  # the runner says it started one
 
 
+@pytest.mark.parametrize(("qos", "size", "count"), [(0, 1, 260), (1, 1, 5), (1, 7, 5)])
+def test_roundtrip_carries_payloads_shorter_than_the_seq_as_the_seq_modulo_256_to_the_n(
+    sn_broker: Broker, tap: UdpTap, qos: int, size: int, count: int
+) -> None:
+    job_spec = spec(
+        sn_broker, qos=qos, payload_size=size, message_count=count, mqttsn_gateway=tap.spec_value
+    )
+    records = run(job_spec)
+
+    assert [r.seq for r in records] == list(range(count))
+    assert {r.outcome for r in records} == {OK}
+    assert {r.app_bytes for r in records} == {size}
+    # Length(1) + MsgType + Flags + TopicId(2) + MsgId(2) + the payload.
+    assert {r.wire_bytes for r in records} == {7 + size}
+    sent = [message.data for _datagram, message in publishes(tap.datagrams())]
+    assert sent == [(seq % 256**size).to_bytes(size, "big") for seq in range(count)]
+
+
 def test_roundtrip_publishes_from_a_socket_that_never_connects_at_qos_minus_1(
     sn_broker: Broker, tap: UdpTap
 ) -> None:
@@ -388,7 +406,7 @@ def test_runner_is_registered_for_protocol_mqttsn() -> None:
         ({"mqtt_version": "5"}, "mqtt_version must be 3.1.1"),
         ({"tls_version": "1.3"}, "tls_version is not supported by mqttsn"),
         ({"security": "aes-512-gcm"}, "security"),
-        ({"payload_size": 4}, "payload_size"),
+        ({"payload_size": 0}, "payload_size"),
         ({"payload_size": MAX_PUBLISH_DATA + 1}, "payload_size"),
         (
             {"payload_size": MAX_PUBLISH_DATA, "security": "aes-128-cbc"},

@@ -312,14 +312,15 @@ def test_local_peer_refuses_a_replayed_and_a_tampered_request_when_an_insider_se
     assert runner.peer_rejections == {REJECTED_REPLAY: 1, REJECTED_SIGNATURE: 1}
 
 
+@pytest.mark.parametrize("size", [1, 7, 8])
 def test_srup_round_trips_over_plain_mqtt_with_generated_keys_when_none_are_given(
-    broker: Broker,
+    broker: Broker, size: int
 ) -> None:
     spec = {
         "protocol": "srup",
         "measurement": "round_trip",
         "qos": 0,
-        "payload_size": 8,
+        "payload_size": size,
         "message_count": 3,
         "interval_ms": 0,
         "timeout_ms": 2000,
@@ -328,8 +329,8 @@ def test_srup_round_trips_over_plain_mqtt_with_generated_keys_when_none_are_give
     }
     runner, records = run(spec)
 
-    check_round_trips(records, 3, 8)
-    srup = srup_message_size("ed25519", data=8)
+    check_round_trips(records, 3, size)
+    srup = srup_message_size("ed25519", data=size)
     assert {r.wire_bytes for r in records} == {
         publish_packet_size(topic=runner.topic, payload_size=srup, qos=0)
     }
@@ -386,7 +387,8 @@ def test_executor_runs_and_uploads_a_signed_srup_job_when_the_platform_sends_one
     [
         ({"srup_signature": "rsa-1024"}, "srup_signature 'rsa-1024' is not supported"),
         ({"srup_message": "action"}, "payload_size must be an integer in 1..1"),
-        ({"payload_size": 65536}, r"payload_size must be an integer in 8\.\.65535"),
+        ({"payload_size": 0}, r"payload_size must be an integer in 1\.\.65535"),
+        ({"payload_size": 65536}, r"payload_size must be an integer in 1\.\.65535"),
         ({"topic": "SRUP/x"}, "topic is not used"),
         ({"security": "aes-128-gcm"}, "security must be none"),
         ({"srup_peer": "external", "srup_device_key": None}, "srup_device_key are required"),

@@ -281,8 +281,15 @@ def start_platform() -> FakePlatform:
 # Publishing under this prefix is denied by the test broker's ACL (subscribing is allowed),
 # so a round trip there never comes back: the way to make real messages "lost".
 BLACKHOLE_PREFIX = "blackhole/"
-# What the test broker's ACL allows: our own topics, and SRUP's fixed SRUP/<device id>.
-ACL = "topic readwrite iotsecbench/#\ntopic readwrite SRUP/#\ntopic read blackhole/#\n"
+# The one client allowed to publish there (it connects with this user name): a test's
+# stand-in for a late or stray echo arriving while the agent's own never comes back.
+INJECTOR_USER = "isb-injector"
+# What the test broker's ACL allows anonymous clients (the agent): our own topics, SRUP's
+# fixed SRUP/<device id>, and reading blackhole/; the injector may write blackhole/.
+ACL = (
+    "topic readwrite iotsecbench/#\ntopic readwrite SRUP/#\ntopic read blackhole/#\n"
+    f"user {INJECTOR_USER}\ntopic readwrite blackhole/#\n"
+)
 
 
 def mosquitto_binary() -> str | None:
@@ -360,10 +367,12 @@ def wait_for_listener(process: subprocess.Popen[bytes], host: str, port: int) ->
 class Observer:
     """A plain paho client in the test that records what the agent publishes."""
 
-    def __init__(self, broker: Broker, topic: str) -> None:
+    def __init__(self, broker: Broker, topic: str, *, username: str | None = None) -> None:
         self.messages: list[tuple[str, bytes, bool]] = []
         self._changed = threading.Condition()
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"obs-{uuid.uuid4()}")
+        if username is not None:
+            self._client.username_pw_set(username)
         self._client.on_message = self._on_message
         subscribed = threading.Event()
         self._client.on_subscribe = lambda *args: subscribed.set()

@@ -41,6 +41,10 @@ class EventPublisher:
             {"event": "network_enforced", "job_id": job_id, "run_id": run_id, "network": network}
         )
 
+    def run_event(self, fields: dict[str, Any], *, job_id: str, run_id: str) -> None:
+        """An event a runner publishes about its run (RunContext.publish_event)."""
+        self._event({**fields, "job_id": job_id, "run_id": run_id})
+
     def health_report(self, *, job_id: str, report: dict[str, Any]) -> None:
         """The answer to a health_check job (health.py)."""
         self._event({"event": "health_report", "job_id": job_id, **report})

@@ -19,6 +19,7 @@ import logging
 import queue
 import threading
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,9 @@ class JobExecutor:
                     emit=sink.emit,
                     stop=run_stop,
                     emit_sample=sink.emit_sample,
+                    publish_event=partial(
+                        self._events.run_event, job_id=job.job_id, run_id=job.run_id
+                    ),
                 )
                 if network is None:
                     runner_cls(job.spec, context).execute()

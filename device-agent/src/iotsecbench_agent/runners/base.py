@@ -4,10 +4,11 @@ A runner measures one run: ``setup`` connects (and imports anything protocol- or
 OS-specific, so the package imports everywhere), ``run`` measures and emits one Record per
 message, ``cleanup`` releases everything and is always called, also after a failure.
 
-Messaging runners are registered by ``protocol``; a runner of another job kind (e.g.
-``cipher_bench``, §7, or ``throughput``, §8) sets ``kind`` and is registered by it. A
-runner whose ``log`` is ``SAMPLES`` emits ``samplelog.Sample`` through
-``context.emit_sample`` instead of records.
+Messaging runners are registered by ``protocol`` and ``measurement`` (one runner per
+pair: the ``mqtt`` round trip and the ``mqtt`` one-way receiver are two); a runner of
+another job kind (e.g. ``cipher_bench``, §7, or ``throughput``, §8) sets ``kind`` and is
+registered by it. A runner whose ``log`` is ``SAMPLES`` emits ``samplelog.Sample``
+through ``context.emit_sample`` instead of records.
 """
 
 from __future__ import annotations
@@ -60,6 +61,12 @@ class RunContext:
     # With an enforced network profile (enforcement.py): the relay's address, where the
     # runner connects instead of the broker (TLS still checks the broker's name).
     broker_via: tuple[str, int] | None = None
+    # Publishes a control-plane event for this run's job ({"event": name, ...}; the
+    # executor adds job_id and run_id): e.g. a one-way receiver saying it is ready.
+    publish_event: Callable[[dict[str, Any]], None] | None = None
+    # The device's API token, for runners that call the platform themselves (a one-way
+    # receiver's clock probes to POST /api/agent/time/).
+    api_token: str | None = None
 
 
 class Runner(abc.ABC):
@@ -108,23 +115,26 @@ class Runner(abc.ABC):
             self.cleanup()
 
 
-_RUNNERS: dict[str, type[Runner]] = {}
+# Messaging runners by protocol, then by measurement (one runner per pair).
+_RUNNERS: dict[str, dict[str, type[Runner]]] = {}
 _KIND_RUNNERS: dict[str, type[Runner]] = {}
 
 R = TypeVar("R", bound=type[Runner])
 
 
 def register(cls: R) -> R:
-    """Class decorator: make ``cls`` the runner for its ``protocol`` (messaging runners) or
-    for its job ``kind`` (any other kind)."""
+    """Class decorator: make ``cls`` the runner for its ``protocol`` and each of its
+    ``measurements`` (messaging runners) or for its job ``kind`` (any other kind)."""
     if cls.kind != MESSAGING:
         if cls.kind in _KIND_RUNNERS:
             raise RuntimeError(f"two runners for job kind {cls.kind!r}")
         _KIND_RUNNERS[cls.kind] = cls
         return cls
-    if cls.protocol in _RUNNERS:
-        raise RuntimeError(f"two runners for protocol {cls.protocol!r}")
-    _RUNNERS[cls.protocol] = cls
+    by_measurement = _RUNNERS.setdefault(cls.protocol, {})
+    for measurement in cls.measurements:
+        if measurement in by_measurement:
+            raise RuntimeError(f"two runners for {cls.protocol!r} {measurement!r}")
+        by_measurement[measurement] = cls
     return cls
 
 
@@ -135,15 +145,16 @@ def runner_for(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
     if kind != MESSAGING:
         raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
     protocol = spec.get("protocol")
-    cls = _RUNNERS.get(protocol) if isinstance(protocol, str) else None
-    if cls is None:
+    runners = _RUNNERS.get(protocol) if isinstance(protocol, str) else None
+    if runners is None:
         known = ", ".join(sorted(_RUNNERS)) or "none"
         raise UnsupportedJob(f"protocol {protocol!r} is not supported (supported: {known})")
     measurement = spec.get("measurement")
-    if measurement not in cls.measurements:
+    cls = runners.get(measurement) if isinstance(measurement, str) else None
+    if cls is None:
         raise UnsupportedJob(
-            f"measurement {measurement!r} is not supported for {cls.protocol} "
-            f"(supported: {', '.join(cls.measurements)})"
+            f"measurement {measurement!r} is not supported for {protocol} "
+            f"(supported: {', '.join(runners)})"
         )
     return cls
 

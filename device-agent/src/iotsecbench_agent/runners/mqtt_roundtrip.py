@@ -22,12 +22,21 @@ Measurement choices of this runner, and why:
   that are removed at once.
 - Which echo is ours: only one message is in flight, so the first message on the topic
   whose ``unsecure`` raises while we wait is counted as our echo, corrupted
-  (``decrypt_error`` / ``rejected_signature``); a message that unsecures to another seq
-  is a late echo of an earlier one and is ignored, as without security.
+  (``decrypt_error`` / ``rejected_signature``); one that unsecures to a payload without
+  our sequence tag (``SeqTags``: the seq, or below 8 bytes the seq modulo 256**n) is a
+  late echo of an earlier message: counted in ``tags.late_echoes``, never taken as ours.
+- The measured window holds only what a round trip needs: the publish goes straight to
+  paho's ``publish`` and the tag check is one ``startswith``; records and wire-byte
+  parsing come after ``t_recv``. The echo's PUBACK (PUBCOMP at QoS 2) is sent by ``run``
+  once the record is made, just before the next PUBLISH (paho ``manual_ack``): sent from
+  the callback, it woke the broker while the record was still being made, and on a
+  2-CPU loopback the scheduler then often split the two across CPUs, adding ~10 µs to
+  later round trips (docs/benchmarks.md, messaging).
 """
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -36,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import MQTTErrorCode
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
@@ -50,6 +60,8 @@ from iotsecbench_agent.security.base import (
     MechanismError,
     SignatureError,
 )
+
+logger = logging.getLogger(__name__)
 
 SECURITY_NONE = "none"
 # One message must fit comfortably in a Pi Zero's RAM alongside the agent.
@@ -79,7 +91,7 @@ class RoundTripSpec:
             raise UnsupportedJob("spec.topic must be a non-empty topic without wildcards")
         return cls(
             link=LinkSpec.parse(spec),
-            schedule=Schedule.parse(spec, min_payload=SEQ_BYTES, max_payload=MAX_PAYLOAD_BYTES),
+            schedule=Schedule.parse(spec, min_payload=1, max_payload=MAX_PAYLOAD_BYTES),
             topic=topic,
             security=security,
             security_key=security_key,
@@ -87,12 +99,69 @@ class RoundTripSpec:
 
 
 def payload_of(seq: int, filler: bytes) -> bytes:
-    """A round-trip payload: ``seq`` as 8 big-endian bytes, then the filler (§5)."""
+    """A round-trip payload of 8 bytes or more: ``seq`` as 8 big-endian bytes, then the
+    filler (§5). ``SeqTags.payload`` is the same for every size."""
     return seq.to_bytes(SEQ_BYTES, "big") + filler
 
 
 def filler_for(payload_size: int) -> bytes:
-    return bytes([FILLER]) * (payload_size - SEQ_BYTES)
+    return bytes([FILLER]) * max(payload_size - SEQ_BYTES, 0)
+
+
+class SeqTags:
+    """The sequence number a round-trip payload carries, for every payload size (§5):
+
+    - ``payload_size`` >= 8: ``seq`` as 8 big-endian bytes, then ``FILLER`` bytes (as it
+      always was: the tag is the seq itself and never repeats);
+    - 1..7 bytes (n): the whole payload is the tag, ``seq mod 256**n`` as n big-endian
+      bytes (1 byte: 0x00, 0x01, … 0xff, 0x00, …).
+
+    An echo is ours if its (unsecured) payload starts with our tag. One message is in
+    flight at a time, so another tag is a late echo of an earlier message (or a stray
+    message on the topic): ``late`` counts it and it is never taken as ours. With n < 8
+    bytes a tag comes round again every 256**n messages, so the late echo of a LOST
+    message ``k`` carries the same tag as ``k + 256**n``, ``k + 2 × 256**n``, …: if it
+    arrives exactly while one of those is awaited it cannot be told from that message's
+    own echo. The runner keeps the tags of lost messages whose echo has not shown up
+    since; a message sent with such a tag whose echo comes back is still recorded (its
+    echo is there, and far more often a lost message stays lost than comes back 256**n
+    messages later), and counted in ``ambiguous_echoes``, so a run can say how many of its
+    records might time an earlier message's echo: 0 when nothing was lost.
+    """
+
+    def __init__(self, payload_size: int) -> None:
+        self.width = min(payload_size, SEQ_BYTES)
+        self.period = 1 << (8 * self.width)  # 256**width
+        self._filler = bytes([FILLER]) * (payload_size - self.width)
+        self._unanswered: set[int] = set()  # tags of lost messages not echoed since
+        self.late_echoes = 0
+        self.ambiguous_echoes = 0
+
+    def tag(self, seq: int) -> bytes:
+        return (seq % self.period).to_bytes(self.width, "big")
+
+    def payload(self, seq: int) -> bytes:
+        """The payload of message ``seq``: its tag, then the filler."""
+        return self.tag(seq) + self._filler
+
+    def lost(self, seq: int) -> None:
+        """Message ``seq`` timed out: its echo may still come, possibly with a later tag."""
+        if self.width < SEQ_BYTES:
+            self._unanswered.add(seq % self.period)
+
+    def echoed(self, seq: int) -> None:
+        """Message ``seq``'s echo came back (any outcome)."""
+        if self._unanswered:
+            tag = seq % self.period
+            if tag in self._unanswered:
+                self.ambiguous_echoes += 1
+                self._unanswered.discard(tag)  # one of the two echoes is now accounted for
+
+    def late(self, payload: bytes) -> None:
+        """An echo without the awaited tag came back: an earlier message's, or a stray."""
+        self.late_echoes += 1
+        if self._unanswered and len(payload) >= self.width:
+            self._unanswered.discard(int.from_bytes(payload[: self.width], "big"))
 
 
 @register
@@ -108,8 +177,10 @@ class MqttRoundTripRunner(Runner):
         self.meter = OutboundMeter(mqtt5=self.spec.link.mqtt5, by_payload=True)
         self._link: MqttLink | None = None
         self._mechanism: Mechanism | None = None
+        self.tags = SeqTags(self.spec.schedule.payload_size)
         self._arrived = threading.Event()
-        self._awaiting = -1
+        self._expected: bytes | None = None  # the tag awaited; None between messages
+        self._echo_ack: tuple[int, int] | None = None  # (mid, qos) of our echo, not acked yet
         self._t_recv_perf = 0
         self._unsecure_ns = 0
         self._outcome = OK
@@ -137,6 +208,7 @@ class MqttRoundTripRunner(Runner):
             client_id=f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}",
             on_message=self._on_message,
             via=self.context.broker_via,
+            manual_ack=True,
         )
         self._link.connect()
         # Subscribed (SUBACK received) before the first send, or the first copies could
@@ -146,43 +218,75 @@ class MqttRoundTripRunner(Runner):
     def run(self) -> None:
         link = self.link
         links = (link,)
+        publish = link.client.publish
         secure = self._require_mechanism().secure
         spec = self.spec
+        topic = spec.topic
+        qos = spec.link.qos
+        tags = self.tags
+        arrived = self._arrived
         schedule = spec.schedule
         clock = self.context.clock
+        emit = self.context.emit
         stop = self.context.stop
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
-        filler = filler_for(schedule.payload_size)
+        perf_counter_ns = time.perf_counter_ns
         for seq in range(schedule.message_count):
             if stop.is_set():
                 raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
-            payload = payload_of(seq, filler)
-            self._awaiting = seq
-            self._arrived.clear()
-            t_send = time.perf_counter_ns()
+            payload = tags.payload(seq)
+            self._expected = payload[: tags.width]
+            arrived.clear()
+            t_send = perf_counter_ns()
             wire = secure(payload)
-            t_secured = time.perf_counter_ns()
-            link.publish(spec.topic, wire)
-            pump(links, self._arrived, t_send + timeout_ns)
-            arrived = self._arrived.is_set()
-            self.context.emit(
-                Record(
+            t_secured = perf_counter_ns()
+            # paho's publish itself: written to the socket before it returns.
+            rc = publish(topic, wire, qos).rc
+            if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
+                raise DataPlaneError(f"publish failed: {mqtt.error_string(rc)}")
+            pump(links, arrived, t_send + timeout_ns)
+            self._expected = None
+            if arrived.is_set():
+                tags.echoed(seq)
+                record = Record(
                     seq=seq,
                     t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(self._t_recv_perf) if arrived else None,
+                    t_recv_ns=clock.wall_ns(self._t_recv_perf),
                     app_bytes=len(payload),
                     wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=self._outcome if arrived else LOST,
+                    outcome=self._outcome,
                     secure_ns=t_secured - t_send,
-                    unsecure_ns=self._unsecure_ns if arrived else None,
+                    unsecure_ns=self._unsecure_ns,
                 )
-            )
+            else:
+                tags.lost(seq)
+                record = Record(
+                    seq=seq,
+                    t_send_ns=clock.wall_ns(t_send),
+                    t_recv_ns=None,
+                    app_bytes=len(payload),
+                    wire_bytes=self.meter.take_payload_bytes(wire),
+                    outcome=LOST,
+                    secure_ns=t_secured - t_send,
+                    unsecure_ns=None,
+                )
+            emit(record)
+            if self._echo_ack is not None:
+                link.ack(*self._echo_ack)
+                self._echo_ack = None
             interval_ns = next_interval_ns()
             if interval_ns and seq + 1 < schedule.message_count:
                 # The interval wait still services the socket (late acks, keepalive) and
                 # ends early on shutdown. It starts after the echo, as in the papers.
-                pump(links, stop, time.perf_counter_ns() + interval_ns)
+                pump(links, stop, perf_counter_ns() + interval_ns)
+        if tags.late_echoes or tags.ambiguous_echoes:
+            logger.info(
+                "agent.late_echoes run_id=%s late=%d ambiguous=%d",
+                self.context.run_id,
+                tags.late_echoes,
+                tags.ambiguous_echoes,
+            )
 
     def cleanup(self) -> None:
         self._mechanism = None
@@ -203,23 +307,45 @@ class MqttRoundTripRunner(Runner):
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         t_arrived = time.perf_counter_ns()
-        if self._arrived.is_set() or self._mechanism is None:
-            return  # a duplicate after our echo, or between two messages
+        expected = self._expected
+        mechanism = self._mechanism
+        if mechanism is None or self._arrived.is_set() or expected is None:
+            self._ack(message)
+            if expected is None and mechanism is not None:
+                self._late_between_messages(message, mechanism)
+            return  # a duplicate of our echo, between two messages, or after the run
         data = message.payload  # bytes from paho; bytearray only if a caller built one
         outcome = OK
         try:
-            payload = self._mechanism.unsecure(data if isinstance(data, bytes) else bytes(data))
+            payload = mechanism.unsecure(data if isinstance(data, bytes) else bytes(data))
         except DecryptError:
             outcome = DECRYPT_ERROR
         except SignatureError:
             outcome = REJECTED_SIGNATURE
         t_recv = time.perf_counter_ns()
-        if outcome == OK and not (
-            len(payload) >= SEQ_BYTES
-            and int.from_bytes(payload[:SEQ_BYTES], "big") == self._awaiting
-        ):
-            return  # a late echo of an earlier message
+        if outcome == OK and not payload.startswith(expected):
+            self._ack(message)
+            self.tags.late(payload)  # an earlier message's echo, or a stray: not ours
+            return
         self._t_recv_perf = t_recv
         self._unsecure_ns = t_recv - t_arrived
         self._outcome = outcome
         self._arrived.set()
+        if message.qos:
+            # Acknowledged by ``run`` after the record is made, just before the next
+            # publish, as a bare client's loop would send its PUBACK and next PUBLISH
+            # back to back (outside the measured window either way).
+            self._echo_ack = (message.mid, message.qos)
+
+    def _ack(self, message: mqtt.MQTTMessage) -> None:
+        if message.qos:
+            self.link.ack(message.mid, message.qos)  # queued: we are inside paho's callback
+
+    def _late_between_messages(self, message: mqtt.MQTTMessage, mechanism: Mechanism) -> None:
+        """A message between two round trips: if it unsecures, an earlier message's echo."""
+        data = message.payload
+        try:
+            payload = mechanism.unsecure(data if isinstance(data, bytes) else bytes(data))
+        except (DecryptError, SignatureError):
+            return
+        self.tags.late(payload)

@@ -30,7 +30,9 @@ Measurement choices, and why:
   arrive within ``timeout_ms`` makes the message ``lost``.
 - Which echo is ours: one message is in flight; a PUBLISH whose Data does not unsecure
   is the echo, corrupted (``decrypt_error``/``rejected_signature``); one that unsecures to
-  another seq is a late echo of an earlier message and is skipped.
+  a payload without our sequence tag (the seq, or below 8 bytes the seq modulo 256**n:
+  ``mqtt_roundtrip.SeqTags``) is a late echo of an earlier message: skipped and counted in
+  ``tags.late_echoes``.
 """
 
 from __future__ import annotations
@@ -56,8 +58,7 @@ from iotsecbench_agent.runners.jobspec import (
     hex_field,
     int_field,
 )
-from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
-from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
+from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import (
     DecryptError,
@@ -144,7 +145,7 @@ class MqttSnSpec:
                 raise UnsupportedJob(str(exc)) from None
             if broker.tls:
                 raise UnsupportedJob("the local MQTT-SN gateway bridges to mqtt:// brokers only")
-        schedule = Schedule.parse(spec, min_payload=SEQ_BYTES, max_payload=MAX_PUBLISH_DATA)
+        schedule = Schedule.parse(spec, min_payload=1, max_payload=MAX_PUBLISH_DATA)
         secured = schedule.payload_size + registry.describe(security).overhead(
             schedule.payload_size
         )
@@ -204,6 +205,7 @@ class MqttSnRoundTripRunner(Runner):
         self._publisher: SnClient | None = None  # QoS −1's unconnected socket
         self._mechanism: Mechanism | None = None
         self._topic_id = 0
+        self.tags = SeqTags(self.spec.schedule.payload_size)
 
     @classmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
@@ -283,11 +285,11 @@ class MqttSnRoundTripRunner(Runner):
         stop = self.context.stop
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
-        filler = filler_for(schedule.payload_size)
+        tags = self.tags
         for seq in range(schedule.message_count):
             if stop.is_set():
                 raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
-            payload = payload_of(seq, filler)
+            payload = tags.payload(seq)
             msg_id = client.next_msg_id() if qos == 1 else 0
             t_send = time.perf_counter_ns()
             wire = secure(payload)
@@ -296,6 +298,10 @@ class MqttSnRoundTripRunner(Runner):
                 codec.encode(codec.Publish(topic_id, msg_id, wire, qos=qos, topic_id_type=kind))
             )
             outcome, t_recv, unsecure_ns = self._await_echo(seq, t_send + timeout_ns)
+            if outcome == LOST:
+                tags.lost(seq)
+            else:
+                tags.echoed(seq)
             if outcome == LOST and self._publisher is not None:
                 self._check_rejection(self._publisher)
             self.context.emit(
@@ -319,6 +325,7 @@ class MqttSnRoundTripRunner(Runner):
         """(outcome, t_recv or 0, unsecure_ns) of message ``seq``: its echo, or LOST."""
         client = self.client
         mechanism = self._require_mechanism()
+        expected = self.tags.tag(seq)
         while True:
             message = client.receive(deadline_ns)
             t_arrived = time.perf_counter_ns()
@@ -334,10 +341,9 @@ class MqttSnRoundTripRunner(Runner):
                     outcome = REJECTED_SIGNATURE
                 t_recv = time.perf_counter_ns()
                 client.acknowledge(message)
-                if outcome == OK and not (
-                    len(payload) >= SEQ_BYTES and int.from_bytes(payload[:SEQ_BYTES], "big") == seq
-                ):
-                    continue  # a late echo of an earlier message
+                if outcome == OK and not payload.startswith(expected):
+                    self.tags.late(payload)  # an earlier message's echo, or a stray
+                    continue
                 return outcome, t_recv, t_recv - t_arrived
             self._check_answer(message)
 
@@ -380,9 +386,26 @@ class MqttSnRoundTripRunner(Runner):
             message = client.receive(wake)
             if message is not None:
                 client.acknowledge(message)
+                if isinstance(message, codec.Publish):
+                    self._late_echo(message.data)
                 self._check_answer(message)
 
+    def _late_echo(self, data: bytes) -> None:
+        """A PUBLISH between two round trips: if it unsecures, an earlier message's echo."""
+        try:
+            payload = self._require_mechanism().unsecure(data)
+        except (DecryptError, SignatureError):
+            return
+        self.tags.late(payload)
+
     def cleanup(self) -> None:
+        if self.tags.late_echoes or self.tags.ambiguous_echoes:
+            logger.info(
+                "agent.late_echoes run_id=%s late=%d ambiguous=%d",
+                self.context.run_id,
+                self.tags.late_echoes,
+                self.tags.ambiguous_echoes,
+            )
         self._mechanism = None
         client, self._client = self._client, None
         publisher, self._publisher = self._publisher, None

@@ -59,8 +59,8 @@ from iotsecbench_agent.runners.jobspec import (
     hex_field,
 )
 from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
-from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
-from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
+from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
+from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
 from iotsecbench_agent.security.base import MechanismError, SecurityError
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import (
@@ -132,7 +132,9 @@ class SrupSpec:
             # An action message carries exactly one byte, the action.
             schedule = Schedule.parse(spec, min_payload=1, max_payload=1)
         else:
-            schedule = Schedule.parse(spec, min_payload=SEQ_BYTES, max_payload=MAX_FIELD_BYTES)
+            # The data carries the seq (below 8 bytes modulo 256**n, ``SeqTags``); replies
+            # are matched by token, so any size from 1 byte up is unambiguous here.
+            schedule = Schedule.parse(spec, min_payload=1, max_payload=MAX_FIELD_BYTES)
         return cls(
             link=LinkSpec.parse(spec),
             schedule=schedule,
@@ -261,14 +263,14 @@ class SrupRoundTripRunner(Runner):
         stop = self.context.stop
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
-        filler = filler_for(schedule.payload_size)
+        tags = SeqTags(schedule.payload_size)
         for seq in range(schedule.message_count):
             if stop.is_set():
                 raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
             if action:
                 payload = bytes((ACTION_OFF if seq % 2 else ACTION_ON,))
             else:
-                payload = payload_of(seq, filler)
+                payload = tags.payload(seq)
             self._arrived.clear()
             t_send = time.perf_counter_ns()
             token = new_token()
