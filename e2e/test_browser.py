@@ -42,7 +42,7 @@ def watch_progress(page: Page) -> set[int]:
     status = page.get_by_text("Status:", exact=False).first
     while time.monotonic() < deadline:
         text = status.inner_text()
-        if "completed" in text or "failed" in text:
+        if any(word in text for word in ("done", "failed", "cancelled")):
             break
         # One atomic read of every bar: they vanish when the run completes, and a locator
         # taken before that would wait for a bar that is gone (a CI failure).
@@ -66,10 +66,10 @@ def test_run_page_shows_live_progress_then_histogram_boxplot_and_summary(product
             page.get_by_role("link", name="New experiment").first.click()
             expect(page.get_by_role("heading", name="New experiment")).to_be_visible()
             page.get_by_label("Name").fill("e2e browser run")
-            expect(page.get_by_label("QoS")).to_have_value("1")
-            expect(page.get_by_label("Payload size (bytes)")).to_have_value("66")
-            expect(page.get_by_label("Messages per device")).to_have_value("100")
-            page.get_by_label("Interval between messages (ms)").fill(INTERVAL_MS)
+            expect(page.get_by_label("QoS", exact=True)).to_have_value("1")
+            expect(page.get_by_label("Payload size (bytes)", exact=True)).to_have_value("66")
+            expect(page.get_by_label("Messages per device", exact=True)).to_have_value("100")
+            page.get_by_label("Interval between messages (ms)", exact=True).fill(INTERVAL_MS)
             for name in AGENTS:
                 page.get_by_role("checkbox", name=name).check()
             page.get_by_role("button", name="Create and run").click()
@@ -78,7 +78,7 @@ def test_run_page_shows_live_progress_then_histogram_boxplot_and_summary(product
 
             seen = watch_progress(page)
             assert any(0 < value < 100 for value in seen), f"no live progress seen: {seen}"
-            expect(page.get_by_text("Status: completed")).to_be_visible()
+            expect(page.get_by_text("Status: done")).to_be_visible()
             assert page.evaluate("window.__noReload === true"), "the page reloaded"
 
             histogram = page.get_by_label("Round-trip time histogram")

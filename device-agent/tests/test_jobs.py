@@ -157,6 +157,18 @@ def test_job_rejected_as_malformed_when_signed_payload_lacks_upload(
     assert not (tmp_path / SEQ_FILE).exists(), "a rejected job must not consume its seq"
 
 
+@pytest.mark.parametrize("kind", ["cancel", "health_check"])
+def test_control_jobs_need_no_upload_and_are_accepted_without_one(
+    harness: Harness, key: EccKey, kind: str
+) -> None:
+    job = {**make_job(device_id=DEVICE, seq=3), "kind": kind, "spec": {"job_id": "x"}}
+    del job["upload"]
+    harness.intake.handle(sign_envelope(key, job))
+
+    (submitted,) = harness.submitted
+    assert (submitted.kind, submitted.upload) == (kind, None)
+
+
 def test_job_accepted_when_signed_fresh_and_newer(
     harness: Harness, key: EccKey, tmp_path: Path
 ) -> None:
@@ -169,6 +181,7 @@ def test_job_accepted_when_signed_fresh_and_newer(
         job["run_id"],
         17,
     )
+    assert submitted.upload is not None
     assert submitted.upload.chunk_records == 5000
     (event,) = harness.events()
     assert event == {"ts": event["ts"], "event": "job_accepted", "job_id": job["job_id"], "seq": 17}

@@ -195,11 +195,15 @@ class JobExecutor:
             # Accepted in time, but queued behind another run until after its expiry.
             self._report_failure(job.job_id, job.run_id, "job expired while queued")
             return
+        upload = job.upload
+        if upload is None:
+            self._report_failure(job.job_id, job.run_id, f"a {job.kind} job measures nothing")
+            return
         meta = RunMeta(
             run_id=job.run_id,
             job_id=job.job_id,
-            upload_url=job.upload.url,
-            chunk_records=job.upload.chunk_records,
+            upload_url=upload.url,
+            chunk_records=upload.chunk_records,
             total=_planned_total(job),
             status=RUN_RUNNING,
         )

@@ -69,7 +69,7 @@ class Job:
     run_id: str
     kind: str
     spec: Mapping[str, Any]
-    upload: UploadTarget
+    upload: UploadTarget | None  # None for the CONTROL_KINDS
 
 
 class SeqStore:
@@ -171,19 +171,11 @@ class JobVerifier:
         return _parse_job(job, seq=seq, expires_at=expires_at)
 
 
+# Jobs that act on the agent rather than measure (docs/control-plane.md §4): no upload.
+CONTROL_KINDS = ("cancel", "health_check")
+
+
 def _parse_job(job: Mapping[str, Any], *, seq: int, expires_at: float) -> Job:
-    upload = job.get("upload")
-    if not isinstance(upload, dict):
-        raise JobRejected(MALFORMED, "`upload` is not an object", seq=seq)
-    url = upload.get("url")
-    # Records (§6) come in chunks of `chunk_records`, cipher-bench samples (§7) of
-    # `chunk_samples`; either way it is the number of CSV lines per upload chunk.
-    chunk_key = "chunk_samples" if "chunk_samples" in upload else "chunk_records"
-    chunk_records = _as_int(upload.get(chunk_key))
-    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-        raise JobRejected(MALFORMED, "`upload.url` is not an http(s) URL", seq=seq)
-    if chunk_records is None or chunk_records < 1:
-        raise JobRejected(MALFORMED, f"`upload.{chunk_key}` is not a positive integer", seq=seq)
     spec = job.get("spec")
     if not isinstance(spec, dict):
         raise JobRejected(MALFORMED, "`spec` is not an object", seq=seq)
@@ -199,8 +191,24 @@ def _parse_job(job: Mapping[str, Any], *, seq: int, expires_at: float) -> Job:
         run_id=_uuid(job, "run_id", seq),
         kind=kind,
         spec=spec,
-        upload=UploadTarget(url=url, chunk_records=chunk_records),
+        upload=None if kind in CONTROL_KINDS else _upload(job, seq),
     )
+
+
+def _upload(job: Mapping[str, Any], seq: int) -> UploadTarget:
+    upload = job.get("upload")
+    if not isinstance(upload, dict):
+        raise JobRejected(MALFORMED, "`upload` is not an object", seq=seq)
+    url = upload.get("url")
+    # Records (§6) come in chunks of `chunk_records`, cipher-bench samples (§7) of
+    # `chunk_samples`; either way it is the number of CSV lines per upload chunk.
+    chunk_key = "chunk_samples" if "chunk_samples" in upload else "chunk_records"
+    chunk_records = _as_int(upload.get(chunk_key))
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise JobRejected(MALFORMED, "`upload.url` is not an http(s) URL", seq=seq)
+    if chunk_records is None or chunk_records < 1:
+        raise JobRejected(MALFORMED, f"`upload.{chunk_key}` is not a positive integer", seq=seq)
+    return UploadTarget(url=url, chunk_records=chunk_records)
 
 
 def _b64_field(envelope: Mapping[str, Any], key: str) -> bytes:

@@ -6,7 +6,16 @@ export const paths = {
       redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login',
   },
   experiments: { path: '/', getHref: () => '/' },
-  newExperiment: { path: '/experiments/new', getHref: () => '/experiments/new' },
+  /** The design form; `from` clones an experiment, `preset` starts from a paper's design. */
+  newExperiment: {
+    path: '/experiments/new',
+    getHref: ({ from, preset }: { from?: string; preset?: string } = {}) =>
+      from
+        ? `/experiments/new?from=${encodeURIComponent(from)}`
+        : preset
+          ? `/experiments/new?preset=${encodeURIComponent(preset)}`
+          : '/experiments/new',
+  },
   experiment: { path: '/experiments/:id', getHref: (id: string) => `/experiments/${id}` },
   run: { path: '/runs/:id', getHref: (id: string) => `/runs/${id}` },
   /** Runs side by side; the selection is in the URL (`?run=<id>&run=<id>`), so it can be shared. */

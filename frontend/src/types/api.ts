@@ -9,6 +9,9 @@ export type Workspace = Schemas['Workspace'];
 export type LoginInput = Schemas['LoginInput'];
 export type CsrfToken = Schemas['CsrfToken'];
 export type Device = Schemas['Device'];
+/** A device's latest health check (Device.health): broker round trip, clock, crypto, network. */
+export type DeviceHealth = Schemas['DeviceHealth'];
+export type HealthCheck = Schemas['HealthCheck'];
 export type EnrollmentToken = Schemas['EnrollmentToken'];
 export type Catalogue = Schemas['Catalogue'];
 export type MechanismInfo = Schemas['MechanismInfo'];
@@ -26,9 +29,31 @@ export type MechanismKind = Schemas['MechanismKindEnum'];
 export type BenchOperation = Schemas['BenchOperationEnum'];
 export type ExperimentInput = Schemas['ExperimentInput'];
 export type Experiment = Schemas['Experiment'];
-export type ExperimentRunRef = Experiment['runs'][number];
+/** A run as an experiment lists it: status, matrix position and times. */
+export type RunBrief = Schemas['RunBrief'];
 export type Run = Schemas['Run'];
 export type RunStatus = Schemas['RunStatusEnum'];
+/** One status change of a run, with its time. */
+export type RunTransition = Schemas['RunTransition'];
+/**
+ * GET /api/presets/: a paper's design, ready to fill the new-experiment form. `design` is
+ * an ExperimentInput without device_ids (typed as an object by the schema).
+ */
+export type Preset = Schemas['Preset'];
+/** POST /api/experiments/plan/: what a design expands to, before anything is created. */
+export type DesignPlan = Schemas['DesignPlan'];
+export type DesignPlanInput = Schemas['DesignPlanInput'];
+export type PlannedRun = Schemas['PlannedRun'];
+/**
+ * One axis as the API answers it (Experiment.axes, canonical): a name and its values, each
+ * an object of the parameters it sets (`{"qos": 0}`, or `{"protocol": "mqtt", "qos": 0}` for
+ * parameters that change together). The schema types Experiment.axes as unknown, so
+ * features/experiments parses it (see design-axes.ts).
+ */
+export type DesignAxis = { name: string; values: Record<string, unknown>[] };
+/** A combination not to run: axis values (`{"protocol": "srup", "security": "none"}`). */
+export type DesignExclusion = Record<string, unknown>;
+
 export type RunDevice = Schemas['RunDevice'];
 export type RunSummaryRow = Schemas['RunSummaryRow'];
 export type BenchSummaryRow = Schemas['BenchSummaryRow'];

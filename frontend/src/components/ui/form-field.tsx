@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 /**
  * Labelled controls that show a field error next to the field: `aria-invalid` plus the
@@ -63,6 +69,19 @@ export const InputField = ({ label, error, hint, className, ...inputProps }: Inp
         aria-describedby={describedBy}
         {...inputProps}
       />
+      <FieldMessages hint={hint} hintId={hintId} errorText={errorText} errorId={errorId} />
+    </div>
+  );
+};
+
+type TextAreaFieldProps = FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>;
+
+export const TextAreaField = ({ label, error, hint, className, rows = 2, ...props }: TextAreaFieldProps) => {
+  const { id, errorId, hintId, errorText, describedBy } = useFieldIds(error, hint);
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} rows={rows} aria-invalid={errorText ? true : undefined} aria-describedby={describedBy} {...props} />
       <FieldMessages hint={hint} hintId={hintId} errorText={errorText} errorId={errorId} />
     </div>
   );

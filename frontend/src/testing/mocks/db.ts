@@ -2,6 +2,7 @@ import type {
   Catalogue,
   DelayFigures,
   Device,
+  DeviceHealth,
   Experiment,
   ExperimentInput,
   MechanismInfo,
@@ -12,7 +13,9 @@ import type {
   PowerPlot,
   PowerProjection,
   PowerTrace,
+  Preset,
   Run,
+  RunBrief,
   RunComparison,
   RunDistribution,
   RunMethods,
@@ -43,6 +46,7 @@ export const deviceFixture = (overrides: Partial<Device> = {}): Device => ({
   online: true,
   last_seen_at: '2025-01-01T12:00:00Z',
   enrolled_at: '2025-01-01T10:00:00Z',
+  health: null,
   facts: {
     hostname: 'pi-lab-1',
     cpu_model: 'Cortex-A72',
@@ -93,6 +97,9 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   transport: 'tcp',
   srup_signature: 'rsa-2048',
   qos: 1,
+  coap_type: 'con',
+  coap_method: 'get',
+  topic_id_type: 'normal',
   security: 'none',
   payload_size: 66,
   message_count: 100,
@@ -104,6 +111,11 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   repetitions: 100,
   window_ms: 2000,
   network_profile: null,
+  axes: [],
+  exclusions: [],
+  repeats: 1,
+  description: '',
+  preset: '',
 });
 
 export const experimentFixture = (overrides: Partial<Experiment> = {}): Experiment => ({
@@ -114,6 +126,44 @@ export const experimentFixture = (overrides: Partial<Experiment> = {}): Experime
   network_profile_name: null,
   created_at: '2025-01-02T10:00:00Z',
   runs: [],
+  ...overrides,
+});
+
+/** A run of an experiment without a matrix (no axes, one repeat), as GET /api/runs/{id}/ answers it. */
+export const runFixture = (overrides: Partial<Run> = {}): Run => ({
+  id: 'r0000000-0000-4000-8000-000000000001',
+  experiment: { id: 'e0000000-0000-4000-8000-000000000001', name: 'QoS 1 baseline' },
+  kind: 'messaging',
+  status: 'queued',
+  error: '',
+  spec: {},
+  cell: {},
+  cell_label: '',
+  repeat: 1,
+  position: 0,
+  retry_of: null,
+  transitions: [{ status: 'queued', at: '2025-01-02T10:00:00Z' }],
+  queued_at: '2025-01-02T10:00:00Z',
+  created_at: '2025-01-02T10:00:00Z',
+  started_at: null,
+  finished_at: null,
+  devices: [],
+  summary: [],
+  bench_summary: [],
+  ...overrides,
+});
+
+/** A run as an experiment lists it (Experiment.runs). */
+export const runBriefFixture = (overrides: Partial<RunBrief> = {}): RunBrief => ({
+  id: 'r0000000-0000-4000-8000-000000000001',
+  status: 'done',
+  cell_label: '',
+  repeat: 1,
+  position: 0,
+  error: '',
+  created_at: '2025-01-02T10:00:00Z',
+  started_at: null,
+  finished_at: null,
   ...overrides,
 });
 
@@ -231,6 +281,12 @@ type Db = {
    * workspace's own alike, as their detail; the list answers them without `delays`.
    */
   networkProfiles: NetworkProfileDetail[];
+  /** GET /api/presets/. */
+  presets: Preset[];
+  /** What POST /api/experiments/plan/ warns about, whatever the design. */
+  planWarnings: string[];
+  /** What a device's next health check ends with, by device id (pending while unset). */
+  healthResults: Record<string, DeviceHealth>;
   /** Every X-CSRFToken header the server received on an unsafe request. */
   csrfHeaders: (string | null)[];
 };
@@ -261,6 +317,9 @@ const initialDb = (): Db => ({
   powerFigures: {},
   powerProjection: null,
   networkProfiles: [],
+  presets: [],
+  planWarnings: [],
+  healthResults: {},
   csrfHeaders: [],
 });
 
@@ -302,7 +361,7 @@ export const roundTripStatisticsFixture = (
 /** Statistics of a two-device run (pi-lab-1 and pi-lab-2 of the default devices). */
 export const runStatisticsFixture = (runId: string, overrides: Partial<RunStatistics> = {}): RunStatistics => ({
   run_id: runId,
-  status: 'completed',
+  status: 'done',
   confidence: 0.95,
   devices: [
     roundTripStatisticsFixture(),

@@ -1,6 +1,10 @@
 import { http, HttpResponse } from 'msw';
 
 import type {
+  DesignAxis,
+  DesignExclusion,
+  DesignPlan,
+  Device,
   ErrorEnvelope,
   Experiment,
   ExperimentInput,
@@ -24,6 +28,7 @@ import {
   TEST_CSRF_TOKEN,
   TEST_PASSWORD,
 } from './db';
+import { canonicalAxes, cellLabel, designErrors, expandCells } from './matrix';
 
 /**
  * A small fake of the Django API: same URLs, status codes and error envelope.
@@ -59,7 +64,7 @@ const newId = () => `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0'
 export const TEST_INTERVAL_SEED = 3_141_592_653;
 
 /** What a run is dispatched with, as the backend's experiments/services.py builds it. */
-const runSpec = (experiment: Experiment): Run['spec'] => {
+const runSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] => {
   switch (experiment.kind) {
     case 'cipher_bench':
       return {
@@ -93,7 +98,7 @@ const runSpec = (experiment: Experiment): Run['spec'] => {
 };
 
 /** A messaging run freezes its experiment's network profile: id, name and spec. */
-const networkProfileSpec = (experiment: Experiment): Run['spec'] => {
+const networkProfileSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] => {
   const profile = db.networkProfiles.find((p) => p.id === experiment.network_profile);
   return profile ? { network_profile: { id: profile.id, name: profile.name, spec: profile.spec } } : {};
 };
@@ -136,7 +141,12 @@ export const handlers = [
     return user ? HttpResponse.json(user) : notAuthenticated();
   }),
 
-  http.get('/api/devices/', () => (currentUser() ? HttpResponse.json(db.devices) : notAuthenticated())),
+  http.get('/api/devices/', () => {
+    if (!currentUser()) return notAuthenticated();
+    const devices = structuredClone(db.devices);
+    finishHealthChecks();
+    return HttpResponse.json(devices);
+  }),
 
   http.post('/api/devices/enrollment-tokens/', ({ request }) => {
     if (!currentUser()) return notAuthenticated();
@@ -152,78 +162,13 @@ export const handlers = [
     currentUser() ? HttpResponse.json(catalogueFixture) : notAuthenticated(),
   ),
 
-  http.get('/api/experiments/', () =>
-    currentUser() ? HttpResponse.json(db.experiments) : notAuthenticated(),
-  ),
+  ...experimentHandlers(),
 
-  http.post('/api/experiments/', async ({ request }) => {
-    if (!currentUser()) return notAuthenticated();
-    const csrfError = checkCsrf(request);
-    if (csrfError) return csrfError;
-    // A request may leave out any field the server defaults.
-    const input = (await request.json()) as Pick<ExperimentInput, 'name' | 'device_ids'> &
-      Partial<ExperimentInput>;
-    const profileId = input.network_profile ?? null;
-    const profile = db.networkProfiles.find((p) => p.id === profileId);
-    if (profileId !== null && (input.kind ?? 'messaging') !== 'messaging') {
-      return errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
-        fields: { network_profile: [NETWORK_PROFILE_MESSAGING] },
-      });
-    }
-    if (profileId !== null && !profile) {
-      return errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
-        fields: { network_profile: [NETWORK_PROFILE_UNKNOWN] },
-      });
-    }
-    const experiment: Experiment = {
-      id: newId(),
-      ...experimentInputDefaults(),
-      ...input,
-      network_profile: profileId,
-      network_profile_name: profile?.name ?? null,
-      created_at: new Date().toISOString(),
-      runs: [],
-    };
-    db.experiments.push(experiment);
-    return HttpResponse.json(experiment, { status: 201 });
-  }),
+  ...runHandlers(),
 
-  http.get('/api/experiments/:id/', ({ params }) => {
-    if (!currentUser()) return notAuthenticated();
-    const experiment = db.experiments.find((e) => e.id === params.id);
-    return experiment ? HttpResponse.json(experiment) : notFound();
-  }),
+  ...presetHandlers(),
 
-  http.post('/api/experiments/:id/runs/', ({ params, request }) => {
-    if (!currentUser()) return notAuthenticated();
-    const csrfError = checkCsrf(request);
-    if (csrfError) return csrfError;
-    const experiment = db.experiments.find((e) => e.id === params.id);
-    if (!experiment) return notFound();
-    const run: Run = {
-      id: newId(),
-      experiment: { id: experiment.id, name: experiment.name },
-      kind: experiment.kind,
-      status: 'pending',
-      error: '',
-      spec: runSpec(experiment),
-      created_at: new Date().toISOString(),
-      started_at: null,
-      finished_at: null,
-      devices: [],
-      summary: [],
-      bench_summary: [],
-    };
-    db.runs.push(run);
-    experiment.runs.push({ id: run.id, status: run.status, created_at: run.created_at });
-    return HttpResponse.json(run, { status: 201 });
-  }),
-
-  http.get('/api/runs/:id/', ({ params }) => {
-    if (!currentUser()) return notAuthenticated();
-    const run = db.runs.find((r) => r.id === params.id);
-    return run ? HttpResponse.json(run) : notFound();
-  }),
+  ...deviceHealthHandlers(),
 
   ...resultsHandlers(),
 
@@ -233,6 +178,318 @@ export const handlers = [
 
   ...networkProfileHandlers(),
 ];
+
+const validationError = (fields: Record<string, string[]>) =>
+  errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', { fields });
+
+type DesignBody = Pick<ExperimentInput, 'device_ids'> & Partial<ExperimentInput>;
+
+/**
+ * The checks POST /api/experiments/ and /plan/ share: the network profile, the matrix's
+ * combinations (experiments/apis.py), the run limit. Field errors, or the expanded design.
+ */
+type CheckedDesign =
+  | { errors: Record<string, string[]> }
+  | {
+      profile: NetworkProfileDetail | undefined;
+      axes: DesignAxis[];
+      exclusions: DesignExclusion[];
+      cells: Record<string, unknown>[];
+      excluded: number;
+      repeats: number;
+    };
+
+const checkDesign = (input: DesignBody): CheckedDesign => {
+  const profileId = input.network_profile ?? null;
+  const profile = db.networkProfiles.find((p) => p.id === profileId);
+  if (profileId !== null && (input.kind ?? 'messaging') !== 'messaging') {
+    return { errors: { network_profile: [NETWORK_PROFILE_MESSAGING] } };
+  }
+  if (profileId !== null && !profile) return { errors: { network_profile: [NETWORK_PROFILE_UNKNOWN] } };
+  const axes = canonicalAxes(input.axes);
+  const exclusions = input.exclusions ?? [];
+  const { cells, excluded } = expandCells(axes, exclusions);
+  const errors = designErrors(input, cells, axes);
+  const repeats = input.repeats ?? 1;
+  if (cells.length * repeats > MATRIX_RUNS_MAX) {
+    errors.repeats = [`The design expands to ${cells.length * repeats} runs; at most ${MATRIX_RUNS_MAX}.`];
+  }
+  if (cells.length === 0) errors.exclusions = ['The exclusions remove every combination.'];
+  if (Object.keys(errors).length > 0) return { errors };
+  return { profile, axes, exclusions, cells, excluded, repeats };
+};
+
+/** The seconds the fake estimates per run: one per message (a simple stand-in for experiments/estimate.py). */
+const PLAN_SECONDS_PER_RUN = 60;
+/** The backend's experiments.models.MATRIX_RUNS_MAX. */
+export const MATRIX_RUNS_MAX = 1000;
+
+/** A run of the experiment, queued at `position` (the backend's experiment_start). */
+const queueRun = (experiment: Experiment, cell: Record<string, unknown>, repeat: number, position: number): Run => {
+  const now = new Date().toISOString();
+  const run: Run = {
+    id: newId(),
+    experiment: { id: experiment.id, name: experiment.name },
+    kind: experiment.kind,
+    status: 'queued',
+    error: '',
+    spec: runSpec({ ...experiment, ...cell }),
+    cell,
+    cell_label: Object.keys(cell).length > 0 ? cellLabel(cell) : '',
+    repeat,
+    position,
+    retry_of: null,
+    transitions: [{ status: 'queued', at: now }],
+    queued_at: now,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    devices: [],
+    summary: [],
+    bench_summary: [],
+  };
+  db.runs.push(run);
+  experiment.runs.push(briefOf(run));
+  return run;
+};
+
+const briefOf = (run: Run): Experiment['runs'][number] => ({
+  id: run.id,
+  status: run.status,
+  cell_label: run.cell_label,
+  repeat: run.repeat,
+  position: run.position,
+  error: run.error,
+  created_at: run.created_at,
+  started_at: run.started_at,
+  finished_at: run.finished_at,
+});
+
+const FINISHED: readonly Run['status'][] = ['done', 'failed', 'cancelled'];
+
+/** Changes a run's status as the backend's trigger does: the status, a transition, the experiment's brief. */
+export const setRunStatus = (run: Run, status: Run['status'], error = '') => {
+  run.status = status;
+  run.error = error;
+  run.transitions = [...run.transitions, { status, at: new Date().toISOString() }];
+  if (FINISHED.includes(status)) run.finished_at = new Date().toISOString();
+  const experiment = db.experiments.find((e) => e.id === run.experiment.id);
+  const brief = experiment?.runs.find((r) => r.id === run.id);
+  if (brief) Object.assign(brief, briefOf(run));
+};
+
+/** GET /api/experiments/'s filters (issue #6), on the fake's experiments. */
+const experimentMatches = (experiment: Experiment, search: URLSearchParams) => {
+  const q = search.get('q')?.toLowerCase();
+  const protocol = search.get('protocol');
+  const mechanism = search.get('mechanism');
+  const device = search.get('device');
+  const status = search.get('status');
+  const after = search.get('created_after');
+  const before = search.get('created_before');
+  const latest = experiment.runs.reduce<Experiment['runs'][number] | undefined>(
+    (last, run) => (!last || run.created_at > last.created_at ? run : last),
+    undefined,
+  );
+  return (
+    (!q || `${experiment.name} ${experiment.description}`.toLowerCase().includes(q)) &&
+    (!protocol || experiment.protocol === protocol) &&
+    (!mechanism || experiment.security === mechanism || experiment.mechanisms.includes(mechanism as never)) &&
+    (!device || experiment.device_ids.includes(device)) &&
+    (!status || (status === 'never' ? !latest : latest?.status === status)) &&
+    (!after || experiment.created_at.slice(0, 10) >= after) &&
+    (!before || experiment.created_at.slice(0, 10) <= before)
+  );
+};
+
+/** Experiments, their matrix, plan, start, YAML import and export. */
+function experimentHandlers() {
+  return [
+    http.get('/api/experiments/', ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const search = new URL(request.url).searchParams;
+      return HttpResponse.json(db.experiments.filter((e) => experimentMatches(e, search)));
+    }),
+
+    http.post('/api/experiments/plan/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const checked = checkDesign((await request.json()) as DesignBody);
+      if ('errors' in checked) return validationError(checked.errors);
+      const runs = Array.from({ length: checked.repeats }, (_, r) => r + 1).flatMap((repeat) =>
+        checked.cells.map((cell) => ({ repeat, cell })),
+      );
+      const seconds = runs.length * PLAN_SECONDS_PER_RUN;
+      const plan: DesignPlan = {
+        run_count: runs.length,
+        cells: checked.cells.length,
+        excluded: checked.excluded,
+        repeats: checked.repeats,
+        estimated_seconds: seconds,
+        estimated: `${seconds / 60} min`,
+        warnings: db.planWarnings,
+        runs: runs.slice(0, 200).map(({ repeat, cell }, position) => ({
+          position,
+          repeat,
+          label: Object.keys(cell).length > 0 ? cellLabel(cell) : '',
+          cell,
+          estimated_seconds: PLAN_SECONDS_PER_RUN,
+        })),
+      };
+      return HttpResponse.json(plan);
+    }),
+
+    http.post('/api/experiments/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      // A request may leave out any field the server defaults.
+      const input = (await request.json()) as DesignBody & Pick<ExperimentInput, 'name'>;
+      const checked = checkDesign(input);
+      if ('errors' in checked) return validationError(checked.errors);
+      const experiment: Experiment = {
+        id: newId(),
+        ...experimentInputDefaults(),
+        ...input,
+        axes: checked.axes,
+        exclusions: checked.exclusions,
+        network_profile: input.network_profile ?? null,
+        network_profile_name: checked.profile?.name ?? null,
+        created_at: new Date().toISOString(),
+        runs: [],
+      };
+      db.experiments.push(experiment);
+      return HttpResponse.json(experiment, { status: 201 });
+    }),
+
+    http.post('/api/experiments/import/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const file = (await request.formData()).get('file');
+      if (file === null || typeof file === 'string') return validationError({ file: ['No file was submitted.'] });
+      // jsdom's XMLHttpRequest sends no file contents: tests arrange refusals with server.use.
+      const name = IMPORTED_DESIGN_NAME;
+      const experiment: Experiment = {
+        id: newId(),
+        ...experimentInputDefaults(),
+        name,
+        device_ids: [],
+        network_profile_name: null,
+        created_at: new Date().toISOString(),
+        runs: [],
+      };
+      db.experiments.push(experiment);
+      return HttpResponse.json(experiment, { status: 201 });
+    }),
+
+    http.get('/api/experiments/:id/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const experiment = db.experiments.find((e) => e.id === params.id);
+      return experiment ? HttpResponse.json(experiment) : notFound();
+    }),
+
+    // Queues every run of the matrix (combinations x repeats) and answers the first.
+    http.post('/api/experiments/:id/runs/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const experiment = db.experiments.find((e) => e.id === params.id);
+      if (!experiment) return notFound();
+      const unfinished = experiment.runs.find((run) => !FINISHED.includes(run.status));
+      if (unfinished) {
+        return errorResponse(409, 'run_already_active', RUN_ALREADY_ACTIVE.replace('{run_id}', unfinished.id));
+      }
+      const axes = canonicalAxes(experiment.axes as Record<string, unknown>[]);
+      const { cells } = expandCells(axes, experiment.exclusions as Record<string, unknown>[]);
+      const order = Array.from({ length: experiment.repeats }, (_, r) => r + 1).flatMap((repeat) =>
+        cells.map((cell) => ({ repeat, cell })),
+      );
+      const runs = order.map(({ repeat, cell }, position) => queueRun(experiment, cell, repeat, position));
+      return HttpResponse.json(runs[0], { status: 201 });
+    }),
+  ];
+}
+
+/** The name of every experiment the fake imports from a design file. */
+export const IMPORTED_DESIGN_NAME = 'Imported design';
+
+// The backend's messages (experiments/services.py).
+export const RUN_ALREADY_ACTIVE =
+  'This experiment already has runs queued or in progress (the next is {run_id}): wait for them to finish, or cancel them, before starting it again.';
+
+/** A run, its cancel and its retry. */
+function runHandlers() {
+  return [
+    http.get('/api/runs/:id/', ({ params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const run = db.runs.find((r) => r.id === params.id);
+      return run ? HttpResponse.json(run) : notFound();
+    }),
+
+    http.post('/api/runs/:id/cancel/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const run = db.runs.find((r) => r.id === params.id);
+      if (!run) return notFound();
+      if (FINISHED.includes(run.status)) {
+        return errorResponse(409, 'run_not_cancellable', `This run is ${run.status}: there is nothing to cancel.`);
+      }
+      setRunStatus(run, 'cancelled', `Cancelled by ${currentUser()?.username ?? 'someone'}.`);
+      return HttpResponse.json(run);
+    }),
+
+    http.post('/api/runs/:id/retry/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const run = db.runs.find((r) => r.id === params.id);
+      const experiment = db.experiments.find((e) => e.id === run?.experiment.id);
+      if (!run || !experiment) return notFound();
+      if (run.status !== 'failed' && run.status !== 'cancelled') {
+        return errorResponse(409, 'run_not_retryable', `This run is ${run.status}: only a failed or cancelled run can be retried.`);
+      }
+      const retry = queueRun(experiment, run.cell, run.repeat, run.position);
+      // The backend copies the run's label and spec as they were frozen.
+      Object.assign(retry, { retry_of: run.id, cell_label: run.cell_label });
+      setRunStatus(retry, 'queued');
+      return HttpResponse.json(retry, { status: 201 });
+    }),
+  ];
+}
+
+/** GET /api/presets/ (issue #6's contract, until the backend serves it). */
+function presetHandlers() {
+  return [http.get('/api/presets/', () => (currentUser() ? HttpResponse.json(db.presets) : notAuthenticated()))];
+}
+
+/** A device's health check: started as pending, finished (db.healthResults) on the next read. */
+function deviceHealthHandlers() {
+  return [
+    http.post('/api/devices/:id/health-check/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const index = db.devices.findIndex((d) => d.id === params.id);
+      const device = db.devices[index];
+      if (!device) return notFound();
+      const checking: Device = {
+        ...device,
+        health: { status: 'pending', requested_at: new Date().toISOString(), checks: [], error: '' },
+      };
+      db.devices[index] = checking;
+      return HttpResponse.json(checking, { status: 202 });
+    }),
+  ];
+}
+
+/** The agent answers between two reads of the device: the next one sees its result. */
+const finishHealthChecks = () => {
+  db.devices = db.devices.map((device) => {
+    const result = db.healthResults[device.id];
+    return device.health?.status === 'pending' && result ? { ...device, health: result } : device;
+  });
+};
 
 /** Results of messaging runs (docs/results.md): statistics, plot data, methods, comparison. */
 function resultsHandlers() {

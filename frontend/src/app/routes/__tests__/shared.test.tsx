@@ -4,7 +4,9 @@ import {
   db,
   experimentFixture,
   roundTripStatisticsFixture,
+  runBriefFixture,
   runDistributionFixture,
+  runFixture,
   runStatisticsFixture,
 } from '@/testing/mocks/db';
 import { requestedPaths } from '@/testing/mocks/server';
@@ -20,11 +22,11 @@ const TOKEN = 'tok_9xY-abc';
 const RUN_A = 'a1111111-0000-4000-8000-00000000000a';
 const RUN_B = 'b2222222-0000-4000-8000-00000000000b';
 
-const sharedRun = (id: string, created: string): Run => ({
+const sharedRun = (id: string, created: string): Run => runFixture({
   id,
   experiment: { id: 'e0000000-0000-4000-8000-0000000000aa', name: 'QoS 1 on LAN' },
   kind: 'messaging',
-  status: 'completed',
+  status: 'done',
   error: '',
   spec: { protocol: 'mqtt', qos: 1, security: 'none', payload_size: 66, message_count: 100 },
   created_at: created,
@@ -117,7 +119,7 @@ describe('shared link page', () => {
       title: '',
       experiment: experimentFixture({
         name: 'QoS 1 on LAN',
-        runs: runs.map((run) => ({ id: run.id, status: run.status, created_at: run.created_at })),
+        runs: runs.map((run) => runBriefFixture({ id: run.id, status: run.status, created_at: run.created_at })),
       }),
       runs,
     });

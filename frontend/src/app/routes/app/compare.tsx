@@ -18,8 +18,11 @@ const compareCandidates = (experiments: readonly Experiment[]): CompareCandidate
     .filter((experiment) => experiment.kind === 'messaging')
     .flatMap((experiment) =>
       experiment.runs
-        .filter((run) => run.status === 'completed')
-        .map((run) => ({ run, label: `${experiment.name}, run of ${formatDateTime(run.created_at)}` })),
+        .filter((run) => run.status === 'done')
+        .map((run) => ({
+          run,
+          label: `${experiment.name}${run.cell_label ? ` · ${run.cell_label}` : ''}, run of ${formatDateTime(run.created_at)}`,
+        })),
     )
     .sort((a, b) => b.run.created_at.localeCompare(a.run.created_at))
     .map(({ run, label }) => ({ id: run.id, label }));

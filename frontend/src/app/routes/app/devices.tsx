@@ -6,9 +6,18 @@ import { EnrollmentTokenPanel } from '@/features/devices/components/enrollment-t
 
 // Online/offline changes as agents connect; refresh while the page is open.
 const DEVICES_POLL_INTERVAL_MS = 5000;
+// A health check takes a few seconds: look sooner while one is under way.
+const HEALTH_POLL_INTERVAL_MS = 1000;
 
 const DevicesRoute = () => {
-  const devices = useDevices({ queryConfig: { refetchInterval: DEVICES_POLL_INTERVAL_MS } });
+  const devices = useDevices({
+    queryConfig: {
+      refetchInterval: (query) =>
+        query.state.data?.some((device) => device.health?.status === 'pending')
+          ? HEALTH_POLL_INTERVAL_MS
+          : DEVICES_POLL_INTERVAL_MS,
+    },
+  });
   return (
     <>
       <h1>Devices</h1>

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 
@@ -5,8 +6,10 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
 import { paths } from '@/config/paths';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
+import { EXPERIMENTS_QUERY_KEY } from '@/features/experiments/api/get-experiments';
 import { RunPowerTraces } from '@/features/power/components/run-power-traces';
 import { useRun } from '@/features/runs/api/get-run';
+import { RunActions } from '@/features/runs/components/run-actions';
 import { RunView } from '@/features/runs/components/run-view';
 import { SharePanel } from '@/features/sharing/components/share-panel';
 
@@ -14,6 +17,7 @@ import { SharePanel } from '@/features/sharing/components/share-panel';
 const RunRoute = () => {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const run = useRun({ runId: id });
   // Only for mechanism labels (and their order); the page works without them.
   const catalogue = useCatalogue();
@@ -30,9 +34,20 @@ const RunRoute = () => {
   if (run.data) {
     return (
       <>
-        <RunView run={run.data} mechanismLabels={mechanismLabels} />
+        <RunView
+          run={run.data}
+          mechanismLabels={mechanismLabels}
+          actions={
+            <RunActions
+              run={run.data}
+              // The experiment page lists its runs' statuses: refresh it too.
+              onChanged={() => void queryClient.invalidateQueries({ queryKey: EXPERIMENTS_QUERY_KEY })}
+              onRetried={(retry) => void navigate(paths.run.getHref(retry.id))}
+            />
+          }
+        />
         {/* Only finished results are shared: the API refuses a run still under way. */}
-        {run.data.status === 'completed' ? (
+        {run.data.status === 'done' ? (
           <SharePanel target={{ kind: 'run', run: run.data.id }} filter={{ run: run.data.id }} />
         ) : null}
         <RunPowerTraces

@@ -55,3 +55,16 @@ export const deviceFacts = (facts: Device['facts']): DeviceFactsView => ({
 
 export const enrollCommand = (server: string, token: string): string =>
   `iotsecbench-agent enroll --server ${server} --token ${token} --state-dir ~/.iotsecbench-agent`;
+
+/**
+ * Everything to run on a Raspberry Pi (Raspberry Pi OS), in order: install the agent from a
+ * checkout, check its cryptography, enroll with the token, run it (docs/agent-on-a-pi.md has
+ * the service set-up). Same state directory as enrollCommand.
+ */
+export const raspberryPiCommands = (server: string, token: string): string[] => [
+  'sudo apt install python3-venv python3-dev gcc',
+  'python3 -m venv ~/iotsecbench-venv && ~/iotsecbench-venv/bin/pip install ./device-agent',
+  '~/iotsecbench-venv/bin/iotsecbench-agent selftest',
+  `~/iotsecbench-venv/bin/${enrollCommand(server, token)}`,
+  '~/iotsecbench-venv/bin/iotsecbench-agent run --state-dir ~/.iotsecbench-agent',
+];

@@ -2,6 +2,7 @@ import { formatDateTime } from '@/lib/format';
 import type { Device } from '@/types/api';
 
 import { deviceFacts } from './device-facts';
+import { DeviceHealthCell } from './device-health';
 
 type DevicesTableProps = { devices: Device[] };
 
@@ -25,6 +26,7 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
             <th scope="col">Python</th>
             <th scope="col">Network profiles</th>
             <th scope="col">Last seen</th>
+            <th scope="col">Health</th>
           </tr>
         </thead>
         <tbody>
@@ -46,6 +48,9 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
                 <td>{facts.python}</td>
                 <td>{facts.networkEmulation}</td>
                 <td>{formatDateTime(device.last_seen_at)}</td>
+                <td>
+                  <DeviceHealthCell device={device} />
+                </td>
               </tr>
             );
           })}

@@ -4,7 +4,7 @@ import { formatDateTime } from '@/lib/format';
 
 import { useCreateEnrollmentToken } from '../api/create-enrollment-token';
 
-import { enrollCommand } from './device-facts';
+import { enrollCommand, raspberryPiCommands } from './device-facts';
 
 // The agent talks to the same server that serves this app (or to VITE_APP_API_URL).
 const serverOrigin = () => env.API_URL || window.location.origin;
@@ -41,6 +41,13 @@ export const EnrollmentTokenPanel = () => {
           <p>Run this on the device:</p>
           <pre className="command">
             <code>{enrollCommand(serverOrigin(), token.token)}</code>
+          </pre>
+          <p>
+            On a Raspberry Pi, from a checkout of this repository (the platform must be reachable from the Pi:
+            use its LAN address, not 127.0.0.1):
+          </p>
+          <pre className="command" aria-label="Commands for a Raspberry Pi">
+            <code>{raspberryPiCommands(serverOrigin(), token.token).join('\n')}</code>
           </pre>
         </div>
       ) : null}

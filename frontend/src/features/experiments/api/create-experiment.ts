@@ -25,13 +25,23 @@ export const BENCH_REPETITIONS_MAX = 10_000;
 export const THROUGHPUT_PAYLOAD_MAX_BYTES = 65_000;
 export const WINDOW_MS_MIN = 10; // shorter windows measure the timer more than the packets
 export const WINDOW_MS_MAX = 60_000;
+/** Runs of each combination of the matrix (the backend's REPEATS_MAX). */
+export const REPEATS_MAX = 100;
+export const DESCRIPTION_MAX_CHARS = 5000;
 
 export const EXPERIMENT_KINDS = [
   'messaging',
   'cipher_bench',
   'throughput',
 ] as const satisfies readonly ExperimentKind[];
-export const PROTOCOLS = ['mqtt', 'srup'] as const satisfies readonly ExperimentInput['protocol'][];
+export const PROTOCOLS = ['mqtt', 'srup', 'coap', 'mqttsn'] as const satisfies readonly ExperimentInput['protocol'][];
+/** The protocols that go through the broker: only they have an MQTT version, TLS and network profiles. */
+export const BROKER_PROTOCOLS: readonly ExperimentInput['protocol'][] = ['mqtt', 'srup'];
+/** CoAP's message type: confirmable (acknowledged, retransmitted) or not. */
+export const COAP_TYPES = ['con', 'non'] as const satisfies readonly ExperimentInput['coap_type'][];
+export const COAP_METHODS = ['get', 'put', 'post'] as const satisfies readonly ExperimentInput['coap_method'][];
+/** How an MQTT-SN client names its topic: registered, two characters, or a predefined id. */
+export const TOPIC_ID_TYPES = ['normal', 'short', 'predefined'] as const satisfies readonly ExperimentInput['topic_id_type'][];
 /** The signature of every SRUP message (SRUP signs itself: its payload security is none). */
 export const SRUP_SIGNATURES = [
   'rsa-2048',
@@ -45,6 +55,9 @@ export const MQTT_VERSIONS = ['3.1.1', '5'] as const satisfies readonly Experime
  */
 export const TRANSPORTS = ['tcp', 'tls1.2', 'tls1.3'] as const satisfies readonly ExperimentInput['transport'][];
 export const QOS_LEVELS = [0, 1, 2] as const satisfies readonly ExperimentInput['qos'][];
+/** MQTT-SN also publishes without a connection (QoS -1), and has no QoS 2. */
+export const MQTTSN_QOS_LEVELS = [-1, 0, 1] as const satisfies readonly ExperimentInput['qos'][];
+export const ALL_QOS_LEVELS = [-1, 0, 1, 2] as const satisfies readonly ExperimentInput['qos'][];
 export const MEASUREMENTS = ['round_trip'] as const satisfies readonly ExperimentInput['measurement'][];
 /**
  * How the gaps between a device's messages are drawn: all equal to the interval, or random
@@ -83,13 +96,35 @@ const commonFields = {
   device_ids: z.array(z.string()).min(1, { error: 'Select at least one device.' }),
 };
 
+/**
+ * The condition matrix every kind shares (docs/experiment-design.md): axes and exclusions
+ * are built by the form (design-axes.ts) and checked by the server, which answers bad
+ * combinations as field errors on `axes`.
+ */
+const matrixFields = {
+  axes: z.array(z.record(z.string(), z.unknown())),
+  exclusions: z.array(z.record(z.string(), z.unknown())),
+  repeats: wholeNumber('Repeats')
+    .min(1, { error: 'Run each combination at least once.' })
+    .max(REPEATS_MAX, { error: `Run each combination at most ${REPEATS_MAX} times.` }),
+  description: z
+    .string()
+    .max(DESCRIPTION_MAX_CHARS, { error: `Keep the description under ${DESCRIPTION_MAX_CHARS} characters.` }),
+  // The slug of the preset the design started from ('' for none).
+  preset: z.string(),
+};
+
 export const messagingInputSchema = z.object({
   kind: z.literal('messaging'),
   name: commonFields.name,
+  ...matrixFields,
   protocol: z.enum(PROTOCOLS),
   mqtt_version: z.enum(MQTT_VERSIONS, { error: 'Choose MQTT 3.1.1 or MQTT 5.' }),
   transport: z.enum(TRANSPORTS, { error: 'Choose MQTT over TCP, TLS 1.2 or TLS 1.3.' }),
-  qos: z.literal(QOS_LEVELS, { error: 'Choose QoS 0, 1 or 2.' }),
+  qos: z.literal(ALL_QOS_LEVELS, { error: 'Choose QoS 0, 1 or 2 (MQTT-SN: -1, 0 or 1).' }),
+  coap_type: z.enum(COAP_TYPES, { error: 'Choose confirmable or non-confirmable.' }),
+  coap_method: z.enum(COAP_METHODS, { error: 'Choose GET, PUT or POST.' }),
+  topic_id_type: z.enum(TOPIC_ID_TYPES, { error: 'Choose a topic id type.' }),
   security: mechanismName,
   payload_size: wholeNumber('Payload size')
     .min(1, { error: 'Payload size must be at least 1 byte.' })
@@ -131,6 +166,7 @@ const repetitions = wholeNumber('Repetitions')
 export const cipherBenchInputSchema = z.object({
   kind: z.literal('cipher_bench'),
   name: commonFields.name,
+  ...matrixFields,
   mechanisms: z
     .array(benchMechanismName)
     .min(1, { error: 'Choose at least one mechanism.' })
@@ -143,6 +179,7 @@ export const cipherBenchInputSchema = z.object({
 export const throughputInputSchema = z.object({
   kind: z.literal('throughput'),
   name: commonFields.name,
+  ...matrixFields,
   // Any mechanism, "none" included: it is the baseline. The server accepts a list without
   // it (relative costs are then unknown), so the form only suggests it.
   mechanisms: z
@@ -173,6 +210,9 @@ export const EXPERIMENT_DEFAULTS = {
   mqtt_version: '3.1.1',
   transport: 'tcp',
   qos: 1,
+  coap_type: 'con',
+  coap_method: 'get',
+  topic_id_type: 'normal',
   security: NO_SECURITY,
   payload_size: 66,
   message_count: 100,
@@ -201,7 +241,7 @@ export const THROUGHPUT_DEFAULTS = {
 type ExperimentInputBody = Pick<ExperimentInput, 'name' | 'kind' | 'device_ids'> &
   Partial<ExperimentInput>;
 
-/** POST /api/experiments/ → 201 Experiment. */
+/** POST /api/experiments/ → 201 Experiment. Axes, exclusions and repeats make it a matrix of runs. */
 export const createExperiment = (data: CreateExperimentInput): Promise<Experiment> =>
   api.post<Experiment>('/api/experiments/', data satisfies ExperimentInputBody);
 

@@ -1,21 +1,26 @@
+import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
-import { StatusBadge } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
 import { formatDataSize, formatDateTime } from '@/lib/format';
-import type { Catalogue, Experiment, Run } from '@/types/api';
+import type { Catalogue, Experiment, Run, RunBrief } from '@/types/api';
 
+import { designFileUrl } from '../api/design-file';
 import { useStartRun } from '../api/start-run';
 
 import { labelOf } from './catalogue';
+import { hasSeveralRuns, parseAxes, parseExclusions } from './design-axes';
+import { ExperimentRunsTable } from './experiment-runs-table';
 import {
+  describeCell,
   INTERVAL_DISTRIBUTION_LABELS,
   MEASUREMENT_LABELS,
   MQTT_VERSION_LABELS,
   PROTOCOL_LABELS,
   SRUP_SIGNATURE_LABELS,
   TRANSPORT_LABELS,
+  type ValueNames,
 } from './labels';
 import { NO_NETWORK_PROFILE_LABEL } from './network-profile-options';
 
@@ -98,6 +103,30 @@ const KindParameters = ({ experiment, catalogue }: { experiment: Experiment; cat
   }
 };
 
+/** The design's matrix in words: its axes, excluded combinations and repeats. */
+const MatrixParameters = ({ experiment, names }: { experiment: Experiment; names: ValueNames }) => {
+  const axes = parseAxes(experiment.axes);
+  const exclusions = parseExclusions(experiment.exclusions);
+  return (
+    <>
+      {axes.map((axis) => (
+        <Fragment key={axis.name}>
+          <dt>Axis: {axis.name}</dt>
+          <dd>{axis.values.map((value) => describeCell(value, names)).join(', ')}</dd>
+        </Fragment>
+      ))}
+      {exclusions.length > 0 ? (
+        <>
+          <dt>Excluded</dt>
+          <dd>{exclusions.map((exclusion) => describeCell(exclusion, names)).join('; ')}</dd>
+        </>
+      ) : null}
+      <dt>Repeats</dt>
+      <dd>{experiment.repeats}</dd>
+    </>
+  );
+};
+
 type ExperimentDetailsProps = {
   experiment: Experiment;
   /** device id → name, for showing which devices take part. */
@@ -105,6 +134,8 @@ type ExperimentDetailsProps = {
   /** Labels for the kind and mechanisms; their names are shown until it loads. */
   catalogue?: Catalogue;
   onRunStarted: (run: Run) => void;
+  /** Cancel / retry buttons of one run of the table (the route joins the runs feature). */
+  renderRunActions?: (run: RunBrief) => ReactNode;
 };
 
 export const ExperimentDetails = ({
@@ -112,9 +143,14 @@ export const ExperimentDetails = ({
   deviceNames,
   catalogue,
   onRunStarted,
+  renderRunActions,
 }: ExperimentDetailsProps) => {
   const startRun = useStartRun({ mutationConfig: { onSuccess: (run) => onRunStarted(run) } });
-  const runs = [...experiment.runs].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const names: ValueNames = {
+    mechanism: (name) => labelOf(catalogue?.mechanisms, name),
+    device: (id) => deviceNames.get(id) ?? id,
+    profile: (id) => (id === experiment.network_profile ? (experiment.network_profile_name ?? id) : id),
+  };
 
   return (
     <>
@@ -125,10 +161,18 @@ export const ExperimentDetails = ({
           onClick={() => startRun.mutate({ experimentId: experiment.id })}
           disabled={startRun.isPending}
         >
-          Start run
+          {hasSeveralRuns(experiment) ? 'Start runs' : 'Start run'}
         </button>
+        <Link to={paths.newExperiment.getHref({ from: experiment.id })} className="button">
+          Clone
+        </Link>
+        <a href={designFileUrl(experiment.id)} className="button" download>
+          Export YAML
+        </a>
       </div>
-      {startRun.isError ? <ErrorAlert error={startRun.error} title="The run could not start." /> : null}
+      {startRun.isError ? <ErrorAlert error={startRun.error} title="The runs could not start." /> : null}
+
+      {experiment.description ? <p className="description">{experiment.description}</p> : null}
 
       <section className="panel" aria-labelledby="parameters-heading">
         <h2 id="parameters-heading" className="panel-title">
@@ -138,6 +182,7 @@ export const ExperimentDetails = ({
           <dt>Kind</dt>
           <dd>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</dd>
           <KindParameters experiment={experiment} catalogue={catalogue} />
+          <MatrixParameters experiment={experiment} names={names} />
           <dt>Devices</dt>
           <dd>
             {experiment.device_ids.map((id) => deviceNames.get(id) ?? id).join(', ') || 'none'}
@@ -147,23 +192,7 @@ export const ExperimentDetails = ({
         </dl>
       </section>
 
-      <section className="panel" aria-labelledby="runs-heading">
-        <h2 id="runs-heading" className="panel-title">
-          Runs
-        </h2>
-        {runs.length === 0 ? (
-          <p className="empty">No runs yet.</p>
-        ) : (
-          <ul className="run-list">
-            {runs.map((run) => (
-              <li key={run.id}>
-                <Link to={paths.run.getHref(run.id)}>Run of {formatDateTime(run.created_at)}</Link>{' '}
-                <StatusBadge status={run.status} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <ExperimentRunsTable runs={experiment.runs} renderActions={renderRunActions} />
     </>
   );
 };

@@ -2,18 +2,32 @@ import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'rea
 import { Link } from 'react-router';
 
 import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
-import { InputField, SelectField } from '@/components/ui/form-field';
+import { CheckboxField, InputField, SelectField, TextAreaField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { isApiError } from '@/lib/api-client';
-import type { Catalogue, Device, Experiment, ExperimentKind, Run } from '@/types/api';
+import type { Catalogue, DesignExclusion, Device, Experiment, ExperimentKind, Run } from '@/types/api';
 
-import { useCreateExperiment } from '../api/create-experiment';
+import { DESCRIPTION_MAX_CHARS, useCreateExperiment } from '../api/create-experiment';
+import { usePlan } from '../api/plan-design';
 import { useStartRun } from '../api/start-run';
 
-import { benchMechanisms, groupByFamily } from './catalogue';
+import { benchMechanisms, groupByFamily, labelOf } from './catalogue';
+import { parseDataSizes } from './data-sizes';
 import {
+  AXIS_EDITORS,
+  axisParameters,
+  liveExclusions,
+  sameValue,
+  type AxisDraft,
+  type AxisParameter,
+} from './design-axes';
+import {
+  axesOf,
   initialValues,
   isKind,
+  messagingProtocols,
+  planInput,
   splitServerErrors,
   validateForm,
   type Drafts,
@@ -23,7 +37,14 @@ import {
   type TextFieldOf,
 } from './experiment-form-values';
 import { CipherBenchFields, MessagingFields, ThroughputFields } from './experiment-kind-fields';
+import { describeCell, type ValueNames } from './labels';
+import { MatrixFieldset } from './matrix-fieldset';
 import { networkProfileOptions, type NetworkProfileChoice } from './network-profile-options';
+import { PlanPanel } from './plan-panel';
+import type { VaryControls } from './vary-controls';
+
+// Long enough not to ask for a plan at every keystroke, short enough to feel live.
+const PLAN_DEBOUNCE_MS = 400;
 
 type Intent = 'create' | 'run';
 
@@ -32,8 +53,11 @@ type ExperimentFormProps = {
   catalogue: Catalogue;
   /** What a messaging experiment may be measured under; none when left out or empty. */
   networkProfiles?: readonly NetworkProfileChoice[];
+  /** A design to start from (a preset, a clone); the defaults otherwise. */
+  initial?: FormValues;
   onCreated: (experiment: Experiment) => void;
-  onRunStarted: (run: Run) => void;
+  /** The first run of the experiment's matrix was queued. */
+  onRunStarted: (run: Run, experiment: Experiment) => void;
 };
 
 const NO_PROFILES: readonly NetworkProfileChoice[] = [];
@@ -42,10 +66,11 @@ export const ExperimentForm = ({
   devices,
   catalogue,
   networkProfiles = NO_PROFILES,
+  initial,
   onCreated,
   onRunStarted,
 }: ExperimentFormProps) => {
-  const [values, setValues] = useState<FormValues>(() => initialValues(devices));
+  const [values, setValues] = useState<FormValues>(() => initial ?? initialValues(devices));
   const [fieldErrors, setFieldErrors] = useState<FieldErrorMap>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [createdButNotRun, setCreatedButNotRun] = useState<Experiment | null>(null);
@@ -122,6 +147,72 @@ export const ExperimentForm = ({
     clearError('mechanisms');
   };
 
+  // --- the matrix ---------------------------------------------------------------------------
+
+  const updateMatrix = (update: (matrix: FormValues['matrix'][ExperimentKind]) => FormValues['matrix'][ExperimentKind]) => {
+    setValues((prev) => ({ ...prev, matrix: { ...prev.matrix, [prev.kind]: update(prev.matrix[prev.kind]) } }));
+    clearError('axes');
+    clearError('exclusions');
+  };
+
+  const updateAxis = (parameter: AxisParameter, update: (axis: Extract<AxisDraft, { type: 'vary' }>) => AxisDraft) =>
+    updateMatrix((matrix) => ({
+      ...matrix,
+      axes: matrix.axes.map((axis) => (axis.type === 'vary' && axis.parameter === parameter ? update(axis) : axis)),
+    }));
+
+  /** A field's value as the first value of its new axis, so turning "Vary" on changes nothing yet. */
+  const startingAxis = (parameter: AxisParameter): AxisDraft => {
+    const draft: Record<string, unknown> = values.drafts[values.kind];
+    const value = draft[parameter];
+    const current = typeof value === 'string' ? value : '';
+    return {
+      type: 'vary',
+      parameter,
+      choices: AXIS_EDITORS[parameter] === 'choice' ? [current] : [],
+      text: AXIS_EDITORS[parameter] === 'numbers' ? current : '',
+    };
+  };
+
+  const vary: VaryControls = {
+    axisOf: (parameter) => values.matrix[values.kind].axes.find((axis) => axisParameters(axis).includes(parameter)),
+    toggle: (parameter, on) => {
+      updateMatrix((matrix) => ({
+        ...matrix,
+        axes: on
+          ? [...matrix.axes, startingAxis(parameter)]
+          : matrix.axes.filter((axis) => !(axis.type === 'vary' && axis.parameter === parameter)),
+      }));
+      clearError(parameter);
+    },
+    setChoices: (parameter, choices) => {
+      updateAxis(parameter, (axis) => ({ ...axis, choices }));
+      clearError(parameter);
+    },
+    setText: (parameter, text) => {
+      updateAxis(parameter, (axis) => ({ ...axis, text }));
+      clearError(parameter);
+    },
+  };
+
+  const names: ValueNames = useMemo(
+    () => ({
+      mechanism: (name) => labelOf(catalogue.mechanisms, name),
+      device: (id) => devices.find((d) => d.id === id)?.name ?? id,
+      profile: (id) => networkProfiles.find((p) => p.id === id)?.name ?? id,
+    }),
+    [catalogue.mechanisms, devices, networkProfiles],
+  );
+  const describe = (cell: Record<string, unknown>) => describeCell(cell, names);
+
+  const sizes = values.kind === 'messaging' ? null : parseDataSizes(values.drafts[values.kind].data_sizes);
+  const matrix = axesOf(values, sizes?.ok ? sizes.sizes : []);
+  const matrixDraft = values.matrix[values.kind];
+
+  // The plan of the design as it stands, asked for once the user pauses.
+  const planBody = useDebouncedValue(planInput(values), PLAN_DEBOUNCE_MS);
+  const plan = usePlan({ input: planBody });
+
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setFormError(null);
@@ -154,7 +245,7 @@ export const ExperimentForm = ({
       return;
     }
     try {
-      onRunStarted(await startRun.mutateAsync({ experimentId: experiment.id }));
+      onRunStarted(await startRun.mutateAsync({ experimentId: experiment.id }), experiment);
     } catch (error) {
       setCreatedButNotRun(experiment);
       setFormError(`The experiment was created, but the run could not start: ${errorMessage(error)}`);
@@ -189,12 +280,26 @@ export const ExperimentForm = ({
           error={fieldErrors.kind}
         />
       </div>
+      <TextAreaField
+        label="Description (optional)"
+        className="field-wide"
+        value={values.description}
+        maxLength={DESCRIPTION_MAX_CHARS}
+        onChange={(event) => {
+          const { value } = event.target;
+          setValues((prev) => ({ ...prev, description: value }));
+          clearError('description');
+        }}
+        error={fieldErrors.description}
+      />
 
       {values.kind === 'messaging' ? (
         <MessagingFields
           draft={values.drafts.messaging}
           errors={fieldErrors}
           onChange={setDraftField('messaging')}
+          vary={vary}
+          protocols={messagingProtocols(values.drafts.messaging, values.matrix.messaging)}
           securityOptions={securityOptions}
           networkProfileOptions={profileOptions}
         />
@@ -204,6 +309,7 @@ export const ExperimentForm = ({
           draft={values.drafts.cipher_bench}
           errors={fieldErrors}
           onChange={setDraftField('cipher_bench')}
+          vary={vary}
           families={benchFamilies}
           onToggleMechanism={toggleMechanism('cipher_bench')}
         />
@@ -213,6 +319,7 @@ export const ExperimentForm = ({
           draft={values.drafts.throughput}
           errors={fieldErrors}
           onChange={setDraftField('throughput')}
+          vary={vary}
           families={allFamilies}
           onToggleMechanism={toggleMechanism('throughput')}
         />
@@ -250,7 +357,44 @@ export const ExperimentForm = ({
             {fieldErrors.device_ids.join(' ')}
           </p>
         ) : null}
+        {devices.length > 1 ? (
+          <CheckboxField
+            label="One run per device"
+            checked={vary.axisOf('device_ids') !== undefined}
+            onChange={(event) => vary.toggle('device_ids', event.target.checked)}
+          />
+        ) : null}
       </fieldset>
+
+      <MatrixFieldset
+        axes={matrix.axes}
+        linked={matrix.origins.map((origin) => matrixDraft.axes[origin]?.type === 'linked')}
+        exclusions={liveExclusions(matrix.axes, matrixDraft.exclusions)}
+        repeats={values.repeats}
+        onRemoveAxis={(index) =>
+          updateMatrix((draft) => ({ ...draft, axes: draft.axes.filter((_, i) => i !== matrix.origins[index]) }))
+        }
+        onAddExclusion={(exclusion: DesignExclusion) =>
+          updateMatrix((draft) => ({
+            ...draft,
+            exclusions: draft.exclusions.some((e) => sameValue(e, exclusion))
+              ? draft.exclusions
+              : [...draft.exclusions, exclusion],
+          }))
+        }
+        onRemoveExclusion={(exclusion) =>
+          updateMatrix((draft) => ({ ...draft, exclusions: draft.exclusions.filter((e) => !sameValue(e, exclusion)) }))
+        }
+        onRepeatsChange={(event) => {
+          const { value } = event.target;
+          setValues((prev) => ({ ...prev, repeats: value }));
+          clearError('repeats');
+        }}
+        describe={describe}
+        errors={{ axes: fieldErrors.axes, exclusions: fieldErrors.exclusions, repeats: fieldErrors.repeats }}
+      />
+
+      <PlanPanel plan={plan.data} ready={planBody !== null} isFetching={plan.isFetching} error={plan.error} />
 
       <div className="actions">
         <button

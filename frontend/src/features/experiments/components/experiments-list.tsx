@@ -5,6 +5,8 @@ import { paths } from '@/config/paths';
 import { formatDateTime, MISSING } from '@/lib/format';
 import type { Catalogue, Experiment } from '@/types/api';
 
+import { designFileUrl } from '../api/design-file';
+
 import { labelOf } from './catalogue';
 import { PROTOCOL_LABELS } from './labels';
 
@@ -16,11 +18,16 @@ const latestRun = (experiment: Experiment) =>
 
 type ExperimentsListProps = {
   experiments: Experiment[];
+  /** Whether a search or filter is on (the empty list says so). */
+  filtered?: boolean;
   /** Labels for the kinds; their names are shown until it loads. */
   catalogue?: Catalogue;
 };
 
-export const ExperimentsList = ({ experiments, catalogue }: ExperimentsListProps) => {
+export const ExperimentsList = ({ experiments, filtered = false, catalogue }: ExperimentsListProps) => {
+  if (experiments.length === 0 && filtered) {
+    return <p className="empty">No experiment matches these filters.</p>;
+  }
   if (experiments.length === 0) {
     return <p className="empty">No experiments yet. Create one to start measuring.</p>;
   }
@@ -39,6 +46,7 @@ export const ExperimentsList = ({ experiments, catalogue }: ExperimentsListProps
             <th scope="col">Devices</th>
             <th scope="col">Latest run</th>
             <th scope="col">Created</th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
@@ -59,6 +67,17 @@ export const ExperimentsList = ({ experiments, catalogue }: ExperimentsListProps
                 <td className="num">{experiment.device_ids.length}</td>
                 <td>{run ? <StatusBadge status={run.status} /> : <span className="muted">none</span>}</td>
                 <td>{formatDateTime(experiment.created_at)}</td>
+                <td className="row-actions">
+                  <Link
+                    to={paths.newExperiment.getHref({ from: experiment.id })}
+                    aria-label={`Clone ${experiment.name}`}
+                  >
+                    Clone
+                  </Link>{' '}
+                  <a href={designFileUrl(experiment.id)} download aria-label={`Export ${experiment.name} as YAML`}>
+                    YAML
+                  </a>
+                </td>
               </tr>
             );
           })}

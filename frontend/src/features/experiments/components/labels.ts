@@ -1,5 +1,7 @@
 import type { Experiment } from '@/types/api';
 
+import { wireToChoice } from './design-axes';
+
 // Human labels for the wire values the catalogue does not describe. Security mechanisms and
 // experiment kinds are labelled by GET /api/catalogue/ (see ./catalogue.ts); new protocols,
 // MQTT versions, transports, interval distributions and measurements get a label here (the
@@ -7,7 +9,25 @@ import type { Experiment } from '@/types/api';
 export const PROTOCOL_LABELS: Record<Experiment['protocol'], string> = {
   mqtt: 'MQTT',
   srup: 'SRUP (signed MQTT)',
+  coap: 'CoAP',
+  mqttsn: 'MQTT-SN',
 };
+export const COAP_TYPE_LABELS: Record<Experiment['coap_type'], string> = {
+  con: 'Confirmable (CON)',
+  non: 'Non-confirmable (NON)',
+};
+export const COAP_METHOD_LABELS: Record<Experiment['coap_method'], string> = {
+  get: 'GET',
+  put: 'PUT',
+  post: 'POST',
+};
+export const TOPIC_ID_TYPE_LABELS: Record<Experiment['topic_id_type'], string> = {
+  normal: 'Normal (registered)',
+  short: 'Short (2 characters)',
+  predefined: 'Predefined',
+};
+/** QoS -1 is MQTT-SN's publish without a connection. */
+export const qosLabel = (qos: number): string => (qos === -1 ? '-1 (no connection)' : String(qos));
 export const SRUP_SIGNATURE_LABELS: Record<Experiment['srup_signature'], string> = {
   'rsa-2048': 'RSA-2048 (PKCS#1 v1.5, SHA-256)',
   'rsa-4096': 'RSA-4096 (PKCS#1 v1.5, SHA-256)',
@@ -30,3 +50,68 @@ export const INTERVAL_DISTRIBUTION_LABELS: Record<Experiment['interval_distribut
 export const MEASUREMENT_LABELS: Record<Experiment['measurement'], string> = {
   round_trip: 'Round trip',
 };
+
+/** How the labels of a design's values find the names of what they refer to. */
+export type ValueNames = {
+  mechanism: (name: string) => string;
+  device: (id: string) => string;
+  profile: (id: string) => string;
+};
+
+const fromMap = (map: Readonly<Record<string, string>>, value: unknown): string =>
+  map[wireToChoice(value)] ?? wireToChoice(value);
+
+const eachOf = (value: unknown, name: (item: string) => string): string =>
+  Array.isArray(value) ? value.map((item) => name(wireToChoice(item))).join(' + ') : name(wireToChoice(value));
+
+/** One value of a design's parameter in words: "QoS 0", "AES-128-CBC", "1700 B", "pi-lab-1". */
+export const describeValue = (parameter: string, value: unknown, names: ValueNames): string => {
+  switch (parameter) {
+    case 'protocol':
+      return fromMap(PROTOCOL_LABELS, value);
+    case 'mqtt_version':
+      return fromMap(MQTT_VERSION_LABELS, value);
+    case 'transport':
+      return fromMap(TRANSPORT_LABELS, value);
+    case 'srup_signature':
+      return fromMap(SRUP_SIGNATURE_LABELS, value);
+    case 'coap_type':
+      return fromMap(COAP_TYPE_LABELS, value);
+    case 'coap_method':
+      return `CoAP ${fromMap(COAP_METHOD_LABELS, value)}`;
+    case 'topic_id_type':
+      return `${fromMap(TOPIC_ID_TYPE_LABELS, value)} topic id`;
+    case 'interval_distribution':
+      return fromMap(INTERVAL_DISTRIBUTION_LABELS, value);
+    case 'measurement':
+      return fromMap(MEASUREMENT_LABELS, value);
+    case 'qos':
+      return `QoS ${qosLabel(Number(value))}`;
+    case 'security':
+    case 'mechanisms':
+      return eachOf(value, names.mechanism);
+    case 'device_ids':
+      return eachOf(value, names.device);
+    case 'network_profile':
+      return value === null ? 'No network profile' : names.profile(wireToChoice(value));
+    case 'payload_size':
+    case 'data_sizes':
+      return eachOf(value, (size) => `${size} B`);
+    case 'message_count':
+      return `${wireToChoice(value)} messages`;
+    case 'interval_ms':
+      return `${wireToChoice(value)} ms apart`;
+    case 'repetitions':
+      return `${wireToChoice(value)} repetitions`;
+    case 'window_ms':
+      return `${wireToChoice(value)} ms windows`;
+    default:
+      return `${parameter} ${JSON.stringify(value)}`;
+  }
+};
+
+/** A combination of values in words, in the order given: "MQTT · QoS 0 · AES-128-CBC". */
+export const describeCell = (cell: Record<string, unknown>, names: ValueNames): string =>
+  Object.entries(cell)
+    .map(([parameter, value]) => describeValue(parameter, value, names))
+    .join(' · ');

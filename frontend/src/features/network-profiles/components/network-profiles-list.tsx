@@ -4,9 +4,9 @@ import { useSearchParams } from 'react-router';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { InputField, SelectField } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 
 import { useNetworkProfiles, type NetworkProfileFilters } from '../api/get-network-profiles';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
 
 import { isKind, KIND_LABELS, KINDS } from './labels';
 import { ProfilesTable } from './profiles-table';

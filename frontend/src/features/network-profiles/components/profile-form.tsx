@@ -1,7 +1,7 @@
-import { useId, useMemo, useState, type FormEvent, type TextareaHTMLAttributes } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 
 import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, TextAreaField } from '@/components/ui/form-field';
 import { isApiError } from '@/lib/api-client';
 import type { NetworkProfileDetail } from '@/types/api';
 
@@ -27,39 +27,6 @@ import {
   type ProfileFormValues,
 } from './profile-form-values';
 
-type TextAreaFieldProps = { label: string; error?: string[]; hint?: string } & Omit<
-  TextareaHTMLAttributes<HTMLTextAreaElement>,
-  'id'
->;
-
-/** A labelled textarea with its error, as components/ui's InputField does for inputs. */
-const TextAreaField = ({ label, error, hint, ...props }: TextAreaFieldProps) => {
-  const id = useId();
-  const errorText = error && error.length > 0 ? error.join(' ') : undefined;
-  const describedBy = [hint ? `${id}-hint` : null, errorText ? `${id}-error` : null].filter(Boolean).join(' ');
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        rows={2}
-        aria-invalid={errorText ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        {...props}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {errorText ? (
-        <p id={`${id}-error`} className="field-error">
-          {errorText}
-        </p>
-      ) : null}
-    </div>
-  );
-};
 
 /** The measured tables a spec can name: those the catalogue's measured_table profiles use. */
 const useMeasuredTables = (enabled: boolean) => {

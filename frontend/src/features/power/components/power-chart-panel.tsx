@@ -3,10 +3,10 @@ import { useCallback, useMemo, useState } from 'react';
 import { ChartPanel, EnvelopeChart, type EnvelopeData, type Range, type ShadedWindow } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import type { PowerTrace } from '@/types/api';
 
 import { usePowerPlot, WHOLE_TRACE, type PlotRange } from '../api/get-power-plot';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
 
 import { AlignmentControl } from './alignment-control';
 import { formatCount } from './energy';

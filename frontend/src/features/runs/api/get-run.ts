@@ -7,9 +7,15 @@ import type { Run, RunStatus } from '@/types/api';
 /** How often an unfinished run is re-fetched: live enough for progress bars, light on the server. */
 export const RUN_POLL_INTERVAL_MS = 1000;
 
-const FINISHED_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'failed']);
+// The backend's experiments.models: queued → preparing → running → ingesting → done, or
+// failed / cancelled. Only a finished run stops changing.
+const FINISHED_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'failed', 'cancelled']);
 
 export const isRunFinished = (status: RunStatus): boolean => FINISHED_STATUSES.has(status);
+/** POST /api/runs/{id}/cancel/ accepts these (409 run_not_cancellable otherwise). */
+export const isRunCancellable = (status: RunStatus): boolean => !FINISHED_STATUSES.has(status);
+/** POST /api/runs/{id}/retry/ accepts these (409 run_not_retryable otherwise). */
+export const isRunRetryable = (status: RunStatus): boolean => status === 'failed' || status === 'cancelled';
 
 export const runQueryKey = (runId: string) => ['runs', runId] as const;
 

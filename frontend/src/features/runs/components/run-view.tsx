@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
@@ -31,9 +32,27 @@ type RunViewProps = {
   run: Run;
   /** Mechanism name → label, in catalogue order; names are shown for missing ones. */
   mechanismLabels?: ReadonlyMap<string, string>;
+  /** Cancel and retry (see ./run-actions.tsx); left out on a shared page. */
+  actions?: ReactNode;
 };
 
-export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
+/** Every status change of the run with its time, oldest first. */
+const RunTimeline = ({ run }: { run: Run }) => (
+  <section className="panel" aria-labelledby="timeline-heading">
+    <h2 id="timeline-heading" className="panel-title">
+      Status changes
+    </h2>
+    <ol className="timeline">
+      {run.transitions.map((transition) => (
+        <li key={`${transition.status}@${transition.at}`}>
+          <StatusBadge status={transition.status} /> <time dateTime={transition.at}>{formatDateTime(transition.at)}</time>
+        </li>
+      ))}
+    </ol>
+  </section>
+);
+
+export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewProps) => {
   const finished = isRunFinished(run.status);
   const deviceErrors = run.devices.filter((device) => device.error);
   const interval = run.kind === 'messaging' ? describeInterval(run.spec) : null;
@@ -43,20 +62,37 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
   return (
     <>
       <h1>Run: {run.experiment.name}</h1>
+      {run.cell_label || run.repeat > 1 ? (
+        <p className="run-cell">
+          {run.cell_label}
+          {run.repeat > 1 ? <span className="muted"> · repeat {run.repeat}</span> : null}
+        </p>
+      ) : null}
       <p className="run-meta">
         <StatusBadge status={run.status} prefix="Status: " role="status" />
+        {actions}
         {interval ? <span>{interval}</span> : null}
         <span className="muted">
           Started {formatDateTime(run.started_at)} · Finished {formatDateTime(run.finished_at)}
         </span>
         {shared ? null : <Link to={paths.experiment.getHref(run.experiment.id)}>Back to experiment</Link>}
-        {!shared && run.status === 'completed' && run.kind === 'messaging' ? (
+        {!shared && run.status === 'done' && run.kind === 'messaging' ? (
           <Link to={paths.compare.getHref([run.id])}>Compare with…</Link>
         ) : null}
       </p>
 
       {run.status === 'failed' ? (
         <ErrorAlert title="The run failed." message={run.error || 'No reason was given.'} />
+      ) : null}
+      {run.status === 'cancelled' ? (
+        <p className="alert">
+          <strong>The run was cancelled.</strong> {run.error}
+        </p>
+      ) : null}
+      {run.retry_of && !shared ? (
+        <p className="muted">
+          A retry of <Link to={paths.run.getHref(run.retry_of)}>an earlier run</Link>.
+        </p>
       ) : null}
       {run.status === 'failed' && deviceErrors.length > 0 ? (
         <section className="panel" aria-labelledby="device-errors-heading">
@@ -74,15 +110,16 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
       ) : null}
 
       {finished ? null : <RunProgress devices={run.devices} kind={run.kind} />}
+      {run.transitions.length > 0 ? <RunTimeline run={run} /> : null}
       <NetworkConditions run={run} />
 
-      {run.status === 'completed' && run.kind === 'cipher_bench' ? (
+      {run.status === 'done' && run.kind === 'cipher_bench' ? (
         <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
-      {run.status === 'completed' && run.kind === 'throughput' ? (
+      {run.status === 'done' && run.kind === 'throughput' ? (
         <ThroughputResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
-      {run.status === 'completed' && run.kind !== 'messaging' ? (
+      {run.status === 'done' && run.kind !== 'messaging' ? (
         shared ? (
           <MethodsParagraph runId={run.id} />
         ) : (
@@ -91,7 +128,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS }: RunViewProps) => {
       ) : null}
       {/* Only messaging runs have round trips: the results endpoints but exports and methods
           answer the others with 400 run_has_no_round_trips, so they are never called for them. */}
-      {run.status === 'completed' && run.kind === 'messaging' ? (
+      {run.status === 'done' && run.kind === 'messaging' ? (
         <>
           <RunCharts runId={run.id} />
           <RunStatisticsPanel runId={run.id} />

@@ -79,7 +79,7 @@ const SharedExperiment = ({
 }) => {
   const [searchParams, setSearchParams] = useSearchParams();
   const chosenId = searchParams.get(SHARED_RUN_PARAM);
-  const chosen = runs.find((run) => run.id === chosenId) ?? runs.findLast((run) => run.status === 'completed');
+  const chosen = runs.find((run) => run.id === chosenId) ?? runs.findLast((run) => run.status === 'done');
   const labelFor = (name: string) => labels.get(name) ?? name;
   return (
     <>

@@ -2,7 +2,15 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
-import { db, experimentFixture, runDistributionFixture, runStatisticsFixture, roundTripStatisticsFixture } from '@/testing/mocks/db';
+import {
+  db,
+  experimentFixture,
+  roundTripStatisticsFixture,
+  runBriefFixture,
+  runDistributionFixture,
+  runFixture,
+  runStatisticsFixture,
+} from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
 import type { ExperimentKind, Run, RunComparison } from '@/types/api';
@@ -17,11 +25,11 @@ const OTHER_RUN = 'c3333333-0000-4000-8000-000000000003';
 const BENCH_RUN = 'd4444444-0000-4000-8000-000000000004';
 const RUNNING_RUN = 'e5555555-0000-4000-8000-000000000005';
 
-const run = (id: string, experimentId: string, name: string, kind: ExperimentKind = 'messaging'): Run => ({
+const run = (id: string, experimentId: string, name: string, kind: ExperimentKind = 'messaging'): Run => runFixture({
   id,
   experiment: { id: experimentId, name },
   kind,
-  status: 'completed',
+  status: 'done',
   error: '',
   spec: {},
   created_at: '2025-01-02T10:00:00Z',
@@ -39,21 +47,21 @@ const arrangeWorkspace = () => {
       id: 'e0000000-0000-4000-8000-00000000000a',
       name: 'MQTT baseline',
       runs: [
-        { id: MQTT_RUN, status: 'completed', created_at: '2025-01-02T10:00:00Z' },
-        { id: OTHER_RUN, status: 'completed', created_at: '2025-01-01T10:00:00Z' },
-        { id: RUNNING_RUN, status: 'running', created_at: '2025-01-05T10:00:00Z' },
+        runBriefFixture({ id: MQTT_RUN, status: 'done', created_at: '2025-01-02T10:00:00Z' }),
+        runBriefFixture({ id: OTHER_RUN, status: 'done', created_at: '2025-01-01T10:00:00Z' }),
+        runBriefFixture({ id: RUNNING_RUN, status: 'running', created_at: '2025-01-05T10:00:00Z' }),
       ],
     }),
     experimentFixture({
       id: 'e0000000-0000-4000-8000-00000000000b',
       name: 'SRUP Ed25519',
-      runs: [{ id: SRUP_RUN, status: 'completed', created_at: '2025-01-03T10:00:00Z' }],
+      runs: [runBriefFixture({ id: SRUP_RUN, status: 'done', created_at: '2025-01-03T10:00:00Z' })],
     }),
     experimentFixture({
       id: 'e0000000-0000-4000-8000-00000000000c',
       name: 'OpenSSL on Pi',
       kind: 'cipher_bench',
-      runs: [{ id: BENCH_RUN, status: 'completed', created_at: '2025-01-04T10:00:00Z' }],
+      runs: [runBriefFixture({ id: BENCH_RUN, status: 'done', created_at: '2025-01-04T10:00:00Z' })],
     }),
   );
   db.runs.push(

@@ -6,6 +6,9 @@ import { errorResponse, TEST_INTERVAL_SEED } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
 
+/** What a design without a matrix sends besides its fields. */
+const NO_MATRIX = { axes: [], exclusions: [], repeats: 1, description: '', preset: '' };
+
 const renderForm = async () => {
   const view = renderApp('/experiments/new');
   expect(await screen.findByRole('heading', { name: 'New experiment' })).toBeInTheDocument();
@@ -182,6 +185,9 @@ describe('New experiment page', () => {
       mqtt_version: '5',
       transport: 'tcp',
       qos: 1,
+      coap_type: 'con',
+      coap_method: 'get',
+      topic_id_type: 'normal',
       security: 'none',
       payload_size: 66,
       message_count: 100,
@@ -189,6 +195,7 @@ describe('New experiment page', () => {
       interval_distribution: 'exponential',
       measurement: 'round_trip',
       device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+      ...NO_MATRIX,
     });
     expect(db.runs).toHaveLength(1);
     expect(db.runs[0]?.spec).toMatchObject({
@@ -506,6 +513,7 @@ describe('New experiment page', () => {
         data_sizes: [16, 1024, 8192, 1024 ** 2],
         repetitions: 50,
         device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+        ...NO_MATRIX,
       });
       expect(db.runs).toEqual([
         expect.objectContaining({
@@ -664,6 +672,7 @@ describe('New experiment page', () => {
         repetitions: 10,
         window_ms: 1000,
         device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
+        ...NO_MATRIX,
       });
       expect(db.runs).toEqual([
         expect.objectContaining({

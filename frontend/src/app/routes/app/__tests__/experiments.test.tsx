@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { db, experimentFixture } from '@/testing/mocks/db';
+import { db, experimentFixture, runBriefFixture } from '@/testing/mocks/db';
 import { renderApp, screen, within } from '@/testing/test-utils';
 
 const experiment = experimentFixture({
   id: 'e0000000-0000-4000-8000-000000000001',
   name: 'QoS 1 baseline',
   device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
-  runs: [{ id: 'r0000000-0000-4000-8000-000000000001', status: 'completed', created_at: '2025-01-02T10:05:00Z' }],
+  runs: [runBriefFixture({ id: 'r0000000-0000-4000-8000-000000000001', status: 'done', created_at: '2025-01-02T10:05:00Z' })],
 });
 
 const benchmark = experimentFixture({
@@ -66,7 +66,7 @@ describe('Experiments pages', () => {
 
     await user.click(screen.getByRole('button', { name: 'Start run' }));
 
-    expect(await screen.findByRole('status')).toHaveTextContent('Status: pending');
+    expect(await screen.findByRole('status')).toHaveTextContent('Status: queued');
     const run = db.runs.at(-1);
     expect(router.state.location.pathname).toBe(`/runs/${run?.id}`);
   });
@@ -81,7 +81,7 @@ describe('Experiments pages', () => {
     expect(within(messagingRow).getByRole('cell', { name: 'MQTT' })).toBeInTheDocument();
     const benchRow = within(table).getByRole('row', { name: /OpenSSL on Pi/ });
     expect(within(benchRow).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
-      'Cipher benchmark', '—', '—', '—', '—', '1', 'none', expect.any(String),
+      'Cipher benchmark', '—', '—', '—', '—', '1', 'none', expect.any(String), 'Clone YAML',
     ]);
   });
 

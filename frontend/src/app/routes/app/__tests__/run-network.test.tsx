@@ -5,6 +5,7 @@ import {
   deviceFixture,
   networkProofFixture,
   runDistributionFixture,
+  runFixture,
   runStatisticsFixture,
 } from '@/testing/mocks/db';
 import { renderApp, screen, within } from '@/testing/test-utils';
@@ -21,7 +22,7 @@ const [pi1, pi2] = [deviceFixture(), deviceFixture({ id: '5d1c0d9e-0000-4000-800
 const device = (d: { id: string; name: string }, network: RunDevice['network']): RunDevice => ({
   device_id: d.id,
   name: d.name,
-  status: 'completed',
+  status: 'done',
   sent: 100,
   received: 100,
   total: 100,
@@ -32,11 +33,11 @@ const device = (d: { id: string; name: string }, network: RunDevice['network']):
 });
 
 /** A completed run under SRUP 5, its profile frozen in its spec (experiments/services.py). */
-const shapedRun = (devices: RunDevice[], overrides: Partial<Run> = {}): Run => ({
+const shapedRun = (devices: RunDevice[], overrides: Partial<Run> = {}): Run => runFixture({
   id: RUN_ID,
   experiment: { id: 'e0000000-0000-4000-8000-000000000001', name: 'Poor 3G' },
   kind: 'messaging',
-  status: 'completed',
+  status: 'done',
   error: '',
   spec: {
     protocol: 'mqtt',

@@ -9,6 +9,7 @@ import {
   parsedTraceFixture,
   powerTraceFixture,
   runDistributionFixture,
+  runFixture,
   runStatisticsFixture,
 } from '@/testing/mocks/db';
 import { requestedPaths, server } from '@/testing/mocks/server';
@@ -23,7 +24,7 @@ vi.mock('@/components/charts/plotly-figure', () => ({ default: plotlyFigure }));
 const RUN_ID = 'r0000000-0000-4000-8000-000000000001';
 const [pi1, pi2] = [deviceFixture(), deviceFixture({ id: '5d1c0d9e-0000-4000-8000-000000000002', name: 'pi-lab-2' })];
 
-const runningRun: Run = {
+const runningRun: Run = runFixture({
   id: RUN_ID,
   experiment: { id: 'e0000000-0000-4000-8000-000000000001', name: 'QoS 1 baseline' },
   kind: 'messaging',
@@ -39,19 +40,19 @@ const runningRun: Run = {
   ],
   summary: [],
   bench_summary: [],
-};
+});
 
-const completedRun: Run = {
+const completedRun: Run = runFixture({
   ...runningRun,
-  status: 'completed',
+  status: 'done',
   finished_at: '2025-01-02T10:01:00Z',
-  devices: runningRun.devices.map((d) => ({ ...d, status: 'completed', sent: 100, received: 100, records_ingested: 100 })),
+  devices: runningRun.devices.map((d) => ({ ...d, status: 'done', sent: 100, received: 100, records_ingested: 100 })),
   summary: [
     { device_id: pi1.id, device_name: pi1.name, n: 100, lost: 0, mean_ms: 12.3456, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.21, secure_mean_us: null, unsecure_mean_us: null },
     { device_id: pi2.id, device_name: pi2.name, n: 1, lost: 99, mean_ms: 15, median_ms: 15, p95_ms: 15, p99_ms: 15, min_ms: 15, max_ms: 15, std_ms: null, secure_mean_us: null, unsecure_mean_us: null },
     { device_id: null, device_name: 'All devices', n: 101, lost: 99, mean_ms: 12.37, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.2, secure_mean_us: null, unsecure_mean_us: null },
   ],
-};
+});
 
 /** The results endpoints' answers for the completed messaging run. */
 const arrangeResults = () => {
@@ -87,7 +88,7 @@ const benchRow = (
   ...overrides,
 });
 
-const runningBench: Run = {
+const runningBench: Run = runFixture({
   ...runningRun,
   experiment: { id: 'e0000000-0000-4000-8000-000000000002', name: 'OpenSSL on Pi' },
   kind: 'cipher_bench',
@@ -95,13 +96,13 @@ const runningBench: Run = {
   devices: [
     { device_id: pi1.id, name: pi1.name, status: 'running', sent: 120, received: 120, total: 800, records_ingested: 0, error: '', facts: {}, network: null },
   ],
-};
+});
 
-const completedBench: Run = {
+const completedBench: Run = runFixture({
   ...runningBench,
-  status: 'completed',
+  status: 'done',
   finished_at: '2025-01-02T10:01:00Z',
-  devices: runningBench.devices.map((d) => ({ ...d, status: 'completed', sent: 800, received: 800, records_ingested: 800 })),
+  devices: runningBench.devices.map((d) => ({ ...d, status: 'done', sent: 800, received: 800, records_ingested: 800 })),
   // In the server's order (mechanism name, size, operation name): the page re-sorts them.
   bench_summary: [
     benchRow('aes-128-cbc', 'decrypt', 16, 1.6, { std_us: null, var_us2: null }),
@@ -113,9 +114,9 @@ const completedBench: Run = {
     benchRow('rsa-2048-pkcs1v15', 'sign', 8192, 1510, { std_us: 13 }),
     benchRow('rsa-2048-pkcs1v15', 'verify', 8192, 45, { std_us: 3 }),
   ],
-};
+});
 
-const runningThroughput: Run = {
+const runningThroughput: Run = runFixture({
   ...runningRun,
   experiment: { id: 'e0000000-0000-4000-8000-000000000003', name: 'MQTT-SN lightweight ciphers' },
   kind: 'throughput',
@@ -124,7 +125,7 @@ const runningThroughput: Run = {
     // Two windows (loopback, network) per mechanism, payload size and repetition.
     { device_id: pi1.id, name: pi1.name, status: 'running', sent: 3, received: 3, total: 24, records_ingested: 0, error: '', facts: {}, network: null },
   ],
-};
+});
 
 const throughputRow = (
   mechanism: string,
@@ -140,11 +141,11 @@ const throughputRow = (
   relative_cost: relativeCost,
 });
 
-const completedThroughput: Run = {
+const completedThroughput: Run = runFixture({
   ...runningThroughput,
-  status: 'completed',
+  status: 'done',
   finished_at: '2025-01-02T10:01:00Z',
-  devices: runningThroughput.devices.map((d) => ({ ...d, status: 'completed', sent: 24, received: 24, records_ingested: 24 })),
+  devices: runningThroughput.devices.map((d) => ({ ...d, status: 'done', sent: 24, received: 24, records_ingested: 24 })),
   // In the server's order (mechanism name, operation name, size): the page re-sorts them.
   bench_summary: [
     throughputRow('aes-128-cbc', 'secure', 1, 80_000, 900, 2.5),
@@ -160,7 +161,7 @@ const completedThroughput: Run = {
     throughputRow('present-80-cbc', 'send', 1, 30_000, null, 2),
     throughputRow('present-80-cbc', 'send', 1280, 4_500, 45, 10),
   ],
-};
+});
 
 /** Props of the most recent figure of this trace type handed to the (mocked) Plotly seam. */
 const lastFigure = (type: string) =>
@@ -200,7 +201,7 @@ describe('Run page', () => {
 
       // The 1 s refetch brings the completed run; its statistics come from GET /statistics/.
       const table = await screen.findByRole('table', { name: 'Summary' }, { timeout: 3000 });
-      expect(screen.getByRole('status')).toHaveTextContent('Status: completed');
+      expect(screen.getByRole('status')).toHaveTextContent('Status: done');
       expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
 
       expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([

@@ -2,7 +2,13 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { expiryFromDays } from '@/features/sharing/components/share-panel';
-import { db, experimentFixture, runDistributionFixture, runStatisticsFixture } from '@/testing/mocks/db';
+import {
+  db,
+  experimentFixture,
+  runDistributionFixture,
+  runFixture,
+  runStatisticsFixture,
+} from '@/testing/mocks/db';
 import { errorResponse } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
@@ -15,7 +21,7 @@ vi.mock('@/components/charts/plotly-figure', () => ({ default: plotlyFigure }));
 const RUN_ID = 'r0000000-0000-4000-8000-000000000001';
 const EXPERIMENT_ID = 'e0000000-0000-4000-8000-000000000001';
 
-const run = (status: Run['status']): Run => ({
+const run = (status: Run['status']): Run => runFixture({
   id: RUN_ID,
   experiment: { id: EXPERIMENT_ID, name: 'QoS 1 baseline' },
   kind: 'messaging',
@@ -24,14 +30,14 @@ const run = (status: Run['status']): Run => ({
   spec: { protocol: 'mqtt', qos: 1, security: 'none', payload_size: 66, message_count: 100 },
   created_at: '2025-01-02T10:00:00Z',
   started_at: '2025-01-02T10:00:01Z',
-  finished_at: status === 'completed' ? '2025-01-02T10:01:00Z' : null,
+  finished_at: status === 'done' ? '2025-01-02T10:01:00Z' : null,
   devices: [],
   summary: [],
   bench_summary: [],
 });
 
 const arrangeCompletedRun = () => {
-  db.runs.push(run('completed'));
+  db.runs.push(run('done'));
   db.statistics[RUN_ID] = runStatisticsFixture(RUN_ID);
   db.distributions[RUN_ID] = runDistributionFixture(RUN_ID);
   db.methods[RUN_ID] = { run_id: RUN_ID, text: 'Methods.' };
