@@ -117,3 +117,46 @@ def test_a_device_health_check_measures_the_four_checks_on_a_real_agent(
     }
     assert 0 < checks["broker_round_trip"]["value"] < 100  # ms, loopback
     assert abs(checks["clock_offset"]["value"]) < 50  # same machine: the same clock
+
+
+def test_a_one_way_run_sent_by_the_platform_is_received_and_clock_corrected_on_each_agent(
+    product: Product,
+) -> None:
+    devices = product.wait_devices_online()
+    experiment = product.api(
+        "POST",
+        "/api/experiments/",
+        {
+            "name": "e2e one way",
+            "protocol": "mqtt",
+            "measurement": "one_way",
+            "security": "aes-128-cbc",
+            "qos": 1,
+            "payload_size": 66,
+            "message_count": 25,
+            "interval_ms": 10,
+            "interval_distribution": "uniform",
+            "device_ids": [d["id"] for d in devices],
+        },
+    )
+    run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+    run = wait_run_finished(product, run["id"])
+    assert run["status"] == "done", run["error"]
+
+    rows = product.sql(
+        "SELECT count(*), count(*) FILTER (WHERE r.outcome = 'ok'),"
+        " percentile_cont(0.5) WITHIN GROUP (ORDER BY r.t_recv_ns - r.t_send_ns),"
+        " count(r.secure_ns), min(r.unsecure_ns)"
+        " FROM measurements_messagerecord r JOIN experiments_rundevice rd"
+        " ON rd.id = r.run_device_id WHERE rd.run_id = %s",
+        run["id"],
+    )
+    count, ok, median_delay_ns, secured, min_unsecure = rows[0]
+    assert (count, ok) == (25 * len(devices), 25 * len(devices))
+    # Controller and agents share this machine's clock: the corrected one-way delay of a
+    # loopback publish is well under 50 ms, and the controller's securing is not the device's.
+    assert -5e6 < median_delay_ns < 50e6
+    assert (secured, min_unsecure > 0) == (0, True)
+    for part in run["devices"]:
+        assert abs(part["clock"]["before"]["offset_ms"]) < 50
+        assert "applied_ms" in part["clock"]

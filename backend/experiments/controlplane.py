@@ -17,10 +17,12 @@ from devices.models import Device
 from devices.services import device_health_apply, device_seen, device_status_apply
 from experiments.models import RunDevice
 from experiments.services import (
+    run_device_clock_record,
     run_device_fail,
     run_device_job_accepted,
     run_device_network_record,
     run_device_progress,
+    run_device_receiver_ready,
     run_health_answered,
 )
 
@@ -101,6 +103,12 @@ def _handle_event(device_id: str, body: dict[str, Any]) -> bool:
         return run_device_network_record(
             device_id=device_id, job_id=body["job_id"], network=body["network"]
         )
+    if event == "receiver_ready" and body.get("job_id"):
+        return run_device_receiver_ready(device_id=device_id, job_id=body["job_id"])
+    if event == "clock_offset" and body.get("job_id"):
+        keys = ("before", "after", "applied_ms", "applied_uncertainty_ms")
+        clock: dict[str, Any] = {k: body[k] for k in keys if k in body}
+        return run_device_clock_record(device_id=device_id, job_id=body["job_id"], clock=clock)
     if event == "health_report" and body.get("job_id"):
         applied = device_health_apply(device_id=device_id, report=body)
         if applied:

@@ -88,6 +88,9 @@ WINDOW_MS_MAX = 60_000
 
 class Measurement(models.TextChoices):
     ROUND_TRIP = "round_trip", "Round trip"
+    # The SRUP paper's method: the platform (controller) sends, each device receives; the
+    # device's clock is corrected by its offset to the platform's (device-agent one-way.md).
+    ONE_WAY = "one_way", "One way (controller to device)"
 
 
 # An experiment's matrix: how many runs one start may queue (cells x repeats).
@@ -224,6 +227,10 @@ class Run(models.Model):
     position = models.PositiveIntegerField(default=0)
     # Runs start in (queued_at, position) order; a retry is queued anew.
     queued_at = models.DateTimeField(default=timezone.now)
+    # Secrets the run's controller needs and the API never shows (one-way runs: the
+    # payload key, the SRUP controller's private key); jobs carry what a device needs.
+    controller = models.JSONField(default=dict, blank=True)
+    controller_started_at = models.DateTimeField(null=True, blank=True)
     # A retry's original run.
     retry_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="retries"
@@ -271,6 +278,10 @@ class RunDevice(models.Model):
     # The agent's proof that the run's network profile was enforced (its network_enforced
     # event: backend, verification figures, forwarder and relay counters); NULL without one.
     network = models.JSONField(null=True, blank=True)
+    # One-way runs: when the device's receiver subscribed (receiver_ready event), and its
+    # clock offset to the platform before and after the run (clock_offset event).
+    ready_at = models.DateTimeField(null=True, blank=True)
+    clock = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["device__name"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,11 +13,18 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
+from Crypto.PublicKey import ECC, RSA
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from iotsecbench_agent.errors import AgentError
+from iotsecbench_agent.oneway.controller import OneWayController
+from iotsecbench_agent.oneway.controller import Target as OneWayTarget
+from iotsecbench_agent.runners.jobspec import LinkSpec
+from iotsecbench_agent.security import registry as agent_registry
+from iotsecbench_agent.srup.keys import load_key as load_srup_key
 
 from accounts.models import Workspace
 from core.mqtt import BrokerUnavailable, mqtt_publish_many
@@ -46,6 +54,7 @@ from experiments.models import (
     Experiment,
     ExperimentKind,
     IntervalDistribution,
+    Measurement,
     MqttVersion,
     Protocol,
     Run,
@@ -302,6 +311,7 @@ def experiment_start(*, experiment: Experiment) -> list[Run]:
         run = Run(
             experiment=experiment,
             spec=_experiment_spec(design),
+            controller=_controller_secrets(design),
             cell=cell,
             cell_label=matrix_label(cell, lambda p, v: describe(p, v, names))
             if matrix.axes
@@ -520,8 +530,131 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         job["spec"] = {**run.spec, **topic}
         if "network_profile" in run.spec:
             job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
+        if run.spec.get("measurement") == Measurement.ONE_WAY:
+            job["spec"].update(_one_way_job(run))
         job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
     return job
+
+
+# How long a one-way receiver waits at most, beyond the schedule's expected length.
+ONE_WAY_DEADLINE_SLACK_S = 60
+
+
+def _controller_secrets(design: Experiment) -> dict[str, Any]:
+    """A one-way run's keys, made per run and never shown by the API (Run.controller): the
+    payload key the platform secures with and the devices unsecure with, or the SRUP
+    controller's key pair and sender id."""
+    if design.kind != ExperimentKind.MESSAGING or design.measurement != Measurement.ONE_WAY:
+        return {}
+    if design.protocol == Protocol.SRUP:
+        if design.srup_signature == SrupSignature.ED25519:
+            key = ECC.generate(curve="ed25519")
+            private_pem, public_pem = (
+                key.export_key(format="PEM"),
+                key.public_key().export_key(format="PEM"),
+            )
+        else:
+            bits = 4096 if design.srup_signature == SrupSignature.RSA_4096 else 2048
+            rsa = RSA.generate(bits)
+            private_pem = rsa.export_key().decode()
+            public_pem = rsa.public_key().export_key().decode()
+        return {
+            "srup_private_key": private_pem,
+            "srup_public_key": public_pem,
+            "srup_controller_id": f"{secrets.randbits(64):016x}",
+        }
+    if design.security in ("none", "null"):
+        return {}
+    length = agent_registry.describe(design.security).key_bytes or 32
+    return {"security_key": secrets.token_hex(length)}
+
+
+def _one_way_job(run: Run) -> dict[str, Any]:
+    """What a one-way receiver needs besides the shared spec (docs/control-plane.md §5)."""
+    spec = run.spec
+    devices = RunDevice.objects.filter(run=run).count()
+    expected_s = spec["message_count"] * devices * spec["interval_ms"] / 1000
+    fields: dict[str, Any] = {
+        "time_url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
+        "oneway_deadline_s": 2 * expected_s + ONE_WAY_DEADLINE_SLACK_S,
+    }
+    controller = run.controller
+    if "security_key" in controller:
+        fields["security_key"] = controller["security_key"]
+    if "srup_public_key" in controller:
+        fields["srup_controller_public_key"] = controller["srup_public_key"]
+        fields["srup_controller_id"] = controller["srup_controller_id"]
+    return fields
+
+
+ONE_WAY_SEND_FAILED_MESSAGE = "The platform could not send the one-way messages: {error}"
+
+
+def run_oneway_send(*, run_id: UUID | str) -> int:
+    """The controller of a one-way run (device-agent oneway/controller.py): sends each
+    device its messages, in random device order at the design's intervals, then the END
+    markers; stops early when the run is cancelled or fails. Returns the messages sent."""
+    run = Run.objects.get(pk=run_id)
+    if run.status in FINISHED_STATUSES:
+        return 0
+    spec, controller = run.spec, run.controller
+    signer = None
+    if spec["protocol"] == Protocol.SRUP:
+        signer = load_srup_key(
+            spec["srup_signature"], controller["srup_private_key"].encode(), slot="controller"
+        ).signer
+    key = bytes.fromhex(controller["security_key"]) if "security_key" in controller else None
+    targets = [
+        OneWayTarget(
+            topic=f"iotsecbench/data/{run.pk}/{part.device_id}",
+            security=spec["security"] if signer is None else "none",
+            key=key,
+            srup_signer=signer,
+        )
+        for part in RunDevice.objects.filter(run=run).order_by("device__name")
+    ]
+    link = LinkSpec.parse(
+        {
+            k: spec[k]
+            for k in ("broker_url", "mqtt_version", "qos", "tls_version", "ca_cert")
+            if k in spec
+        }
+    )
+    stop = threading.Event()
+    watcher = threading.Thread(target=_stop_when_finished, args=(run.pk, stop), daemon=True)
+    watcher.start()
+    try:
+        results = OneWayController(
+            link,
+            targets,
+            message_count=spec["message_count"],
+            payload_size=spec["payload_size"],
+            interval_ms=float(spec["interval_ms"]),
+            interval_distribution=spec["interval_distribution"],
+            interval_seed=spec.get("interval_seed"),
+            srup_sender_id=int(controller["srup_controller_id"], 16) if signer else None,
+            stop=stop,
+        ).run()
+    except (AgentError, ValueError) as exc:
+        run_fail(run_id=run.pk, message=ONE_WAY_SEND_FAILED_MESSAGE.format(error=exc))
+        return 0
+    finally:
+        stop.set()
+    sent = sum(r.sent for r in results)
+    logger.info("experiments.oneway_sent run=%s messages=%d", run.pk, sent)
+    return sent
+
+
+def _stop_when_finished(run_id: UUID, stop: threading.Event) -> None:
+    from django.db import close_old_connections
+
+    try:
+        while not stop.wait(1.0):
+            status = Run.objects.values_list("status", flat=True).get(pk=run_id)
+            if status in FINISHED_STATUSES:
+                stop.set()
+    finally:
+        close_old_connections()
 
 
 _SHORT_TOPIC_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -699,6 +832,40 @@ def run_device_network_record(
     return bool(
         RunDevice.objects.filter(job_id=job_id, device_id=device_id).update(network=network)
     )
+
+
+def run_device_receiver_ready(*, device_id: UUID | str, job_id: UUID | str) -> bool:
+    """A one-way receiver subscribed (its receiver_ready event). Once every device of the
+    run is ready, the platform's controller starts sending (once: the run is claimed)."""
+    from experiments.tasks import run_oneway_send_task
+
+    now = timezone.now()
+    with transaction.atomic():
+        part = (
+            RunDevice.objects.select_related("run")
+            .filter(job_id=job_id, device_id=device_id)
+            .exclude(status__in=FINISHED_STATUSES)
+            .first()
+        )
+        if part is None:
+            return False
+        RunDevice.objects.filter(pk=part.pk).update(ready_at=now)
+        waiting = RunDevice.objects.filter(run_id=part.run_id, ready_at__isnull=True).exists()
+        if not waiting:
+            claimed = Run.objects.filter(pk=part.run_id, controller_started_at__isnull=True).update(
+                controller_started_at=now
+            )
+            if claimed:
+                run_id = str(part.run_id)
+                transaction.on_commit(partial(run_oneway_send_task.delay, run_id))
+    return True
+
+
+def run_device_clock_record(
+    *, device_id: UUID | str, job_id: UUID | str, clock: dict[str, Any]
+) -> bool:
+    """Keep a one-way receiver's clock offsets to the platform, before and after the run."""
+    return bool(RunDevice.objects.filter(job_id=job_id, device_id=device_id).update(clock=clock))
 
 
 def runs_fail_stale(*, now: datetime | None = None) -> int:

@@ -12,6 +12,7 @@ from core.mqtt import BrokerUnavailable
 from experiments.services import (
     run_dispatch,
     run_fail,
+    run_oneway_send,
     run_prepare,
     runs_fail_stale,
     runs_schedule,
@@ -59,3 +60,10 @@ def runs_fail_stale_task() -> int:
 @shared_task(acks_late=True)
 def runs_schedule_task() -> list[str]:
     return runs_schedule()
+
+
+@shared_task(acks_late=False)
+def run_oneway_send_task(run_id: str) -> int:
+    """The controller of a one-way run: sends for the whole schedule (minutes). Not acked
+    late: a redelivery after a worker crash would send the run's messages twice."""
+    return run_oneway_send(run_id=run_id)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 
 from experiments.models import Run, RunDevice
 
@@ -52,10 +52,9 @@ class MessageRecord(models.Model):
             models.CheckConstraint(
                 condition=Q(outcome__in=Outcome.values), name="record_outcome_known"
             ),
-            models.CheckConstraint(
-                condition=Q(outcome="ok", t_recv_ns__gte=F("t_send_ns")) | ~Q(outcome="ok"),
-                name="record_ok_has_receive_time",
-            ),
+            # No rule orders t_send_ns and t_recv_ns: a one-way run compares two clocks
+            # (corrected by their measured offset), and a delay shorter than the offset's
+            # uncertainty can come out negative; it is stored as measured.
         ]
 
 

@@ -242,6 +242,7 @@ class JobExecutor:
                     publish_event=partial(
                         self._events.run_event, job_id=job.job_id, run_id=job.run_id
                     ),
+                    api_token=self._api.api_token,
                 )
                 if network is None:
                     runner_cls(job.spec, context).execute()

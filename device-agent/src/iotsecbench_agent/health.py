@@ -12,16 +12,14 @@ given a run now? Four checks, each measured here, none assumed:
 
 from __future__ import annotations
 
-import json
 import statistics
 import threading
-import time
-import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
 from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.netemu.link import capability
+from iotsecbench_agent.oneway.clock import CLOCK_PROBES, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
@@ -30,7 +28,6 @@ from iotsecbench_agent.security.selftest import results as selftest_results
 
 HEALTH_CHECK = "health_check"
 BROKER_PROBES = 5
-CLOCK_PROBES = 8
 PROBE_TIMEOUT_S = 5.0
 # A clock further off than this cannot time one-way delays of cellular links honestly.
 CLOCK_OFFSET_LIMIT_MS = 1000.0
@@ -80,29 +77,13 @@ def broker_round_trip(spec: Mapping[str, Any], device_id: str) -> dict[str, Any]
 
 def clock_offset(time_url: str, token: str) -> dict[str, Any]:
     """Offset = ((t1 - t0) + (t2 - t3)) / 2 of the probe with the smallest round trip
-    (t0 sent, t1 server received, t2 server sent, t3 received; RFC 5905 §8)."""
-    best: tuple[float, float] | None = None  # (round trip ns, offset ns)
-    for _ in range(CLOCK_PROBES):
-        request = urllib.request.Request(
-            time_url,
-            data=b"{}",
-            method="POST",
-            headers={"Authorization": f"Device {token}", "Content-Type": "application/json"},
-        )
-        try:
-            t0 = time.time_ns()
-            with urllib.request.urlopen(request, timeout=PROBE_TIMEOUT_S) as response:
-                body = json.loads(response.read())
-            t3 = time.time_ns()
-        except (OSError, ValueError) as exc:
-            return _check("clock_offset", False, f"the platform's clock cannot be read: {exc}")
-        t1, t2 = int(body["received_ns"]), int(body["sent_ns"])
-        round_trip = (t3 - t0) - (t2 - t1)
-        offset = ((t1 - t0) + (t2 - t3)) / 2
-        if best is None or round_trip < best[0]:
-            best = (round_trip, offset)
-    assert best is not None
-    offset_ms, uncertainty_ms = best[1] / 1e6, best[0] / 2e6
+    (t0 sent, t1 server received, t2 server sent, t3 received; RFC 5905 §8):
+    ``oneway.clock.probe_clock_offset``, which one-way runs use too."""
+    try:
+        measured = probe_clock_offset(time_url, token, probes=CLOCK_PROBES)
+    except ClockProbeError as exc:
+        return _check("clock_offset", False, str(exc))
+    offset_ms, uncertainty_ms = measured.offset_ms, measured.uncertainty_ms
     ok = abs(offset_ms) <= CLOCK_OFFSET_LIMIT_MS
     detail = f"{offset_ms:+.3f} ms ± {uncertainty_ms:.3f} ms (platform minus device)"
     if not ok:

@@ -167,3 +167,47 @@ def test_coap_and_mqttsn_rules_are_field_errors(owner_client, devices):
         assert words in response.json()["extra"]["fields"][field][0]
     coap = _design(devices, protocol="coap", coap_type="non", coap_method="put")
     assert owner_client.post("/api/experiments/plan/", coap, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_one_way_jobs_carry_the_runs_keys_which_the_api_never_shows(
+    owner_client, devices, monkeypatch
+):
+    from experiments.models import Run
+    from experiments.services import _job_for
+
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    body = _design(
+        devices,
+        measurement="one_way",
+        payload_size=16,
+        axes=[{"parameter": "security", "values": ["none", "aes-128-cbc"]}],
+    )
+    experiment_id = owner_client.post("/api/experiments/", body, format="json").json()["id"]
+    owner_client.post(f"/api/experiments/{experiment_id}/runs/")
+    plain, aes = Run.objects.filter(experiment_id=experiment_id).order_by("position")
+
+    assert plain.controller == {}
+    key = aes.controller["security_key"]
+    assert len(bytes.fromhex(key)) == 16
+    job = _job_for(aes.run_devices.first(), seq=1, now=0.0)
+    assert job["spec"]["security_key"] == key
+    assert job["spec"]["time_url"].endswith("/api/agent/time/")
+    # 20 messages x 2 devices x 10 ms, twice, plus the slack.
+    assert job["spec"]["oneway_deadline_s"] == pytest.approx(2 * 0.4 + 60)
+    shown = owner_client.get(f"/api/runs/{aes.pk}/").content.decode()
+    assert key not in shown
+
+
+@pytest.mark.django_db
+def test_one_way_rules_are_field_errors(owner_client, devices):
+    cases: list[tuple[dict[str, Any], str, str]] = [
+        ({"protocol": "coap"}, "measurement", "MQTT and SRUP"),
+        ({"security": "ed25519"}, "security", "choose a cipher"),
+        ({"payload_size": 15}, "payload_size", "at least 16 bytes"),
+    ]
+    for changes, field, words in cases:
+        body = _design(devices, **{"measurement": "one_way", "payload_size": 16, **changes})
+        response = owner_client.post("/api/experiments/plan/", body, format="json")
+        assert response.status_code == 400, changes
+        assert words in response.json()["extra"]["fields"][field][0]

@@ -7,6 +7,7 @@ from iotsecbench_agent.runners import (
     coap_roundtrip,
     mqtt_roundtrip,
     mqttsn_roundtrip,
+    oneway_receiver,
     srup_roundtrip,
     throughput,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "coap_roundtrip",
     "mqtt_roundtrip",
     "mqttsn_roundtrip",
+    "oneway_receiver",
     "register",
     "runner_for",
     "srup_roundtrip",
