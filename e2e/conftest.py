@@ -123,8 +123,7 @@ def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
     try:
         tls_port = free_port()
         stack.env["MQTT_URL"] = stack.start_mosquitto(free_port(), tls_port=tls_port)
-        stack.env["MQTT_TLS_URL"] = f"mqtts://127.0.0.1:{tls_port}"
-        stack.env["MQTT_TLS_CA_FILE"] = str(stack.local_pki() / "ca.crt")
+        stack.env.update(stack.tls_env(tls_port))
         stack.manage("migrate", "--noinput")
         stack.manage("bootstrap_demo", "--username", USERNAME, f"--password={password}")
         token = stack.manage("drf_create_token", USERNAME).split()[2]

@@ -3,6 +3,8 @@ API, health-checked, scheduled one after another, measured by real agents, store
 
 from __future__ import annotations
 
+import socket
+import ssl
 import time
 from typing import Any
 
@@ -160,3 +162,32 @@ def test_a_one_way_run_sent_by_the_platform_is_received_and_clock_corrected_on_e
     for part in run["devices"]:
         assert abs(part["clock"]["before"]["offset_ms"]) < 50
         assert "applied_ms" in part["clock"]
+
+
+MQTT_CONNECT = bytes.fromhex("101000044d5154540402003c0004746573740000")  # client id "test"
+CONNACK_ACCEPTED = bytes.fromhex("20020000")
+
+
+def _connack_without_certificate(host: str, port: int, cafile: str) -> bytes:
+    context = ssl.create_default_context(cafile=cafile)
+    try:
+        with (
+            socket.create_connection((host, port), timeout=5) as raw,
+            context.wrap_socket(raw, server_hostname=host) as tls,
+        ):
+            tls.sendall(MQTT_CONNECT)
+            return tls.recv(4)  # under TLS 1.3 the refusal comes after the handshake
+    except (ssl.SSLError, OSError) as exc:
+        return f"refused: {exc}".encode()
+
+
+def test_the_brokers_tls_listener_refuses_a_client_without_a_certificate(
+    product: Product,
+) -> None:
+    """SRUP's transport is MQTT over TLS with client certificates: the jobs carry one per
+    device (test_srup.py runs through it); a client without one is turned away."""
+    env = product.stack.env
+    host, port = env["MQTT_TLS_URL"].removeprefix("mqtts://").split(":")
+    answer = _connack_without_certificate(host, int(port), env["MQTT_TLS_CA_FILE"])
+    assert answer != CONNACK_ACCEPTED
+    assert answer == b"" or answer.startswith(b"refused"), answer

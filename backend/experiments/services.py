@@ -28,6 +28,7 @@ from iotsecbench_agent.srup.keys import load_key as load_srup_key
 
 from accounts.models import Workspace
 from core.mqtt import BrokerUnavailable, mqtt_publish_many
+from devices.certificates import client_certificates_enabled, issue_client_certificate
 from devices.models import Device
 from devices.services import device_health_check, device_next_job_seq
 from devices.signing import job_envelope
@@ -532,6 +533,10 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
             job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
         if run.spec.get("measurement") == Measurement.ONE_WAY:
             job["spec"].update(_one_way_job(run))
+        if "tls_version" in run.spec and client_certificates_enabled():
+            certificate = issue_client_certificate(common_name=device_id)
+            job["spec"]["client_cert"] = certificate.cert_pem
+            job["spec"]["client_key"] = certificate.key_pem
         job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
     return job
 
@@ -613,13 +618,12 @@ def run_oneway_send(*, run_id: UUID | str) -> int:
         )
         for part in RunDevice.objects.filter(run=run).order_by("device__name")
     ]
-    link = LinkSpec.parse(
-        {
-            k: spec[k]
-            for k in ("broker_url", "mqtt_version", "qos", "tls_version", "ca_cert")
-            if k in spec
-        }
-    )
+    link_fields = ("broker_url", "mqtt_version", "qos", "tls_version", "ca_cert")
+    link_spec = {k: spec[k] for k in link_fields if k in spec}
+    if "tls_version" in spec and client_certificates_enabled():
+        certificate = issue_client_certificate(common_name=f"platform-controller-{run.pk}")
+        link_spec |= {"client_cert": certificate.cert_pem, "client_key": certificate.key_pem}
+    link = LinkSpec.parse(link_spec)
     stop = threading.Event()
     watcher = threading.Thread(target=_stop_when_finished, args=(run.pk, stop), daemon=True)
     watcher.start()

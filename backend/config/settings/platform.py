@@ -10,6 +10,10 @@ MQTT_URL = envstr("MQTT_URL", default="mqtt://127.0.0.1:1883")
 # and the CA certificate (PEM file) agents verify it with. Empty: TLS runs are refused.
 MQTT_TLS_URL = envstr("MQTT_TLS_URL", default="")
 MQTT_TLS_CA_FILE = envstr("MQTT_TLS_CA_FILE", default="")
+# With both set, the TLS listener requires client certificates signed by this CA, and each
+# TLS job carries a fresh one for its device (devices/certificates.py).
+MQTT_TLS_CLIENT_CA_FILE = envstr("MQTT_TLS_CLIENT_CA_FILE", default="")
+MQTT_TLS_CLIENT_CA_KEY_FILE = envstr("MQTT_TLS_CLIENT_CA_KEY_FILE", default="")
 
 # Base URL at which device agents reach this platform's HTTP API (uploads, facts).
 PLATFORM_PUBLIC_URL = envstr("PLATFORM_PUBLIC_URL", default="http://127.0.0.1:8000")

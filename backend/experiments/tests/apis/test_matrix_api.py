@@ -190,7 +190,9 @@ def test_one_way_jobs_carry_the_runs_keys_which_the_api_never_shows(
     assert plain.controller == {}
     key = aes.controller["security_key"]
     assert len(bytes.fromhex(key)) == 16
-    job = _job_for(aes.run_devices.first(), seq=1, now=0.0)
+    part = aes.run_devices.first()
+    assert part is not None
+    job = _job_for(part, seq=1, now=0.0)
     assert job["spec"]["security_key"] == key
     assert job["spec"]["time_url"].endswith("/api/agent/time/")
     # 20 messages x 2 devices x 10 ms, twice, plus the slack.
