@@ -5,6 +5,7 @@ import {
   formatDataSize,
   formatDateTime,
   formatDecimal,
+  formatDuration,
   formatFactor,
   formatMs,
   MISSING,
@@ -89,5 +90,21 @@ describe('formatDateTime', () => {
 
   it('should format a valid timestamp', () => {
     expect(formatDateTime('2025-01-02T03:04:05Z')).not.toBe(MISSING);
+  });
+});
+
+describe('formatDuration', () => {
+  it('should show seconds, then minutes and seconds, then hours and minutes', () => {
+    expect(formatDuration(0)).toBe('0 s');
+    expect(formatDuration(42_400)).toBe('42 s');
+    expect(formatDuration(59_600)).toBe('1 min 00 s');
+    expect(formatDuration(185_000)).toBe('3 min 05 s');
+    expect(formatDuration(3_725_000)).toBe('1 h 02 min');
+  });
+
+  it('should show a dash for a negative or missing duration', () => {
+    expect(formatDuration(-1)).toBe(MISSING);
+    expect(formatDuration(null)).toBe(MISSING);
+    expect(formatDuration(Number.NaN)).toBe(MISSING);
   });
 });

@@ -50,3 +50,17 @@ export const formatDateTime = (iso: string | null | undefined): string => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? MISSING : date.toLocaleString();
 };
+
+/**
+ * A duration in whole seconds, in the two largest units: 42_000 → "42 s", 185_000 →
+ * "3 min 05 s", 3_725_000 → "1 h 02 min"; negative or missing as an em dash.
+ */
+export const formatDuration = (ms: number | null | undefined): string => {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return MISSING;
+  const seconds = Math.round(ms / 1000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${two(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${two(minutes % 60)} min`;
+};

@@ -1467,9 +1467,10 @@ export interface components {
         };
         /**
          * @description * `round_trip` - Round trip
+         *     * `one_way` - One way (controller to device)
          * @enum {string}
          */
-        MeasurementEnum: "round_trip";
+        MeasurementEnum: "round_trip" | "one_way";
         /**
          * @description * `none` - None
          *     * `null` - Null (harness floor, no cryptography)
@@ -2059,6 +2060,10 @@ export interface components {
             };
             /** @description The agent's proof that the run's network profile was enforced: backend, verification figures, forwarder and relay counters (docs/network-emulation.md). */
             network: {
+                [key: string]: unknown;
+            } | null;
+            /** @description One-way runs: the device's clock offset to the platform before and after the run ({offset_ms, uncertainty_ms}) and the offset applied to its receive times. */
+            clock: {
                 [key: string]: unknown;
             } | null;
         };

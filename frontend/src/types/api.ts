@@ -4,6 +4,9 @@ import type { components } from './api.gen';
 
 type Schemas = components['schemas'];
 
+/** How a messaging run measures delay: round trip, or one way (controller to device). */
+export type Measurement = Schemas['MeasurementEnum'];
+
 export type User = Schemas['User'];
 export type Workspace = Schemas['Workspace'];
 export type LoginInput = Schemas['LoginInput'];
@@ -54,6 +57,7 @@ export type DesignAxis = { name: string; values: Record<string, unknown>[] };
 /** A combination not to run: axis values (`{"protocol": "srup", "security": "none"}`). */
 export type DesignExclusion = Record<string, unknown>;
 
+/** One device's part of a run; `clock` (one-way runs) is read by features/runs/components/clock-offset-data.ts. */
 export type RunDevice = Schemas['RunDevice'];
 export type RunSummaryRow = Schemas['RunSummaryRow'];
 export type BenchSummaryRow = Schemas['BenchSummaryRow'];
@@ -105,7 +109,10 @@ export type ShareKind = Schemas['ShareKindEnum'];
 export type ShareState = Schemas['ShareStateEnum'];
 export type ShareInput = Schemas['ShareInput'];
 export type ShareUpdate = Schemas['PatchedShareUpdate'];
-export type SharedContent = Schemas['SharedContent'];
+export type SharedContent = Omit<Schemas['SharedContent'], 'experiment' | 'runs'> & {
+  experiment: Experiment | null;
+  runs: Run[];
+};
 
 // --- network profiles (docs/network-profiles.md) ---
 export type NetworkProfile = Schemas['NetworkProfile'];

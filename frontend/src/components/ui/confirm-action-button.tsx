@@ -2,19 +2,31 @@ import { useState } from 'react';
 
 import { ErrorAlert } from './error-alert';
 
-type ConfirmDeleteButtonProps = {
+type ConfirmActionButtonProps = {
   /** The first button's text, e.g. "Delete trace". */
   label: string;
   /** The question the second click answers, e.g. "Delete this trace and its raw file?". */
   question: string;
-  /** Starts the deletion (a mutation's `mutate`). */
+  /** The second button's text, e.g. "Yes, delete". */
+  confirmLabel: string;
+  /** Starts the action (a mutation's `mutate`). */
   onConfirm: () => void;
   isPending: boolean;
   error: unknown;
 };
 
-/** Delete with a second, explicit click: what is deleted cannot be brought back. */
-export const ConfirmDeleteButton = ({ label, question, onConfirm, isPending, error }: ConfirmDeleteButtonProps) => {
+/**
+ * An action that cannot be undone (delete, revoke), taken with a second, explicit click.
+ * The server's message is shown if it refuses.
+ */
+export const ConfirmActionButton = ({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  isPending,
+  error,
+}: ConfirmActionButtonProps) => {
   const [confirming, setConfirming] = useState(false);
   return (
     <div className="actions">
@@ -23,7 +35,7 @@ export const ConfirmDeleteButton = ({ label, question, onConfirm, isPending, err
         <>
           <span>{question}</span>
           <button type="button" className="button button-danger" disabled={isPending} onClick={onConfirm}>
-            Yes, delete
+            {confirmLabel}
           </button>
           <button type="button" className="button" onClick={() => setConfirming(false)} disabled={isPending}>
             Keep it

@@ -170,6 +170,8 @@ export const handlers = [
 
   ...deviceHealthHandlers(),
 
+  ...deviceRevokeHandlers(),
+
   ...resultsHandlers(),
 
   ...sharingHandlers(),
@@ -479,6 +481,31 @@ function deviceHealthHandlers() {
       };
       db.devices[index] = checking;
       return HttpResponse.json(checking, { status: 202 });
+    }),
+  ];
+}
+
+// The backend's message (devices/services.py DEVICE_BUSY_MESSAGE).
+export const deviceBusyMessage = (name: string, runIds: readonly string[]) =>
+  `${name} has queued or running runs (${runIds.join(', ')}); cancel them before revoking the device.`;
+
+/** Revoking a device: refused while a run that is not finished uses it; else it leaves the list. */
+function deviceRevokeHandlers() {
+  return [
+    http.post('/api/devices/:id/revoke/', ({ params, request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const device = db.devices.find((d) => d.id === params.id);
+      if (!device) return notFound();
+      const busy = db.runs
+        .filter((run) => !FINISHED.includes(run.status) && run.devices.some((d) => d.device_id === device.id))
+        .slice(0, 3);
+      if (busy.length > 0) {
+        return errorResponse(409, 'device_busy', deviceBusyMessage(device.name, busy.map((run) => run.id)));
+      }
+      db.devices = db.devices.filter((d) => d.id !== device.id);
+      return new HttpResponse(null, { status: 204 });
     }),
   ];
 }

@@ -3,6 +3,7 @@ import type { Device } from '@/types/api';
 
 import { deviceFacts } from './device-facts';
 import { DeviceHealthCell } from './device-health';
+import { RevokeDeviceButton } from './revoke-device-button';
 
 type DevicesTableProps = { devices: Device[] };
 
@@ -27,6 +28,9 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
             <th scope="col">Network profiles</th>
             <th scope="col">Last seen</th>
             <th scope="col">Health</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -50,6 +54,9 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
                 <td>{formatDateTime(device.last_seen_at)}</td>
                 <td>
                   <DeviceHealthCell device={device} />
+                </td>
+                <td>
+                  <RevokeDeviceButton device={device} />
                 </td>
               </tr>
             );

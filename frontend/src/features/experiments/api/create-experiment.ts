@@ -58,7 +58,11 @@ export const QOS_LEVELS = [0, 1, 2] as const satisfies readonly ExperimentInput[
 /** MQTT-SN also publishes without a connection (QoS -1), and has no QoS 2. */
 export const MQTTSN_QOS_LEVELS = [-1, 0, 1] as const satisfies readonly ExperimentInput['qos'][];
 export const ALL_QOS_LEVELS = [-1, 0, 1, 2] as const satisfies readonly ExperimentInput['qos'][];
-export const MEASUREMENTS = ['round_trip'] as const satisfies readonly ExperimentInput['measurement'][];
+/**
+ * Round trip, or one way: the platform's controller sends each device its messages through
+ * the broker, so only the broker protocols (MQTT, SRUP) can be measured one way.
+ */
+export const MEASUREMENTS = ['round_trip', 'one_way'] as const satisfies readonly ExperimentInput['measurement'][];
 /**
  * How the gaps between a device's messages are drawn: all equal to the interval, or random
  * with the interval as their mean (uniform on 0 to 2 × interval, or exponential: Poisson

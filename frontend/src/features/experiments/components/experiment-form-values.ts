@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@/lib/api-client';
-import type { DesignAxis, DesignExclusion, Device, ExperimentKind } from '@/types/api';
+import type { DesignAxis, DesignExclusion, Device, ExperimentKind, Measurement } from '@/types/api';
 
 import {
   BROKER_PROTOCOLS,
@@ -7,6 +7,7 @@ import {
   createExperimentInputSchema,
   EXPERIMENT_DEFAULTS,
   EXPERIMENT_KINDS,
+  MEASUREMENTS,
   messagingInputSchema,
   NO_SECURITY,
   THROUGHPUT_DEFAULTS,
@@ -96,6 +97,19 @@ export const shownMessagingFields = (protocols: readonly string[]) => {
   } satisfies Partial<Record<AxisParameter, boolean>>;
 };
 
+/**
+ * The measurements these protocols allow: one way only when every protocol goes through the
+ * broker (the API answers CoAP and MQTT-SN with a field error on `measurement`).
+ */
+export const offeredMeasurements = (protocols: readonly string[]): readonly Measurement[] =>
+  protocols.every((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p)) ? MEASUREMENTS : ['round_trip'];
+
+/** The draft's measurement if the protocols allow it, else round trip (what is shown and sent). */
+export const effectiveMeasurement = (draft: Drafts['messaging'], protocols: readonly string[]): string =>
+  (offeredMeasurements(protocols) as readonly string[]).includes(draft.measurement)
+    ? draft.measurement
+    : EXPERIMENT_DEFAULTS.measurement;
+
 type ShownField = keyof ReturnType<typeof shownMessagingFields>;
 
 const isShown = (values: FormValues, parameter: AxisParameter): boolean => {
@@ -143,7 +157,8 @@ const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonl
   switch (values.kind) {
     case 'messaging': {
       const draft = values.drafts.messaging;
-      const shown = shownMessagingFields(messagingProtocols(draft, values.matrix.messaging));
+      const protocols = messagingProtocols(draft, values.matrix.messaging);
+      const shown = shownMessagingFields(protocols);
       return {
         kind: values.kind,
         ...common,
@@ -161,7 +176,7 @@ const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonl
         message_count: toNumber(draft.message_count),
         interval_ms: toNumber(draft.interval_ms),
         interval_distribution: draft.interval_distribution,
-        measurement: draft.measurement,
+        measurement: effectiveMeasurement(draft, protocols),
         // "" is "None (no shaping)": left out, so the server applies its default (none).
         ...(draft.network_profile && shown.network_profile ? { network_profile: draft.network_profile } : {}),
       };

@@ -9,7 +9,6 @@ import {
   COAP_METHODS,
   COAP_TYPES,
   INTERVAL_DISTRIBUTIONS,
-  MEASUREMENTS,
   MESSAGE_COUNT_MAX,
   MQTT_VERSIONS,
   MQTTSN_QOS_LEVELS,
@@ -27,7 +26,14 @@ import {
 import type { MechanismFamily } from './catalogue';
 import { DATA_SIZES_HINT, PAYLOAD_SIZES_HINT } from './data-sizes';
 import type { AxisParameter } from './design-axes';
-import { shownMessagingFields, type Drafts, type FieldErrorMap, type TextFieldOf } from './experiment-form-values';
+import {
+  effectiveMeasurement,
+  offeredMeasurements,
+  shownMessagingFields,
+  type Drafts,
+  type FieldErrorMap,
+  type TextFieldOf,
+} from './experiment-form-values';
 import {
   COAP_METHOD_LABELS,
   COAP_TYPE_LABELS,
@@ -100,11 +106,12 @@ export const MessagingFields = ({
     choices: readonly (SelectOption | SelectOptionGroup)[],
     hint?: string,
     error: string[] | undefined = errors[parameter],
+    value: string = draft[parameter],
   ) => (
     <VaryingField parameter={parameter} label={label} vary={vary} options={choices} error={error}>
       <SelectField
         label={label}
-        value={draft[parameter]}
+        value={value}
         onChange={onChange(parameter)}
         options={choices}
         hint={hint}
@@ -164,7 +171,14 @@ export const MessagingFields = ({
         )}
       </div>
       <div className="field-row">
-        {choice('measurement', 'Measurement', options(MEASUREMENTS, (m) => MEASUREMENT_LABELS[m]))}
+        {choice(
+          'measurement',
+          'Measurement',
+          options(offeredMeasurements(protocols), (m) => MEASUREMENT_LABELS[m]),
+          undefined,
+          errors.measurement,
+          effectiveMeasurement(draft, protocols),
+        )}
         {shown.network_profile
           ? choice('network_profile', 'Network profile', networkProfileOptions, NETWORK_PROFILE_HINT)
           : null}

@@ -1,4 +1,4 @@
-import { ConfirmDeleteButton } from '@/components/ui/confirm-delete-button';
+import { ConfirmActionButton } from '@/components/ui/confirm-action-button';
 
 import { useDeleteNetworkProfile } from '../api/delete-network-profile';
 
@@ -8,9 +8,10 @@ type DeleteProfileButtonProps = { profileId: string; name: string; onDeleted: ()
 export const DeleteProfileButton = ({ profileId, name, onDeleted }: DeleteProfileButtonProps) => {
   const remove = useDeleteNetworkProfile({ mutationConfig: { onSuccess: onDeleted } });
   return (
-    <ConfirmDeleteButton
+    <ConfirmActionButton
       label="Delete profile"
       question={`Delete “${name}”?`}
+      confirmLabel="Yes, delete"
       onConfirm={() => remove.mutate({ profileId })}
       isPending={remove.isPending}
       error={remove.isError ? remove.error : null}

@@ -1,4 +1,4 @@
-import { ConfirmDeleteButton } from '@/components/ui/confirm-delete-button';
+import { ConfirmActionButton } from '@/components/ui/confirm-action-button';
 
 import { useDeletePowerTrace } from '../api/delete-power-trace';
 
@@ -8,9 +8,10 @@ type DeleteTraceButtonProps = { traceId: string; onDeleted: () => void };
 export const DeleteTraceButton = ({ traceId, onDeleted }: DeleteTraceButtonProps) => {
   const remove = useDeletePowerTrace({ mutationConfig: { onSuccess: onDeleted } });
   return (
-    <ConfirmDeleteButton
+    <ConfirmActionButton
       label="Delete trace"
       question="Delete this trace, its samples and its raw file?"
+      confirmLabel="Yes, delete"
       onConfirm={() => remove.mutate({ traceId })}
       isPending={remove.isPending}
       error={remove.isError ? remove.error : null}

@@ -18,15 +18,23 @@ import { deviceBoxes, deviceDensities, deviceHistograms, sequenceEnvelope } from
 import { DistributionToggle, type DistributionView } from './distribution-toggle';
 
 export const RTT_LABEL = 'Round-trip time (ms)';
+const ONE_WAY_LABEL = 'One-way delay (ms)';
 const SEQUENCE_LABEL = 'Message sequence number';
 
-type RunChartsProps = { runId: string };
+type RunChartsProps = {
+  runId: string;
+  /** A one-way run (controller to device): its delays are named as such, not as round trips. */
+  oneWay?: boolean;
+};
 
 /**
- * A completed messaging run's round trips per device, from the server's plot data
- * (GET /distribution/): distribution as histogram or violin, boxplot, RTT over the sequence.
+ * A completed messaging run's delays per device (round trips, or one-way delays), from the
+ * server's plot data (GET /distribution/): distribution as histogram or violin, boxplot,
+ * delay over the sequence.
  */
-export const RunCharts = ({ runId }: RunChartsProps) => {
+export const RunCharts = ({ runId, oneWay = false }: RunChartsProps) => {
+  const delay = oneWay ? 'One-way delay' : 'Round-trip time';
+  const valueLabel = oneWay ? ONE_WAY_LABEL : RTT_LABEL;
   const distribution = useRunDistribution({ runId });
   // Only for the means marked in the boxes: the boxes draw without them.
   const statistics = useRunStatistics({ runId });
@@ -53,24 +61,24 @@ export const RunCharts = ({ runId }: RunChartsProps) => {
   return (
     <div className="chart-grid">
       <ChartPanel
-        label={`Round-trip time ${view}`}
+        label={`${delay} ${view}`}
         controls={<DistributionToggle value={view} onChange={setView} name="run-distribution-view" />}
       >
         {body(() =>
           view === 'histogram' ? (
-            <BinnedHistogramChart series={histograms} valueLabel={RTT_LABEL} />
+            <BinnedHistogramChart series={histograms} valueLabel={valueLabel} />
           ) : (
-            <ViolinChart series={densities} valueLabel={RTT_LABEL} />
+            <ViolinChart series={densities} valueLabel={valueLabel} />
           ),
         )}
       </ChartPanel>
-      <ChartPanel label="Round-trip time boxplot">
+      <ChartPanel label={`${delay} boxplot`}>
         {body(() => (
-          <BoxSummaryChart boxes={boxes} valueLabel={RTT_LABEL} />
+          <BoxSummaryChart boxes={boxes} valueLabel={valueLabel} />
         ))}
       </ChartPanel>
       <ChartPanel
-        label="Round-trip time over the sequence"
+        label={`${delay} over the sequence`}
         controls={
           devices.length > 1 ? (
             <SelectField
@@ -84,7 +92,7 @@ export const RunCharts = ({ runId }: RunChartsProps) => {
       >
         {body(() =>
           envelope ? (
-            <EnvelopeChart data={envelope} xLabel={SEQUENCE_LABEL} yLabel={RTT_LABEL} />
+            <EnvelopeChart data={envelope} xLabel={SEQUENCE_LABEL} yLabel={valueLabel} />
           ) : (
             <p className="muted">No samples to plot.</p>
           ),

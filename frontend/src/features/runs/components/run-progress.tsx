@@ -1,6 +1,18 @@
+import { useNow } from '@/hooks/use-now';
+import { formatDuration } from '@/lib/format';
 import type { ExperimentKind, RunDevice } from '@/types/api';
 
-type RunProgressProps = { devices: RunDevice[]; kind: ExperimentKind };
+import { progressTimes } from './progress-estimate';
+
+type RunProgressProps = {
+  devices: RunDevice[];
+  kind: ExperimentKind;
+  /** When the run started (run.started_at); null while it waits its turn. */
+  startedAt: string | null;
+};
+
+// The elapsed time and the estimate tick between two polls of the run.
+const CLOCK_TICK_MS = 1000;
 
 const percent = (part: number, total: number) =>
   total > 0 ? Math.min(100, Math.max(0, (part / total) * 100)) : 0;
@@ -14,15 +26,27 @@ const UNITS_DONE: Partial<Record<ExperimentKind, string>> = {
 /**
  * Live per-device progress. Messaging: the bar tracks messages sent, the text messages
  * echoed back. Cipher benchmark: `sent`/`total` count repetitions done and planned;
- * throughput: windows (two per mechanism, payload size and repetition).
+ * throughput: windows (two per mechanism, payload size and repetition). Above them, the time
+ * since the run started and an estimate of the time left (see ./progress-estimate.ts); the
+ * page shows this panel only while the run is under way, so the clock ticks only then.
  */
-export const RunProgress = ({ devices, kind }: RunProgressProps) => {
+export const RunProgress = ({ devices, kind, startedAt }: RunProgressProps) => {
   const unit = UNITS_DONE[kind];
+  const now = useNow(CLOCK_TICK_MS);
+  const times = progressTimes(devices, startedAt, now);
   return (
     <section className="panel" aria-labelledby="progress-heading">
       <h2 id="progress-heading" className="panel-title">
         Progress
       </h2>
+      {times ? (
+        <dl className="params">
+          <dt>Elapsed</dt>
+          <dd>{formatDuration(times.elapsedMs)}</dd>
+          <dt>Time left</dt>
+          <dd>{times.leftMs === null ? 'estimating…' : `about ${formatDuration(times.leftMs)}`}</dd>
+        </dl>
+      ) : null}
       {devices.length === 0 ? (
         <p className="muted">Waiting for devices…</p>
       ) : (

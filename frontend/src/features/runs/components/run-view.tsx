@@ -11,6 +11,8 @@ import { isRunFinished } from '../api/get-run';
 import { useResultsSource } from '../api/results-api';
 
 import { BenchResults } from './bench-results';
+import { measuresOneWay } from './clock-offset-data';
+import { ClockOffsets } from './clock-offsets';
 import { describeInterval } from './interval-spec';
 import { NetworkConditions } from './network-conditions';
 import { RunCharts } from './run-charts';
@@ -109,9 +111,10 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
         </section>
       ) : null}
 
-      {finished ? null : <RunProgress devices={run.devices} kind={run.kind} />}
+      {finished ? null : <RunProgress devices={run.devices} kind={run.kind} startedAt={run.started_at} />}
       {run.transitions.length > 0 ? <RunTimeline run={run} /> : null}
       <NetworkConditions run={run} />
+      <ClockOffsets run={run} />
 
       {run.status === 'done' && run.kind === 'cipher_bench' ? (
         <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
@@ -130,7 +133,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
           answer the others with 400 run_has_no_round_trips, so they are never called for them. */}
       {run.status === 'done' && run.kind === 'messaging' ? (
         <>
-          <RunCharts runId={run.id} />
+          <RunCharts runId={run.id} oneWay={measuresOneWay(run.spec)} />
           <RunStatisticsPanel runId={run.id} />
           <RunSizeBreakdown runId={run.id} mechanismLabels={mechanismLabels} />
           {securityOf(run) !== NO_SECURITY ? (

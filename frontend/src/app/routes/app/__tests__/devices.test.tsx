@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
+import { db, deviceFixture, runFixture } from '@/testing/mocks/db';
+import { deviceBusyMessage } from '@/testing/mocks/handlers';
 import { renderApp, screen, within } from '@/testing/test-utils';
+
+const PI_2 = '5d1c0d9e-0000-4000-8000-000000000002';
+
+/** The devices table's row of this device, once the list has loaded. */
+const deviceRow = async (name: string) =>
+  within(await screen.findByRole('table', { name: 'Enrolled devices' })).getByRole('row', { name: new RegExp(name) });
 
 describe('Devices page', () => {
   it('should list the workspace devices with their facts', async () => {
@@ -32,5 +40,54 @@ describe('Devices page', () => {
         `iotsecbench-agent enroll --server ${window.location.origin} --token enroll-abc123 --state-dir ~/.iotsecbench-agent`,
       ),
     ).toBeInTheDocument();
+  });
+
+  it('should revoke a device after a second click and drop it from the list', async () => {
+    const { user } = renderApp('/devices');
+
+    const row = await deviceRow('pi-lab-2');
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    expect(within(row).getByText('Revoke pi-lab-2? Its agent stops working and gets no more runs.')).toBeInTheDocument();
+    // The first click only asks.
+    expect(db.devices.map((d) => d.name)).toEqual(['pi-lab-1', 'pi-lab-2']);
+
+    await user.click(within(row).getByRole('button', { name: 'Yes, revoke' }));
+
+    const table = screen.getByRole('table', { name: 'Enrolled devices' });
+    await vi.waitFor(() => expect(within(table).queryByRole('row', { name: /pi-lab-2/ })).not.toBeInTheDocument());
+    expect(within(table).getByRole('row', { name: /pi-lab-1/ })).toBeInTheDocument();
+    expect(db.devices.map((d) => d.name)).toEqual(['pi-lab-1']);
+  });
+
+  it('should keep a device when its revocation is not confirmed', async () => {
+    const { user } = renderApp('/devices');
+
+    const row = await deviceRow('pi-lab-1');
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(row).getByRole('button', { name: 'Keep it' }));
+
+    expect(within(row).getByRole('button', { name: 'Revoke' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Yes, revoke' })).not.toBeInTheDocument();
+    expect(db.devices).toHaveLength(2);
+    expect(db.csrfHeaders).toHaveLength(0);
+  });
+
+  it('should show why a device with queued or running runs cannot be revoked', async () => {
+    const pi2 = deviceFixture({ id: PI_2, name: 'pi-lab-2' });
+    const running = runFixture({
+      id: 'r0000000-0000-4000-8000-000000000009',
+      status: 'running',
+      devices: [{ device_id: pi2.id, name: pi2.name, status: 'running', sent: 1, received: 1, total: 10, records_ingested: 0, error: '', facts: {}, network: null, clock: null }],
+    });
+    db.runs.push(running);
+    const { user } = renderApp('/devices');
+
+    const row = await deviceRow('pi-lab-2');
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(row).getByRole('button', { name: 'Yes, revoke' }));
+
+    expect(await within(row).findByRole('alert')).toHaveTextContent(deviceBusyMessage('pi-lab-2', [running.id]));
+    expect(within(screen.getByRole('table', { name: 'Enrolled devices' })).getByRole('row', { name: /pi-lab-2/ })).toBeInTheDocument();
+    expect(db.devices).toHaveLength(2);
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db, experimentFixture, networkCatalogueFixture, networkProfileFixture } from '@/testing/mocks/db';
 import { errorResponse, NETWORK_PROFILE_UNKNOWN } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
+import { captureCreateBody, renderNewExperimentForm as renderForm } from '@/testing/new-experiment-form';
 import { renderApp, screen, within } from '@/testing/test-utils';
 
 // The network-profile choice of the new-experiment form and the experiment's page
@@ -17,24 +18,6 @@ const arrangeProfiles = () => {
     ...networkCatalogueFixture(),
     networkProfileFixture({ id: 'c0000000-0000-4000-8000-0000000000b1', name: 'Bench lab Wi-Fi' }),
   ];
-};
-
-const renderForm = async () => {
-  const view = renderApp('/experiments/new');
-  expect(await screen.findByRole('heading', { name: 'New experiment' })).toBeInTheDocument();
-  await screen.findByRole('group', { name: 'Devices' });
-  return view;
-};
-
-const captureCreateBody = () => {
-  const sent: { body?: unknown } = {};
-  server.use(
-    http.post('/api/experiments/', async ({ request }) => {
-      sent.body = await request.clone().json();
-      // Falls through to the fake backend's handler.
-    }),
-  );
-  return sent;
 };
 
 describe('New experiment page: network profile', () => {

@@ -4,17 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/testing/mocks/db';
 import { errorResponse, TEST_INTERVAL_SEED } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
-import { renderApp, screen, within } from '@/testing/test-utils';
+import { renderNewExperimentForm as renderForm } from '@/testing/new-experiment-form';
+import { screen, within } from '@/testing/test-utils';
 
 /** What a design without a matrix sends besides its fields. */
 const NO_MATRIX = { axes: [], exclusions: [], repeats: 1, description: '', preset: '' };
-
-const renderForm = async () => {
-  const view = renderApp('/experiments/new');
-  expect(await screen.findByRole('heading', { name: 'New experiment' })).toBeInTheDocument();
-  await screen.findByRole('group', { name: 'Devices' });
-  return view;
-};
 
 const renderBenchForm = async () => {
   const view = await renderForm();

@@ -30,6 +30,7 @@ const device = (d: { id: string; name: string }, network: RunDevice['network']):
   error: '',
   facts: {},
   network,
+  clock: null,
 });
 
 /** A completed run under SRUP 5, its profile frozen in its spec (experiments/services.py). */
