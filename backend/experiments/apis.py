@@ -109,11 +109,6 @@ ONE_WAY_NO_SIGNATURE = (
     "In one-way runs the platform secures the payload with a key the device shares: choose "
     "a cipher, an AEAD or HMAC, or SRUP for signed messages."
 )
-ONE_WAY_NO_PROFILE = (
-    "One-way runs cannot be measured under a network profile yet: the device's clock probes "
-    "to the platform would cross the emulated link and skew the offset. Measure round trips "
-    "under the profile, or one way without it."
-)
 # Sequence number and the controller's send time travel in the payload.
 ONE_WAY_PAYLOAD_MIN = 16
 ONE_WAY_PAYLOAD_TOO_SMALL = (
@@ -368,8 +363,6 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
             return {"security": [ONE_WAY_NO_SIGNATURE]}
         if attrs["payload_size"] < ONE_WAY_PAYLOAD_MIN:
             return {"payload_size": [ONE_WAY_PAYLOAD_TOO_SMALL]}
-        if attrs.get("network_profile") is not None:
-            return {"network_profile": [ONE_WAY_NO_PROFILE]}
     if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
         return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
     if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:

@@ -90,6 +90,9 @@ def run_seconds(design: Mapping[str, Any], profile_spec: Mapping[str, Any] | Non
     if design.get("protocol") == "srup":
         per_message += SRUP_SIGNATURE_S.get(design.get("srup_signature", ""), 0.0)
     count: int = design["message_count"]
+    if design.get("measurement") == "one_way":
+        # The controller sends to one device at a time, waiting the gap after each send.
+        count *= max(1, len(design.get("device_ids", ())))
     return RUN_OVERHEAD_S + count * per_message + count * loss * MESSAGE_TIMEOUT_S
 
 

@@ -24,8 +24,11 @@ import pytest
 from iotsecbench_agent import enforcement
 from iotsecbench_agent.netemu.link import Link, open_link
 from iotsecbench_agent.netemu.profile import LinkProfile
+from iotsecbench_agent.oneway.controller import OneWayController, Target
 from iotsecbench_agent.recordlog import LOST, OK, RunFiles, read_records
+from iotsecbench_agent.runners.jobspec import LinkSpec
 from netemu_run_kit import Harness, no_link_left
+from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
 from testkit import Broker, Observer, TlsBroker
 
 pytestmark = [
@@ -237,3 +240,48 @@ def test_run_draws_delays_from_the_jobs_own_table_when_job_sends_it(
     assert 15.0 <= median_rtt_ms(harness, job.run_id) < 15.0 + MARGIN_MS
     (event,) = harness.events("network_enforced")
     assert event["network"]["tables"] == {"egress": None, "ingress": "flat"}
+
+
+def test_one_way_messages_cross_the_link_while_the_clock_probes_do_not(
+    harness: Harness,
+    broker: Broker,
+    time_url: str,  # noqa: F811
+) -> None:
+    """The SRUP paper's topology: the controller sends through the broker and the device's
+    emulated link (30 ms towards the device); the receiver's clock probes to the platform
+    (whose clock runs 250 ms ahead) leave the device namespace, so the offset is right and
+    the corrected one-way delay is the link's."""
+    profile = {"name": "30 ms down", "spec": {"ingress": {"delay_ms": 30}}}
+    job = harness.job(
+        broker_url=broker.url, measurement="one_way", qos=1, payload_size=32,
+        message_count=10, timeout_ms=300, oneway_deadline_s=30, time_url=time_url,
+        network_profile=profile,
+    )  # fmt: skip
+    worker = threading.Thread(target=harness.executor.execute, args=(job,), daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 30
+    while not harness.events("receiver_ready") and time.monotonic() < deadline:
+        assert worker.is_alive(), harness.failures()
+        time.sleep(0.05)
+    assert harness.events("receiver_ready"), "the receiver never got ready"
+
+    OneWayController(
+        LinkSpec(broker_url=broker.url, qos=1),
+        [Target(str(job.spec["topic"]))],
+        message_count=10,
+        payload_size=32,
+        clock=lambda: time.time_ns() + AHEAD_NS,
+    ).run()
+    worker.join(60)
+
+    assert harness.failures() == []
+    records = read_records(RunFiles.of(harness.state_dir, job.run_id).csv)
+    assert [r.outcome for r in records] == [OK] * 10
+    median = statistics.median(
+        (r.t_recv_ns - r.t_send_ns) / 1e6 for r in records if r.t_recv_ns is not None
+    )
+    assert 30.0 - 5.0 <= median < 30.0 + MARGIN_MS
+    (clock,) = harness.events("clock_offset")
+    # Probes across the one-sided 30 ms link would be off by ~15 ms.
+    assert abs(clock["before"]["offset_ms"] - AHEAD_NS / 1e6) < 5.0
+    assert harness.events("network_enforced")[0]["network"]["verification"]["ok"] is True

@@ -19,8 +19,10 @@ import shutil
 import socket
 import struct
 import subprocess
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError
 
@@ -167,3 +169,36 @@ def write_sysctl(path: str, value: str, netns: str | None = None) -> bool:
         except OSError as exc:
             raise LinkError(f"/proc/sys/{path}: {exc}") from exc
     return True
+
+
+T = TypeVar("T")
+
+
+def in_main_namespace(call: Callable[[], T]) -> T:
+    """``call()`` in the process's main network namespace, from whatever namespace this
+    thread is in (``inside`` moves only the calling thread): on a helper thread that joins
+    the main thread's namespace first. A one-way receiver probes the platform's clock this
+    way, so the probes never cross the run's emulated link."""
+    here = os.stat("/proc/thread-self/ns/net").st_ino
+    main = os.stat("/proc/self/ns/net").st_ino
+    if here == main:
+        return call()
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        fd = os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            _setns(fd)
+            outcome.append(call())
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            failure.append(exc)
+        finally:
+            os.close(fd)
+
+    helper = threading.Thread(target=work, name="main-netns", daemon=True)
+    helper.start()
+    helper.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]

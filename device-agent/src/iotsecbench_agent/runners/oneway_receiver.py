@@ -55,6 +55,7 @@ from typing import Any, Callable, ClassVar
 import paho.mqtt.client as mqtt
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import MIN_PAYLOAD_BYTES, parse_payload
 from iotsecbench_agent.recordlog import (
@@ -189,6 +190,9 @@ class OneWayReceiver(Runner):
     """The device end of a one-way run (see the module doc); registered per protocol."""
 
     measurements = (ONE_WAY,)
+    # Under a profile the receiver's link is emulated like a round trip's; the clock
+    # probes leave the device namespace (_probe).
+    network_profiles = True
     srup: ClassVar[bool] = False
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
@@ -305,7 +309,9 @@ class OneWayReceiver(Runner):
         token = self.context.api_token
         if token is None:
             raise ClockProbeError("the platform's clock cannot be read: no device token")
-        return probe_clock_offset(self.spec.time_url, token, now=now)
+        # Outside the run's emulated link, if there is one: the probes must measure the
+        # clocks, not the shaped path (its delay is one-sided and would skew the offset).
+        return in_main_namespace(lambda: probe_clock_offset(self.spec.time_url, token, now=now))
 
     def _publish(self, event: dict[str, Any]) -> None:
         publish = self.context.publish_event
