@@ -63,6 +63,9 @@ def test_srup_preset_runs_mqtt_only_under_conditions_1_2_3_5_and_9(owner_client,
     ]
     profile = NetworkProfile.objects.get(slug="srup-9-3g-poor-loss-5", workspace=None)
     assert str(profile.pk) in design["axes"][1]["values"]
+    # One way, as the paper: 5 devices x 250 messages, one device at a time, ~1 s apart.
+    assert (design["measurement"], design["payload_size"]) == ("one_way", 16)
+    assert plan["runs"][0]["estimated_seconds"] > 5 * 250 * 1.0
 
 
 @pytest.mark.django_db
