@@ -523,8 +523,11 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         job["spec"] = run.spec
         job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
     else:
-        # SRUP's topic is SRUP/<device id>, derived by the agent (device-agent/docs/srup.md).
-        srup = run.spec.get("protocol") == Protocol.SRUP
+        # SRUP's round-trip topic is SRUP/<device id>, derived by the agent
+        # (device-agent/docs/srup.md); a one-way receiver listens where the platform's
+        # controller sends (run_oneway_send).
+        one_way = run.spec.get("measurement") == Measurement.ONE_WAY
+        srup = run.spec.get("protocol") == Protocol.SRUP and not one_way
         topic = {} if srup else {"topic": f"iotsecbench/data/{run.pk}/{device_id}"}
         if run.spec.get("protocol") == Protocol.MQTTSN:
             topic = _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic["topic"])

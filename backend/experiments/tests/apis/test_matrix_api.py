@@ -213,3 +213,30 @@ def test_one_way_rules_are_field_errors(owner_client, devices):
         response = owner_client.post("/api/experiments/plan/", body, format="json")
         assert response.status_code == 400, changes
         assert words in response.json()["extra"]["fields"][field][0]
+
+
+@pytest.mark.django_db
+def test_a_one_way_srup_job_gets_the_controllers_public_key_and_a_topic(
+    owner_client, devices, monkeypatch
+):
+    from experiments.models import Run
+    from experiments.services import _job_for
+
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    body = _design(
+        devices, protocol="srup", srup_signature="ed25519", measurement="one_way", payload_size=16
+    )
+    experiment_id = owner_client.post("/api/experiments/", body, format="json").json()["id"]
+    owner_client.post(f"/api/experiments/{experiment_id}/runs/")
+    run = Run.objects.get(experiment_id=experiment_id)
+    part = run.run_devices.first()
+    assert part is not None
+
+    spec = _job_for(part, seq=1, now=0.0)["spec"]
+
+    assert spec["topic"] == f"iotsecbench/data/{run.pk}/{part.device_id}"
+    assert spec["srup_controller_public_key"] == run.controller["srup_public_key"]
+    assert spec["srup_controller_public_key"].startswith("-----BEGIN PUBLIC KEY-----")
+    assert len(spec["srup_controller_id"]) == 16
+    assert "srup_private_key" not in spec
+    assert "PRIVATE" not in str(spec)
