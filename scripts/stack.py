@@ -7,6 +7,7 @@ stops them in reverse order: SIGTERM, a grace period, then SIGKILL.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import signal
@@ -394,6 +395,16 @@ class Stack:
             )
             marker.write_text(platform_id)
         return agent_dir
+
+    def point_agent(self, agent_dir: Path, *, server: str, mqtt_url: str) -> None:
+        """Point an enrolled local agent at this start's platform and broker: the broker
+        gets a free port each start, and an agent enrolled at an earlier start kept the old
+        one (its identity, token and keys stay)."""
+        from iotsecbench_agent.config import load_state, save_state
+
+        state = load_state(agent_dir)
+        if (state.server_url, state.mqtt_url) != (server, mqtt_url):
+            save_state(agent_dir, dataclasses.replace(state, server_url=server, mqtt_url=mqtt_url))
 
     def start_agent(self, name: str, agent_dir: Path) -> None:
         self.start(

@@ -141,6 +141,7 @@ def main() -> int:
             agent_dir = stack.enroll_agent(
                 name=name, server=server, username=DEMO_USER, platform_id=database_url
             )
+            stack.point_agent(agent_dir, server=server, mqtt_url=mqtt_url)
             stack.start_agent(name, agent_dir)
         stack.manage("load_presets", "--username", DEMO_USER)
         print(

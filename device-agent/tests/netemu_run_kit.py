@@ -12,6 +12,7 @@ from Crypto.PublicKey.ECC import EccKey
 
 from iotsecbench_agent.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.controlplane import Topics
+from iotsecbench_agent.enforcement import link_name
 from iotsecbench_agent.events import EventPublisher
 from iotsecbench_agent.executor import JobExecutor
 from iotsecbench_agent.jobs import Job, JobVerifier, SeqStore
@@ -24,13 +25,16 @@ DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
 FAST = RetryPolicy(attempts=2, base_delay_s=0.01)
 
 
-def no_link_left(run_id: str) -> bool:
-    """True when the run's namespace (``isb-r<first 8 of run_id>``) is gone."""
-    return f"isb-r{run_id[:8]}" not in nsutil.netns_list()
+def no_link_left(run_id: str, device_id: str = DEVICE) -> bool:
+    """True when the run's namespace (``isb-<link_name(run_id, device_id)>``) is gone."""
+    return f"isb-{link_name(run_id, device_id)}" not in nsutil.netns_list()
 
 
 class Harness:
-    def __init__(self, platform: FakePlatform, state_dir: Path, key: EccKey) -> None:
+    def __init__(
+        self, platform: FakePlatform, state_dir: Path, key: EccKey, device_id: str = DEVICE
+    ) -> None:
+        self.device_id = device_id
         self.state_dir = state_dir
         self.key = key
         self.platform = platform
@@ -40,27 +44,27 @@ class Harness:
         api = PlatformApi(server_url=platform.url, api_token=TOKEN, retry=FAST)
         self.executor = JobExecutor(
             state_dir=state_dir,
-            device_id=DEVICE,
+            device_id=device_id,
             api=api,
-            uploader=Uploader(api, device_id=DEVICE, retry=FAST),
-            events=EventPublisher(self.transport, Topics(f"iotsecbench/agents/{DEVICE}")),
+            uploader=Uploader(api, device_id=device_id, retry=FAST),
+            events=EventPublisher(self.transport, Topics(f"iotsecbench/agents/{device_id}")),
             progress=Progress(),
             stop=self.stop,
         )
         self._seq = 0
 
-    def job(self, *, kind: str = "messaging", **spec: Any) -> Job:
-        run_id = str(uuid.uuid4())
+    def job(self, *, kind: str = "messaging", run_id: str | None = None, **spec: Any) -> Job:
+        run_id = run_id or str(uuid.uuid4())
         self.run_ids.append(run_id)
         self._seq += 1
         raw = make_job(
-            device_id=DEVICE, seq=self._seq, run_id=run_id,
+            device_id=self.device_id, seq=self._seq, run_id=run_id,
             upload_url=self.platform.records_url(run_id), **spec,
         )  # fmt: skip
         raw["kind"] = kind
         verifier = JobVerifier(
             public_key=self.key.public_key().export_key(format="raw"),
-            device_id=DEVICE,
+            device_id=self.device_id,
             seq_store=SeqStore(self.state_dir),
         )
         return verifier.accept(sign_envelope(self.key, raw))

@@ -15,6 +15,7 @@ import os
 import statistics
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.oneway.controller import OneWayController, Target
 from iotsecbench_agent.recordlog import LOST, OK, RunFiles, read_records
 from iotsecbench_agent.runners.jobspec import LinkSpec
-from netemu_run_kit import Harness, no_link_left
+from netemu_run_kit import DEVICE, Harness, no_link_left
 from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
 from testkit import Broker, Observer, TlsBroker
 
@@ -218,7 +219,7 @@ def test_run_leaves_no_namespace_behind(harness: Harness, broker: Broker) -> Non
     job = harness.job(broker_url=broker.url, message_count=3, network_profile=DELAY_20MS_EACH_WAY)
     harness.executor.execute(job)
     assert no_link_left(job.run_id)
-    assert not Path(f"/run/netns/isb-r{job.run_id[:8]}").exists()
+    assert not Path(f"/run/netns/isb-{enforcement.link_name(job.run_id, DEVICE)}").exists()
 
 
 def test_run_draws_delays_from_the_jobs_own_table_when_job_sends_it(
@@ -285,3 +286,32 @@ def test_one_way_messages_cross_the_link_while_the_clock_probes_do_not(
     # Probes across the one-sided 30 ms link would be off by ~15 ms.
     assert abs(clock["before"]["offset_ms"] - AHEAD_NS / 1e6) < 5.0
     assert harness.events("network_enforced")[0]["network"]["verification"]["ok"] is True
+
+
+def test_two_devices_of_one_host_run_the_same_run_each_behind_its_own_link(
+    harness: Harness, broker: Broker, platform: Any, tmp_path: Path, key: Any
+) -> None:
+    """make up's local testbed: several agents on one machine take the same run, and each
+    opens its own link (its namespace is named after the run AND the device)."""
+    other = Harness(
+        platform, tmp_path / "other", key, device_id="0a1b2c3d-4e5f-4a6b-8c7d-9e8f7a6b5c4d"
+    )
+    run_id = str(uuid.uuid4())
+    jobs = [
+        kit.job(run_id=run_id, broker_url=broker.url, qos=1, message_count=15,
+                network_profile=DELAY_20MS_EACH_WAY)
+        for kit in (harness, other)
+    ]  # fmt: skip
+    threads = [
+        threading.Thread(target=kit.executor.execute, args=(job,))
+        for kit, job in zip((harness, other), jobs)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    for kit in (harness, other):
+        assert kit.failures() == []
+        assert 40.0 <= median_rtt_ms(kit, run_id) < 40.0 + MARGIN_MS
+        assert no_link_left(run_id, kit.device_id)

@@ -4,7 +4,7 @@ emulated link, checked before the first message, torn down whatever happens, and
 reports the proof. Topology and figures: docs/network-emulation.md, "Enforcing a run's
 profile".
 
-    root side (this namespace)                         device side (netns isb-r<run>)
+    root side (this namespace)                 device side (netns isb-<link_name(run, device)>)
     broker ◄── relay on 10.77.k.1:<port> ◄── forwarder ◄── runner's sockets (10.77.k.2)
 
 - ``enforced`` checks everything it can before opening anything (profile, tables,
@@ -139,11 +139,19 @@ def table_dirs(job_tables: Path | None) -> list[Path]:
     return dirs
 
 
+def link_name(run_id: str, device_id: str) -> str:
+    """The run's link on this device: ``isb-<name>`` (10 characters at most, so interface
+    names fit Linux's 15). Run and device both count: several agents of one host (the
+    local testbed of `make up`) run the same run, each behind its own link."""
+    return f"r{run_id[:4]}{device_id[:5]}"
+
+
 @contextlib.contextmanager
 def enforced(
     network: NetworkProfileSpec,
     *,
     run_id: str,
+    device_id: str,
     broker: BrokerAddress,
     report: Callable[[dict[str, Any]], None],
 ) -> Iterator[EnforcedPath]:
@@ -159,7 +167,7 @@ def enforced(
             for direction in DIRECTIONS:  # a missing table is named before anything opens
                 resolve(network.profile.direction(direction), dirs)
             require_userspace()
-            with open_link(f"r{run_id[:8]}", network.profile, table_dirs=dirs) as link:
+            with open_link(link_name(run_id, device_id), network.profile, table_dirs=dirs) as link:
                 check = verify(link)
                 if not check.ok:
                     raise NotEnforced(

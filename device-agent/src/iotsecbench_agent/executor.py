@@ -281,7 +281,9 @@ class JobExecutor:
         def report(proof: dict[str, Any]) -> None:
             self._network_enforced(job, proof)
 
-        with enforced(network, run_id=job.run_id, broker=broker, report=report) as path:
+        with enforced(
+            network, run_id=job.run_id, device_id=self._device_id, broker=broker, report=report
+        ) as path:
             context.broker_via = path.via
             runner = runner_cls(job.spec, context)
             with path.inside():
