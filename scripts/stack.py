@@ -153,6 +153,20 @@ class Stack:
             shutil.rmtree(self._pki, ignore_errors=True)
             self._pki = None
 
+    def stop_process(self, name: str) -> None:
+        """Stop one started process (SIGTERM, then SIGKILL after the grace time), e.g. to
+        show that queued work survives a restart of the worker or the web server."""
+        for entry in [e for e in self.processes if e[0] == name]:
+            process = entry[1]
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(timeout=STOP_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            self.processes.remove(entry)
+
     def log_tail(self, name: str, lines: int = 40) -> str:
         path = self.log_dir / f"{name}.log"
         if not path.exists():
