@@ -122,3 +122,40 @@ def test_invalid_design_shows_the_servers_field_errors_in_the_form(product: Prod
         expect(errors).to_contain_text("add these combinations to the exclusions")
         expect(page).to_have_url(re.compile(r"/experiments/new"))
     assert product.api("GET", "/api/experiments/?q=e2e%20invalid") == []
+
+
+def test_a_preset_started_on_a_local_agent_shows_its_progress_then_its_results(
+    product: Product,
+) -> None:
+    """The MQTT-SN paper's preset, shortened (1 repetition, 300 ms windows): started from
+    the form on a local agent, followed live on its run page until done."""
+    product.wait_devices_online()
+    with new_experiment_page(product) as page:
+        presets = page.get_by_role("region", name="Start from a preset")
+        presets.get_by_role("button", name=re.compile(r"^Use the preset MQTT-SN paper")).click()
+        expect(page).to_have_url(re.compile(r"\?preset=mqtt-sn-paper"))
+        page.get_by_label("Name", exact=True).fill("e2e MQTT-SN preset")
+        page.get_by_label("Repetitions", exact=True).fill("1")
+        page.get_by_label("Window (ms)", exact=True).fill("300")
+        page.get_by_role("checkbox", name=AGENTS[0], exact=True).check()
+        expect(plan_summary(page)).to_contain_text("1 run")
+
+        page.get_by_role("button", name="Create and run").click()
+        page.wait_for_url("**/runs/*")
+        seen_progress = False
+        status = page.get_by_role("status")
+        for _ in range(600):
+            if page.locator("[role=progressbar]").count():
+                seen_progress = True
+            if "done" in status.inner_text() or "failed" in status.inner_text():
+                break
+            page.wait_for_timeout(100)
+        expect(status).to_have_text("Status: done", timeout=RUNS_TIMEOUT_MS)
+        assert seen_progress, "no live progress was shown while the run went"
+    experiment = product.api("GET", "/api/experiments/?q=e2e%20MQTT-SN%20preset")[0]
+    assert experiment["preset"] == "mqtt-sn-paper"
+    (run,) = experiment["runs"]
+    summary = product.api("GET", f"/api/runs/{run['id']}/")["bench_summary"]
+    mechanisms = {row["mechanism"] for row in summary}
+    assert mechanisms == {"lblock-cbc", "present-80-cbc", "klein-64-cbc", "aes-128-cbc", "none"}
+    assert all(row["packets_per_s_mean"] > 0 for row in summary)
