@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
@@ -24,32 +25,33 @@ DISPATCH_MAX_RETRIES = 3
 DISPATCH_FAILED_MESSAGE = "Could not send the jobs to the devices: {error}"
 
 
+def _publishing(task: Task[Any, Any], run_id: str, publish: Callable[..., int]) -> int:
+    """Run a step that publishes to the broker; retry a broker failure with backoff, then
+    fail the run saying why."""
+    try:
+        return publish(run_id=run_id)
+    except BrokerUnavailable as exc:
+        if task.request.retries >= DISPATCH_MAX_RETRIES:
+            run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))
+            return 0
+        logger.warning("experiments.dispatch_retry run=%s error=%s", run_id, exc.message)
+        raise task.retry(exc=exc, countdown=2**task.request.retries) from exc
+
+
 @shared_task(
     bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=DISPATCH_MAX_RETRIES
 )
 def run_prepare_task(self: Task[Any, Any], run_id: str) -> int:
-    try:
-        return run_prepare(run_id=run_id)
-    except BrokerUnavailable as exc:
-        if self.request.retries >= DISPATCH_MAX_RETRIES:
-            run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))
-            return 0
-        logger.warning("experiments.dispatch_retry run=%s error=%s", run_id, exc.message)
-        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+    """The run's health checks go out (run_prepare)."""
+    return _publishing(self, run_id, run_prepare)
 
 
 @shared_task(
     bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=DISPATCH_MAX_RETRIES
 )
 def run_dispatch_task(self: Task[Any, Any], run_id: str) -> int:
-    try:
-        return run_dispatch(run_id=run_id)
-    except BrokerUnavailable as exc:
-        if self.request.retries >= DISPATCH_MAX_RETRIES:
-            run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))
-            return 0
-        logger.warning("experiments.dispatch_retry run=%s error=%s", run_id, exc.message)
-        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+    """The run's jobs go out, once its devices passed their health checks."""
+    return _publishing(self, run_id, run_dispatch)
 
 
 @shared_task(acks_late=True)
