@@ -120,6 +120,24 @@ DEVICE_OFFLINE_HEALTH_MESSAGE = (
 )
 
 
+def job_header(
+    *, device_id: str, seq: int, job_id: str, run_id: str, kind: str, now: float
+) -> dict[str, Any]:
+    """The fields every job to an agent starts with (docs/control-plane.md §4): version,
+    addressee, its next sequence number, issue and expiry times (JOB_TTL_SECONDS), ids and
+    kind. The caller adds `spec` (and `upload` for a run) and signs it (job_envelope)."""
+    return {
+        "v": 1,
+        "device_id": device_id,
+        "seq": seq,
+        "issued_at": now,
+        "expires_at": now + settings.JOB_TTL_SECONDS,
+        "job_id": job_id,
+        "run_id": run_id,
+        "kind": kind,
+    }
+
+
 def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
     """Ask the device's agent for a health check (a signed ``health_check`` job): broker
     round trip, clock offset against this platform, crypto self-test and network-profile
@@ -132,16 +150,16 @@ def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
         raise DeviceOffline(DEVICE_OFFLINE_HEALTH_MESSAGE.format(name=device.name))
     now = timezone.now()
     job_id = str(uuid.uuid4())
-    issued = time.time()
+    header = job_header(
+        device_id=str(device.pk),
+        seq=device_next_job_seq(device_id=str(device.pk)),
+        job_id=job_id,
+        run_id=job_id,
+        kind="health_check",
+        now=time.time(),
+    )
     job = {
-        "v": 1,
-        "device_id": str(device.pk),
-        "seq": device_next_job_seq(device_id=str(device.pk)),
-        "issued_at": issued,
-        "expires_at": issued + settings.JOB_TTL_SECONDS,
-        "job_id": job_id,
-        "run_id": job_id,
-        "kind": "health_check",
+        **header,
         "spec": {
             "broker_url": settings.MQTT_URL,
             "topic": f"iotsecbench/health/{device.pk}/{job_id}",

@@ -30,7 +30,7 @@ from accounts.models import Workspace
 from core.mqtt import BrokerUnavailable, mqtt_publish_many
 from devices.certificates import client_certificates_enabled, issue_client_certificate
 from devices.models import Device
-from devices.services import device_health_check, device_next_job_seq
+from devices.services import device_health_check, device_next_job_seq, job_header
 from devices.signing import job_envelope
 from experiments import estimate
 from experiments.describe import describe
@@ -433,18 +433,15 @@ def _publish_cancel(run_id: UUID, parts: Sequence[RunDevice]) -> None:
     messages = []
     now = time.time()
     for part in parts:
-        seq = device_next_job_seq(device_id=str(part.device_id))
-        job = {
-            "v": 1,
-            "device_id": str(part.device_id),
-            "seq": seq,
-            "issued_at": now,
-            "expires_at": now + settings.JOB_TTL_SECONDS,
-            "job_id": str(uuid4()),
-            "run_id": str(run_id),
-            "kind": "cancel",
-            "spec": {"job_id": str(part.job_id)},
-        }
+        header = job_header(
+            device_id=str(part.device_id),
+            seq=device_next_job_seq(device_id=str(part.device_id)),
+            job_id=str(uuid4()),
+            run_id=str(run_id),
+            kind="cancel",
+            now=now,
+        )
+        job = {**header, "spec": {"job_id": str(part.job_id)}}
         messages.append((f"iotsecbench/agents/{part.device_id}/jobs", job_envelope(job), 1, False))
     if messages:
         try:
@@ -509,16 +506,14 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
     run = run_device.run
     device_id = str(run_device.device_id)
     base_url = f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}"
-    job: dict[str, Any] = {
-        "v": 1,
-        "device_id": device_id,
-        "seq": seq,
-        "issued_at": now,
-        "expires_at": now + settings.JOB_TTL_SECONDS,
-        "job_id": str(run_device.job_id),
-        "run_id": str(run.pk),
-        "kind": run.experiment.kind,
-    }
+    job = job_header(
+        device_id=device_id,
+        seq=seq,
+        job_id=str(run_device.job_id),
+        run_id=str(run.pk),
+        kind=run.experiment.kind,
+        now=now,
+    )
     if run.experiment.kind in SAMPLE_KINDS:
         job["spec"] = run.spec
         job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
@@ -534,7 +529,7 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         job["spec"] = {**run.spec, **topic}
         if "network_profile" in run.spec:
             job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
-        if run.spec.get("measurement") == Measurement.ONE_WAY:
+        if one_way:
             job["spec"].update(_one_way_job(run))
         if "tls_version" in run.spec and client_certificates_enabled():
             certificate = issue_client_certificate(common_name=device_id)
