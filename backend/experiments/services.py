@@ -457,21 +457,22 @@ def run_retry(*, run: Run) -> Run:
     run = Run.objects.select_for_update().get(pk=run.pk)
     if run.status not in (RunStatus.FAILED, RunStatus.CANCELLED):
         raise RunNotRetryable(RUN_NOT_RETRYABLE_MESSAGE.format(run_id=run.pk, status=run.status))
+    devices = list(Device.objects.filter(run_devices__run=run).order_by("name"))
+    offline = [d.name for d in devices if not d.online]
+    if offline:
+        raise DevicesOffline(
+            DEVICES_OFFLINE_MESSAGE.format(names=", ".join(offline)), extra={"devices": offline}
+        )
     retry = Run.objects.create(
         experiment_id=run.experiment_id,
         spec=run.spec,
+        controller=run.controller,  # a one-way run's keys go with its spec
         cell=run.cell,
         cell_label=run.cell_label,
         repeat=run.repeat,
         position=run.position,
         retry_of=run,
     )
-    devices = Device.objects.filter(run_devices__run=run).order_by("name")
-    offline = [d.name for d in devices if not d.online]
-    if offline:
-        raise DevicesOffline(
-            DEVICES_OFFLINE_MESSAGE.format(names=", ".join(offline)), extra={"devices": offline}
-        )
     total = RunDevice.objects.filter(run=run).values_list("total", flat=True).first() or 0
     RunDevice.objects.bulk_create(
         RunDevice(run=retry, device=d, total=total, facts=d.facts) for d in devices

@@ -216,3 +216,22 @@ def test_a_run_whose_devices_never_answer_the_health_check_fails_saying_so(perso
     assert run.error.startswith(
         "pi-mute did not answer the health check before the run within 60 s"
     )
+
+
+@pytest.mark.django_db
+def test_a_retried_one_way_run_keeps_the_keys_its_spec_was_made_with(personas, quiet):
+    device = DeviceFactory.create(workspace=personas.workspace)
+    experiment = ExperimentFactory.create(
+        workspace=personas.workspace,
+        devices=[device],
+        measurement="one_way",
+        security="aes-128-cbc",
+        payload_size=16,
+    )
+    run = experiment_start(experiment=experiment)[0]
+    run_fail(run_id=run.pk, message="agent died")
+
+    retry = run_retry(run=run)
+
+    assert retry.controller == run.controller
+    assert len(bytes.fromhex(retry.controller["security_key"])) == 16
