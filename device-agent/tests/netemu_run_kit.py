@@ -32,7 +32,12 @@ def no_link_left(run_id: str, device_id: str = DEVICE) -> bool:
 
 class Harness:
     def __init__(
-        self, platform: FakePlatform, state_dir: Path, key: EccKey, device_id: str = DEVICE
+        self,
+        platform: FakePlatform,
+        state_dir: Path,
+        key: EccKey,
+        device_id: str = DEVICE,
+        network_backend: str = "auto",
     ) -> None:
         self.device_id = device_id
         self.state_dir = state_dir
@@ -50,6 +55,7 @@ class Harness:
             events=EventPublisher(self.transport, Topics(f"iotsecbench/agents/{device_id}")),
             progress=Progress(),
             stop=self.stop,
+            network_backend=network_backend,
         )
         self._seq = 0
 

@@ -38,8 +38,8 @@ def test_run_fails_saying_root_is_needed_when_agent_is_not_root(
     message = only_failure(harness, job.run_id)
     assert message == (
         "network profile 'LAN' cannot be enforced: needs root (network namespaces and TUN "
-        "devices) (run the agent as root on a Linux host with /dev/net/tun and iproute2, or "
-        "start the run without a network profile); nothing was sent"
+        "devices) (run the agent as root on a Linux host with iproute2 and either sch_netem "
+        "or /dev/net/tun, or start the run without a network profile); nothing was sent"
     )
     assert read_records(RunFiles.of(harness.state_dir, job.run_id).csv) == []
 

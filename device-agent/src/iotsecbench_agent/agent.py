@@ -4,6 +4,7 @@ and owns the lifecycle (online status, last will, clean shutdown)."""
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from iotsecbench_agent.events import JOBS_QOS, EventPublisher, JobIntake
 from iotsecbench_agent.executor import JobExecutor
 from iotsecbench_agent.facts import collect_facts
 from iotsecbench_agent.jobs import JobVerifier, SeqStore
+from iotsecbench_agent.netemu.errors import NetemuError
 from iotsecbench_agent.progress import Progress
 from iotsecbench_agent.uploader import Uploader
 
@@ -48,6 +50,7 @@ class AgentOptions:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     heartbeat_active_s: float = HEARTBEAT_ACTIVE_S
     heartbeat_idle_s: float = HEARTBEAT_IDLE_S
+    network_backend: str = "auto"  # enforcement.choose_backend: auto, netem or userspace
 
 
 class Agent:
@@ -83,6 +86,7 @@ class Agent:
             events=self.events,
             progress=self.progress,
             stop=self.stop,
+            network_backend=options.network_backend,
         )
         self.intake = JobIntake(
             verifier=JobVerifier(
@@ -101,6 +105,7 @@ class Agent:
 
     def run(self) -> None:
         """Run until ``request_stop``; raises ControlPlaneError/ConfigError on start-up."""
+        sweep_stale_links()
         self._post_facts()
         self.transport.subscribe(self.topics.jobs, qos=JOBS_QOS, handler=self.intake.handle)
         self.transport.connect()
@@ -164,3 +169,20 @@ class Agent:
             logger.warning("agent.facts_not_sent error=%s", exc)
         else:
             logger.info("agent.facts_sent")
+
+
+def sweep_stale_links() -> None:
+    """Remove the emulated links of agents that were killed without tearing them down
+    (netemu/owners.py); links of live agents on this host are kept. Never fatal: a link
+    left here only keeps its 10.77.k.0/30 subnet taken."""
+    if os.geteuid() != 0:
+        return  # only root makes links, and only root could remove them
+    from iotsecbench_agent.netemu.owners import sweep_stale
+
+    try:
+        swept = sweep_stale()
+    except (NetemuError, OSError) as exc:
+        logger.warning("agent.link_sweep_failed error=%s", exc)
+        return
+    if swept:
+        logger.info("agent.links_swept links=%s", ",".join(swept))

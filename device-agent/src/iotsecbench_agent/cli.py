@@ -25,7 +25,9 @@ from iotsecbench_agent.agent import Agent, AgentOptions
 from iotsecbench_agent.config import (
     ENV_ENROLL_TOKEN,
     ENV_MQTT_URL,
+    ENV_NETEM_BACKEND,
     ENV_SERVER,
+    NETWORK_BACKENDS,
     REDACTED,
     STATE_FILE,
     AgentState,
@@ -34,6 +36,7 @@ from iotsecbench_agent.config import (
     env_value,
     environ,
     load_state,
+    network_backend,
     resolve_state_dir,
     save_state,
     validate_http_url,
@@ -115,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--state-dir", help="state directory written by `enroll`")
     run.add_argument("--mqtt-url", help=f"override the stored broker URL (env {ENV_MQTT_URL})")
     run.add_argument("--server", help=f"override the stored platform URL (env {ENV_SERVER})")
+    run.add_argument(
+        "--network-backend",
+        choices=NETWORK_BACKENDS,
+        help="what enforces a run's network profile: auto (netem if it works here, else the "
+        f"userspace emulator; the default), netem or userspace (env {ENV_NETEM_BACKEND})",
+    )
 
     commands.add_parser("facts", help="print this device's facts as JSON")
     commands.add_parser("config-reference", help="print the configuration reference (Markdown)")
@@ -221,9 +230,11 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], formatter: Redacti
         server_url=args.server or env_value(env, ENV_SERVER),
         mqtt_url=args.mqtt_url or env_value(env, ENV_MQTT_URL),
     )
+    backend = network_backend(args.network_backend or env_value(env, ENV_NETEM_BACKEND))
     formatter.secrets.extend(state.secrets())
     logger.info("agent.config %s", json.dumps(state.redacted(), sort_keys=True))
-    agent = Agent(AgentOptions(state_dir=Path(state_dir), state=state))
+    logger.info("agent.network_backend setting=%s", backend)
+    agent = Agent(AgentOptions(state_dir=Path(state_dir), state=state, network_backend=backend))
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         logger.info("agent.signal signal=%s", signal.Signals(signum).name)

@@ -28,6 +28,8 @@ ENV_STATE_DIR = "IOTSECBENCH_AGENT_STATE_DIR"
 ENV_SERVER = "IOTSECBENCH_AGENT_SERVER"
 ENV_MQTT_URL = "IOTSECBENCH_AGENT_MQTT_URL"
 ENV_ENROLL_TOKEN = "IOTSECBENCH_AGENT_ENROLL_TOKEN"  # noqa: S105 - a variable name, not a secret
+ENV_NETEM_BACKEND = "IOTSECBENCH_NETEM_BACKEND"
+NETWORK_BACKENDS = ("auto", "netem", "userspace")
 
 ENV_VARS: dict[str, str] = {
     ENV_STATE_DIR: "State directory, used when `--state-dir` is not given.",
@@ -38,6 +40,10 @@ ENV_VARS: dict[str, str] = {
     "LAN address).",
     ENV_ENROLL_TOKEN: "One-time enrollment token, the default of `enroll --token` (keeps the "
     "token out of the process list and shell history).",
+    ENV_NETEM_BACKEND: "Which backend enforces a run's network profile, the default of "
+    "`run --network-backend`: `auto` (the default: the kernel's netem when it works here, "
+    "else the userspace emulator), `netem` or `userspace` (forced: a run fails if that "
+    "backend cannot work here).",
 }
 
 REDACTED = "***"
@@ -237,6 +243,18 @@ def apply_overrides(
     values = asdict(state)
     values.update(changes)
     return AgentState(**values)
+
+
+def network_backend(value: str | None) -> str:
+    """The ``--network-backend`` / IOTSECBENCH_NETEM_BACKEND setting, validated."""
+    if value is None:
+        return NETWORK_BACKENDS[0]
+    if value not in NETWORK_BACKENDS:
+        raise ConfigError(
+            f"network backend {value!r} is not one of {', '.join(NETWORK_BACKENDS)} "
+            f"(--network-backend or {ENV_NETEM_BACKEND})"
+        )
+    return value
 
 
 def env_value(env: Mapping[str, str], name: str) -> str | None:

@@ -1,14 +1,18 @@
 """Enforcing a run's network profile (``spec.network_profile``, §5 of
-docs/control-plane.md) with the userspace link emulator: the run's data plane crosses an
-emulated link, checked before the first message, torn down whatever happens, and the run
-reports the proof. Topology and figures: docs/network-emulation.md, "Enforcing a run's
-profile".
+docs/control-plane.md): the run's data plane crosses an emulated link, checked before the
+first message, torn down whatever happens, and the run reports the proof. Topology and
+figures: docs/network-emulation.md, "Enforcing a run's profile".
 
     root side (this namespace)                 device side (netns isb-<link_name(run, device)>)
-    broker ◄── relay on 10.77.k.1:<port> ◄── forwarder ◄── runner's sockets (10.77.k.2)
+    broker ◄── relay on 10.77.k.1:<port> ◄── link ◄── runner's sockets (10.77.k.2)
 
-- ``enforced`` checks everything it can before opening anything (profile, tables,
-  root/TUN), opens the link, runs ``verify`` on it, starts the relay, and only then yields;
+- The link is the kernel's netem (veth + tc, netem_link.py) where ``capability`` finds it
+  working, else the userspace forwarder (TUN); ``backend`` (the agent's
+  ``--network-backend`` / IOTSECBENCH_NETEM_BACKEND) can force either. A forced backend
+  that does not work here fails the run; there is no fallback from a forced choice.
+- ``enforced`` checks everything it can before opening anything (profile, tables, the
+  backend, and for netem whether netem can express the profile), opens the link, runs
+  ``verify`` on it, starts the relay, and only then yields;
   any failure raises ``NotEnforced`` saying what to do, so the run fails before a message
   is sent. It never falls back to an unshaped run.
 - The caller runs the runner inside ``path.inside()`` (its thread joins the device
@@ -18,7 +22,8 @@ profile".
   address would fail (no route, or nothing listening on the namespace's loopback), never
   go around the link.
 - At the end, ``report`` gets the proof (backend, verification figures, the forwarder's
-  final counters, the relay's counters and hop times), also when the run failed later.
+  final counters or netem's commands, read-back and qdisc statistics, the relay's counters
+  and hop times), also when the run failed later.
 """
 
 from __future__ import annotations
@@ -35,14 +40,24 @@ from iotsecbench_agent.config import BrokerAddress
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.netemu import nsutil
 from iotsecbench_agent.netemu.errors import BackendUnavailable, NetemuError, TableError
-from iotsecbench_agent.netemu.link import Link, open_link, require_userspace
+from iotsecbench_agent.netemu.link import (
+    NETEM,
+    USERSPACE,
+    Link,
+    capability,
+    open_link,
+    require_netem_tools,
+    require_userspace,
+)
+from iotsecbench_agent.netemu.netem import NetemUnexpressible, ReadbackMismatch
 from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
 from iotsecbench_agent.netemu.relay import TcpRelay
 from iotsecbench_agent.netemu.tables import MAX_TABLE_SIZE, resolve
 from iotsecbench_agent.netemu.verify import Verification, verify
 
 FIELD = "network_profile"
-BACKEND = "userspace"
+AUTO = "auto"
+BACKEND_CHOICES = (AUTO, NETEM, USERSPACE)
 # Table names become file names in a private directory: no separators, no dot files.
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,199}$")
 # The repository's measured tables, found when the agent runs from a checkout.
@@ -117,15 +132,19 @@ class EnforcedPath:
     def proof(self) -> dict[str, Any]:
         """What the run reports: after the link closed, the forwarder's final counters."""
         link = self.link
-        return {
-            "backend": BACKEND,
+        proof: dict[str, Any] = {
+            "backend": link.backend,
             "profile": {"name": self.network.name, "spec": self.network.profile.to_dict()},
             "tables": {d: None if t is None else t.name for d, t in link.tables.items()},
             "link": {"netns": link.netns, "root_ip": link.root_ip, "device_ip": link.device_ip},
             "verification": self.verification.as_dict(),
-            "forwarder": link.counters(),
-            "relay": self.relay.stats(),
         }
+        if link.netem is not None:
+            proof["netem"] = {**link.netem.report(), "counters": link.counters()}
+        else:
+            proof["forwarder"] = link.counters()
+        proof["relay"] = self.relay.stats()
+        return proof
 
 
 def table_dirs(job_tables: Path | None) -> list[Path]:
@@ -146,6 +165,28 @@ def link_name(run_id: str, device_id: str) -> str:
     return f"r{run_id[:4]}{device_id[:5]}"
 
 
+def choose_backend(setting: str = AUTO) -> str:
+    """The backend a run uses: ``netem`` or ``userspace`` as forced (BackendUnavailable
+    when it cannot work here), or with ``auto`` netem when ``capability`` finds it working,
+    else userspace."""
+    if setting not in BACKEND_CHOICES:
+        raise ValueError(f"network backend {setting!r} is not one of {BACKEND_CHOICES}")
+    if setting == USERSPACE:
+        require_userspace()
+        return USERSPACE
+    if setting == NETEM:
+        require_netem_tools()
+    netem = capability()[NETEM]
+    if netem.available:
+        return NETEM
+    if setting == NETEM:
+        raise BackendUnavailable(
+            f"the netem backend was asked for but cannot work here: {netem.reason}"
+        )
+    require_userspace()
+    return USERSPACE
+
+
 @contextlib.contextmanager
 def enforced(
     network: NetworkProfileSpec,
@@ -154,9 +195,11 @@ def enforced(
     device_id: str,
     broker: BrokerAddress,
     report: Callable[[dict[str, Any]], None],
+    backend: str = AUTO,
 ) -> Iterator[EnforcedPath]:
     """Open, verify and relay the run's link (see the module doc); ``NotEnforced`` when
-    that fails. ``report(proof)`` is called once the link is down, if it was verified."""
+    that fails. ``report(proof)`` is called once the link is down, if it was verified.
+    ``backend``: ``auto``, ``netem`` or ``userspace`` (``choose_backend``)."""
     prefix = f"network profile {network.name!r} cannot be enforced"
     path: EnforcedPath | None = None
     try:
@@ -166,8 +209,10 @@ def enforced(
             dirs = table_dirs(Path(tmp))
             for direction in DIRECTIONS:  # a missing table is named before anything opens
                 resolve(network.profile.direction(direction), dirs)
-            require_userspace()
-            with open_link(link_name(run_id, device_id), network.profile, table_dirs=dirs) as link:
+            chosen = choose_backend(backend)
+            with open_link(
+                link_name(run_id, device_id), network.profile, table_dirs=dirs, backend=chosen
+            ) as link:
                 check = verify(link)
                 if not check.ok:
                     raise NotEnforced(
@@ -191,9 +236,13 @@ def enforced(
 def _hint(exc: NetemuError) -> str:
     if isinstance(exc, BackendUnavailable):
         return (
-            " (run the agent as root on a Linux host with /dev/net/tun and iproute2, "
-            "or start the run without a network profile)"
+            " (run the agent as root on a Linux host with iproute2 and either sch_netem or "
+            "/dev/net/tun, or start the run without a network profile)"
         )
+    if isinstance(exc, NetemUnexpressible):
+        return " (change the profile, or enforce it with the userspace backend)"
+    if isinstance(exc, ReadbackMismatch):
+        return " (the kernel's netem did not take the profile as given)"
     if isinstance(exc, TableError):
         return f" (send its values in spec.{FIELD}.tables, or add it to {FIXTURE_TABLES})"
     return ""

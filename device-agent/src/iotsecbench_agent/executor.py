@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.enforcement import FIELD, NetworkProfileSpec, enforced
+from iotsecbench_agent.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.errors import (
     AgentError,
     PlatformError,
@@ -97,8 +97,10 @@ class JobExecutor:
         events: EventPublisher,
         progress: Progress,
         stop: threading.Event,
+        network_backend: str = AUTO,
     ) -> None:
         self._state_dir = state_dir
+        self._network_backend = network_backend  # enforcement.choose_backend's setting
         self._device_id = device_id
         self._api = api
         self._uploader = uploader
@@ -282,7 +284,12 @@ class JobExecutor:
             self._network_enforced(job, proof)
 
         with enforced(
-            network, run_id=job.run_id, device_id=self._device_id, broker=broker, report=report
+            network,
+            run_id=job.run_id,
+            device_id=self._device_id,
+            broker=broker,
+            report=report,
+            backend=self._network_backend,
         ) as path:
             context.broker_via = path.via
             runner = runner_cls(job.spec, context)

@@ -8,6 +8,11 @@ platform or broker runs) and a namespace of the device's own, ``isb-<name>``:
             forwarder child process  ─────────────────────────  (one per link)
                    egress: device → root (profile.egress)
 
+That is the ``userspace`` backend. The ``netem`` backend (netem_link.py) keeps the names,
+namespaces and addresses but joins the two sides with a veth pair and shapes with the
+kernel's netem on the device side's interface (egress) and on an ifb device its ingress is
+redirected to.
+
 With ``isolated=True`` the root side is a second namespace of ours, ``isb-<name>-r``, so
 tests and benchmarks touch nothing of the host's network. Every name the project creates
 starts with ``isb``; only the /30 route of the root-side TUN device is added to the
@@ -15,14 +20,14 @@ caller's namespace, and no default route is added on the device side, so traffic
 device namespace can reach the root side's address and nothing else.
 
 ``open_link`` is a context manager that always removes what it created: at exit, on error,
-on SIGTERM (when nobody else handles it), and at interpreter exit.
+on SIGTERM (when nobody else handles it), and at interpreter exit; a link left behind by a
+SIGKILLed process is removed by the next ``open_link`` or agent start (owners.py).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import fcntl
 import ipaddress
 import os
 import re
@@ -35,21 +40,23 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from iotsecbench_agent.netemu import nsutil
+from iotsecbench_agent.netemu import netem_link, nsutil, owners
 from iotsecbench_agent.netemu.emulator import ForwarderProcess
-from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError
+from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError, NetemuError
+from iotsecbench_agent.netemu.netem import NetemPlan
 from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
 from iotsecbench_agent.netemu.tables import DistTable, resolve
 
-PREFIX = "isb-"
+PREFIX = owners.PREFIX
+USERSPACE = "userspace"
+NETEM = "netem"
+BACKENDS = (NETEM, USERSPACE)
 # Names end up in interface names (IFNAMSIZ: 15 characters): "isbr-" + 10.
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,9}$")
 # The project's private range: one /30 per link in 10.77.<k>.0/30, k = 0–255.
 SUBNET_PREFIX = "10.77"
 MAX_LINKS = 256
 MTU = 1500
-# Serialises index allocation between processes (two test runs, agents of a testbed).
-LOCK_PATH = "/run/lock/iotsecbench-netemu.lock"
 
 
 @dataclass(frozen=True)
@@ -80,19 +87,28 @@ class Link:
         addresses: Addresses,
         *,
         isolated: bool,
+        backend: str = USERSPACE,
     ) -> None:
         self.name = name
+        self.backend = backend
         self.profile = profile
         self.addresses = addresses
         self.netns = f"{PREFIX}{name}"
         self.root_netns: str | None = f"{PREFIX}{name}-r" if isolated else None
         self.root_if = f"isbr-{name}"
         self.device_if = f"isbd-{name}"
-        self.forwarder: ForwarderProcess | None = None
+        self.forwarder: ForwarderProcess | None = None  # userspace backend
+        self.netem: netem_link.NetemState | None = None  # netem backend
         self.tables: dict[str, DistTable | None] = {}  # per direction, as enforced
         self.final_counters: dict[str, Any] | None = None
         self._created: list[str] = []  # namespaces, in creation order
+        self._claimed = False  # registered as ours in owners.py
         self._closed = False
+
+    @property
+    def frame_overhead_bytes(self) -> int:
+        """Bytes the shaper counts per packet beyond the IP packet (its rate's unit)."""
+        return netem_link.ETH_HLEN if self.backend == NETEM else 0
 
     @property
     def root_ip(self) -> str:
@@ -109,10 +125,13 @@ class Link:
         return nsutil.socket_in(self.netns if side == "device" else self.root_netns, kind)
 
     def counters(self) -> dict[str, Any]:
-        """The forwarder's counters (per direction, and its CPU time), as a dict."""
-        if self.forwarder is None:
-            return self.final_counters or {}
-        return self.forwarder.counters()
+        """The forwarder's counters (per direction, and its CPU time) or the netem qdiscs'
+        statistics (per direction), as a dict; after ``close`` the last ones read."""
+        if self.forwarder is not None:
+            return self.forwarder.counters()
+        if self.netem is not None and not self._closed:
+            return netem_link.counters(self)
+        return self.final_counters or {}
 
     def close(self) -> None:
         """Stop the forwarder and remove every namespace and device; idempotent."""
@@ -126,17 +145,24 @@ class Link:
             except LinkError as exc:
                 errors.append(str(exc))
             self.forwarder = None
+        if self.netem is not None and self._created:
+            try:  # the qdiscs' statistics go with the namespace: read them first
+                self.final_counters = netem_link.counters(self)
+            except NetemuError as exc:
+                self.final_counters = {"error": str(exc)}
+        # A veth pair goes at once with either end; with its namespace only later (the
+        # kernel cleans up a deleted namespace asynchronously): delete the root end first.
+        # The userspace backend's root TUN went with the forwarder, unless it hangs.
+        if self.backend == NETEM:
+            _delete_root_device(self, errors)
         for netns in reversed(self._created):
             try:
                 nsutil.netns_delete(netns)
             except LinkError as exc:
                 errors.append(str(exc))
-        if self.root_netns is None and _device_exists(self.root_if):
-            # The forwarder held its last descriptor: gone with it, unless it hangs.
-            try:
-                nsutil.ip("link", "delete", self.root_if)
-            except LinkError as exc:
-                errors.append(str(exc))
+        _delete_root_device(self, errors)
+        if self._claimed and not errors:  # else the sweep retries once we are gone
+            owners.release(self.name)
         _open_links.discard(self)
         if errors:
             raise LinkError(f"teardown of link {self.name}: " + "; ".join(errors))
@@ -152,23 +178,39 @@ def open_link(
     isolated: bool = False,
     seed: int | None = None,
     trace: bool = False,
+    backend: str = USERSPACE,
 ) -> Iterator[Link]:
     """Set up link ``isb-<name>`` shaped by ``profile`` and yield it; tear it down at the
     end whatever happens. ``table_dirs`` are searched for measured tables; ``index`` picks
-    10.77.<index>.0/30 (default: the first free one); ``trace`` keeps per-packet times
-    for ``ForwarderProcess.write_trace`` (benchmarks)."""
-    require_userspace()
+    10.77.<index>.0/30 (default: the first free one); ``backend`` is ``userspace`` (TUN
+    devices and a forwarder; ``seed`` and ``trace``, per-packet times for
+    ``ForwarderProcess.write_trace``, are its options) or ``netem`` (veth and tc). Links
+    whose owner process died are swept first (owners.py)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend {backend!r} is not one of {BACKENDS}")
+    if backend == NETEM:
+        require_netem_tools()
+    else:
+        require_userspace()
     if not NAME.match(name):
         raise LinkError(f"link name {name!r}: 1–10 of a-z, 0-9 and '-', starting alnum")
     tables = {d: resolve(profile.direction(d), table_dirs) for d in DIRECTIONS}
+    # What netem cannot express is refused here, before anything exists.
+    plans = netem_link.plans(profile, tables) if backend == NETEM else None
     with _terminate_cleanly():
-        with _allocation_lock():
+        with owners.allocation_lock():
+            owners.sweep_locked()
             addresses = Addresses(index if index is not None else _free_index())
-            link = Link(name, profile, addresses, isolated=isolated)
+            link = Link(name, profile, addresses, isolated=isolated, backend=backend)
             link.tables = tables
             _open_links.add(link)
             try:
-                _set_up(link, tables, seed=seed, trace=trace)
+                owners.claim(name)
+                link._claimed = True
+                if plans is not None:
+                    _set_up_netem(link, plans)
+                else:
+                    _set_up(link, tables, seed=seed, trace=trace)
             except BaseException:
                 link.close()
                 raise
@@ -181,6 +223,29 @@ def open_link(
 def _set_up(
     link: Link, tables: dict[str, DistTable | None], *, seed: int | None, trace: bool
 ) -> None:
+    _make_namespaces(link)
+    root_fd = nsutil.open_tun(link.root_if, link.root_netns)
+    try:
+        device_fd = nsutil.open_tun(link.device_if, link.netns)
+        try:
+            _address_sides(link)
+            link.forwarder = ForwarderProcess(
+                root_fd, device_fd, link.profile, tables, seed=seed, trace=trace
+            )
+        finally:
+            os.close(device_fd)  # the child has its own copies now
+    finally:
+        os.close(root_fd)
+
+
+def _set_up_netem(link: Link, plans: dict[str, NetemPlan | None]) -> None:
+    _make_namespaces(link)
+    netem_link.create_veth(link)
+    _address_sides(link)
+    netem_link.install(link, plans)
+
+
+def _make_namespaces(link: Link) -> None:
     taken = set(nsutil.netns_list())
     for netns in (link.netns, link.root_netns):
         if netns is None:
@@ -194,35 +259,38 @@ def _set_up(
         link._created.append(netns)
     if link.root_netns is None and _device_exists(link.root_if):
         raise LinkError(f"device {link.root_if} exists already (`ip link delete {link.root_if}`)")
-    root_fd = nsutil.open_tun(link.root_if, link.root_netns)
+
+
+def _address_sides(link: Link) -> None:
+    """Both ends up with their /30 address, MTU and no IPv6; ``lo`` up."""
+    for netns, ifname, address in (
+        (link.root_netns, link.root_if, link.root_ip),
+        (link.netns, link.device_if, link.device_ip),
+    ):
+        # No IPv6 on our devices: router solicitations and MLD reports would be
+        # forwarded, shaped and counted as if they were the run's traffic.
+        nsutil.write_sysctl(f"net/ipv6/conf/{ifname}/disable_ipv6", "1", netns)
+        nsutil.ip_batch(
+            [
+                f"link set dev {ifname} mtu {MTU}",
+                f"address add {address}/30 dev {ifname}",
+                f"link set dev {ifname} up",
+            ],
+            netns=netns,
+        )
+    nsutil.ip("link", "set", "dev", "lo", "up", netns=link.netns)
+    if link.root_netns is not None:
+        nsutil.ip("link", "set", "dev", "lo", "up", netns=link.root_netns)
+
+
+def _delete_root_device(link: Link, errors: list[str]) -> None:
+    if link.root_netns is not None or not _device_exists(link.root_if):
+        return
     try:
-        device_fd = nsutil.open_tun(link.device_if, link.netns)
-        try:
-            for netns, ifname, address in (
-                (link.root_netns, link.root_if, link.root_ip),
-                (link.netns, link.device_if, link.device_ip),
-            ):
-                # No IPv6 on our devices: router solicitations and MLD reports would be
-                # forwarded, shaped and counted as if they were the run's traffic.
-                nsutil.write_sysctl(f"net/ipv6/conf/{ifname}/disable_ipv6", "1", netns)
-                nsutil.ip_batch(
-                    [
-                        f"link set dev {ifname} mtu {MTU}",
-                        f"address add {address}/30 dev {ifname}",
-                        f"link set dev {ifname} up",
-                    ],
-                    netns=netns,
-                )
-            nsutil.ip("link", "set", "dev", "lo", "up", netns=link.netns)
-            if link.root_netns is not None:
-                nsutil.ip("link", "set", "dev", "lo", "up", netns=link.root_netns)
-            link.forwarder = ForwarderProcess(
-                root_fd, device_fd, link.profile, tables, seed=seed, trace=trace
-            )
-        finally:
-            os.close(device_fd)  # the child has its own copies now
-    finally:
-        os.close(root_fd)
+        nsutil.ip("link", "delete", link.root_if)
+    except LinkError as exc:
+        if _device_exists(link.root_if):  # else it went meanwhile (with its peer)
+            errors.append(str(exc))
 
 
 def _device_exists(ifname: str) -> bool:
@@ -242,17 +310,6 @@ def _free_index() -> int:
         if k not in used:
             return k
     raise LinkError(f"all {MAX_LINKS} link subnets of {SUBNET_PREFIX}.0.0/16 are in use")
-
-
-@contextlib.contextmanager
-def _allocation_lock() -> Iterator[None]:
-    os.makedirs(os.path.dirname(LOCK_PATH), exist_ok=True)
-    with open(LOCK_PATH, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # -- always tear down ------------------------------------------------------------------------
@@ -311,64 +368,38 @@ def require_userspace() -> None:
         raise BackendUnavailable(backend.reason)
 
 
+def require_netem_tools() -> None:
+    """BackendUnavailable unless we are root with ``ip`` and ``tc`` (whether the kernel has
+    netem is what ``capability`` probes; without it, installing fails with tc's reason)."""
+    if os.geteuid() != 0:
+        raise BackendUnavailable("needs root (network namespaces, veth, tc qdisc)")
+    nsutil.ip_binary()
+    netem_link.tc_binary()
+
+
 def capability() -> dict[str, Backend]:
     """Which backends can enforce a profile on this host, with the reason when not:
-    ``netem`` (a netem qdisc can be added to a dummy device in a throwaway namespace) and
-    ``userspace`` (root, /dev/net/tun and network namespaces)."""
-    return {"netem": _netem(), "userspace": _userspace()}
+    ``netem`` (veth, a netem qdisc, ifb and the ingress redirect work in a throwaway
+    namespace: netem_link.probe) and ``userspace`` (root, /dev/net/tun and namespaces)."""
+    return {NETEM: _netem(), USERSPACE: _userspace()}
 
 
 def _userspace() -> Backend:
     if os.geteuid() != 0:
-        return Backend("userspace", False, "needs root (network namespaces and TUN devices)")
+        return Backend(USERSPACE, False, "needs root (network namespaces and TUN devices)")
     if not os.path.exists(nsutil.TUN_PATH):
-        return Backend("userspace", False, f"{nsutil.TUN_PATH} is missing (modprobe tun)")
+        return Backend(USERSPACE, False, f"{nsutil.TUN_PATH} is missing (modprobe tun)")
     try:
         nsutil.ip_binary()
     except BackendUnavailable as exc:
-        return Backend("userspace", False, str(exc))
-    return Backend("userspace", True, f"root, {nsutil.TUN_PATH} and ip netns present")
+        return Backend(USERSPACE, False, str(exc))
+    return Backend(USERSPACE, True, f"root, {nsutil.TUN_PATH} and ip netns present")
 
 
 def _netem() -> Backend:
-    if os.geteuid() != 0:
-        return Backend("netem", False, "needs root (tc qdisc)")
     try:
-        nsutil.ip_binary()
+        require_netem_tools()
     except BackendUnavailable as exc:
-        return Backend("netem", False, str(exc))
-    probe = f"{PREFIX}probe-{os.getpid()}"
-    try:
-        nsutil.netns_add(probe)
-    except LinkError as exc:
-        return Backend("netem", False, f"cannot create a network namespace: {exc}")
-    try:
-        nsutil.ip("link", "add", "isbprobe0", "type", "dummy", netns=probe)
-        nsutil.run(
-            [
-                _tc(),
-                "-n",
-                probe,
-                "qdisc",
-                "add",
-                "dev",
-                "isbprobe0",
-                "root",
-                "netem",
-                "delay",
-                "1ms",
-            ]
-        )
-    except (LinkError, BackendUnavailable) as exc:
-        return Backend("netem", False, str(exc))
-    finally:
-        with contextlib.suppress(LinkError):
-            nsutil.netns_delete(probe)
-    return Backend("netem", True, "tc qdisc add … netem works")
-
-
-def _tc() -> str:
-    for path in ("/usr/sbin/tc", "/sbin/tc", "/usr/bin/tc"):
-        if os.path.exists(path):
-            return path
-    raise BackendUnavailable("the `tc` command (iproute2) is not installed")
+        return Backend(NETEM, False, str(exc))
+    available, reason = netem_link.probe()
+    return Backend(NETEM, available, reason)

@@ -20,7 +20,7 @@ import socket
 import struct
 import subprocess
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -45,12 +45,16 @@ def ip_binary() -> str:
     return found
 
 
-def run(argv: Sequence[str], *, stdin: str | None = None) -> str:
-    """Run an iproute2 command; LinkError with its stderr when it fails."""
+def run(
+    argv: Sequence[str], *, stdin: str | None = None, env: Mapping[str, str] | None = None
+) -> str:
+    """Run an iproute2 command (``env``: variables added to ours, e.g. tc's TC_LIB_DIR);
+    LinkError with its stderr when it fails."""
     try:
         done = subprocess.run(  # noqa: S603 (fixed argv built from validated names)
             list(argv),
             input=stdin,
+            env=None if env is None else {**os.environ, **env},
             capture_output=True,
             text=True,
             timeout=IP_TIMEOUT_S,

@@ -6,6 +6,11 @@ flight together, netem's rules (packets serialise and never overtake when a rate
 move the round trips. So ``predicted_rtts`` replays the probe schedule through the same
 ``DirectionShaper`` the forwarder uses, many times, with no I/O; the measured median must
 be within max(10 %, 2 ms) of that (issue #5), and most probes must come back.
+
+The probes themselves are the same for both backends (UDP between the link's two
+addresses); only the size a shaper's rate counts differs: the IP packet for the userspace
+forwarder (TUN), the Ethernet frame (+14 bytes) for netem on veth and ifb
+(``Link.frame_overhead_bytes``).
 """
 
 from __future__ import annotations
@@ -59,10 +64,12 @@ class Verification:
         return asdict(self)
 
 
-def probe_spacing_ms(profile: LinkProfile, payload: int = PAYLOAD_BYTES) -> float:
+def probe_spacing_ms(
+    profile: LinkProfile, payload: int = PAYLOAD_BYTES, frame_overhead: int = 0
+) -> float:
     """At least MIN_SPACING_MS, and twice a probe's serialisation time on the slower
     direction, so the probes themselves do not fill the queue."""
-    size_bits = (payload + IP_UDP_HEADER_BYTES) * 8
+    size_bits = (payload + IP_UDP_HEADER_BYTES + frame_overhead) * 8
     rates = [d.rate_kbit for d in (profile.egress, profile.ingress) if d.rate_kbit]
     serialise_ms = max((size_bits / rate for rate in rates), default=0.0)  # kbit/s → ms
     return max(MIN_SPACING_MS, 2 * serialise_ms)
@@ -77,10 +84,12 @@ def predicted_rtts(
     payload: int = PAYLOAD_BYTES,
     runs: int = SIMULATED_RUNS,
     seed: int = 0,
+    frame_overhead: int = 0,
 ) -> list[float]:
     """Round trips (ms) the profile gives probes sent every ``spacing_ms``: root side →
-    device side (ingress), echoed at once (egress); lost probes are left out."""
-    size = payload + IP_UDP_HEADER_BYTES
+    device side (ingress), echoed at once (egress); lost probes are left out.
+    ``frame_overhead``: bytes the shaper counts beyond the IP packet."""
+    size = payload + IP_UDP_HEADER_BYTES + frame_overhead
     packet = bytes(size)
     spacing = int(spacing_ms * 1e6)
     out: list[float] = []
@@ -111,9 +120,15 @@ def _replay(shaper: DirectionShaper, sends: list[tuple[int, int]], packet: bytes
 
 def verify(link: Link, *, probes: int = PROBES, payload: int = PAYLOAD_BYTES) -> Verification:
     """Probe ``link`` and compare the median round trip with the profile's prediction."""
-    spacing_ms = probe_spacing_ms(link.profile, payload)
+    overhead = link.frame_overhead_bytes
+    spacing_ms = probe_spacing_ms(link.profile, payload, overhead)
     model = predicted_rtts(
-        link.profile, link.tables, probes=probes, spacing_ms=spacing_ms, payload=payload
+        link.profile,
+        link.tables,
+        probes=probes,
+        spacing_ms=spacing_ms,
+        payload=payload,
+        frame_overhead=overhead,
     )
     if not model:
         return Verification(

@@ -12,6 +12,7 @@ import {
   runNetworkProfile,
   type ForwarderCounters,
   type ForwarderDirection,
+  type NetemCounters,
   type NetworkProof,
 } from './network-proof';
 
@@ -50,31 +51,50 @@ const VerificationFigures = ({ verification }: { verification: NonNullable<Netwo
   </>
 );
 
-const ForwarderTable = ({ deviceName, rows }: { deviceName: string; rows: ForwarderCounters[] }) => (
+/** One row per direction of a link's counters: the forwarder's, or netem's qdiscs'. */
+const CountersTable = ({
+  caption,
+  columns,
+  rows,
+}: {
+  caption: string;
+  columns: readonly string[];
+  rows: { direction: ForwarderDirection; cells: (number | null)[] }[];
+}) => (
   <div className="table-wrap">
     <table className="table">
-      <caption>Forwarder of {deviceName} (packets)</caption>
+      <caption>{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Direction</th>
-          <th scope="col">Forwarded</th>
-          <th scope="col">Dropped by loss</th>
-          <th scope="col">Dropped by queue</th>
+          {columns.map((column) => (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
           <tr key={row.direction}>
             <th scope="row">{DIRECTION_LABELS[row.direction]}</th>
-            <td className="num">{whole(row.forwarded)}</td>
-            <td className="num">{whole(row.droppedLoss)}</td>
-            <td className="num">{whole(row.droppedQueue)}</td>
+            {row.cells.map((cell, index) => (
+              <td className="num" key={columns[index]}>
+                {whole(cell)}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>
     </table>
   </div>
 );
+
+const forwarderRows = (rows: ForwarderCounters[]) =>
+  rows.map((r) => ({ direction: r.direction, cells: [r.forwarded, r.droppedLoss, r.droppedQueue] }));
+
+const netemRows = (rows: NetemCounters[]) =>
+  rows.map((r) => ({ direction: r.direction, cells: [r.packets, r.bytes, r.drops] }));
 
 const DeviceProof = ({ device, proof }: { device: RunDevice; proof: NetworkProof }) => (
   <>
@@ -92,7 +112,20 @@ const DeviceProof = ({ device, proof }: { device: RunDevice; proof: NetworkProof
         </>
       ) : null}
     </dl>
-    {proof.forwarder.length > 0 ? <ForwarderTable deviceName={device.name} rows={proof.forwarder} /> : null}
+    {proof.forwarder.length > 0 ? (
+      <CountersTable
+        caption={`Forwarder of ${device.name} (packets)`}
+        columns={['Forwarded', 'Dropped by loss', 'Dropped by queue']}
+        rows={forwarderRows(proof.forwarder)}
+      />
+    ) : null}
+    {proof.netem.length > 0 ? (
+      <CountersTable
+        caption={`netem qdiscs of ${device.name} (read back before the run, statistics after it)`}
+        columns={['Packets sent', 'Bytes sent', 'Dropped']}
+        rows={netemRows(proof.netem)}
+      />
+    ) : null}
   </>
 );
 

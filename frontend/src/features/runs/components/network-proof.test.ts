@@ -22,8 +22,26 @@ describe('parseNetworkProof', () => {
         { direction: 'egress', forwarded: 250, droppedLoss: 0, droppedQueue: 0 },
         { direction: 'ingress', forwarded: 247, droppedLoss: 3, droppedQueue: 0 },
       ],
+      netem: [],
       relay: { upP50Us: 20, downP50Us: 14, addedMedianUs: 34 },
     });
+  });
+
+  it('should read the netem backend’s qdisc statistics per direction instead of a forwarder', () => {
+    const { forwarder: _, ...rest } = networkProofFixture();
+    const proof = parseNetworkProof({
+      ...rest,
+      backend: 'netem',
+      netem: {
+        ifb: 'isbi-r1234abcde',
+        tc: ['tc -n isb-r1234abcde qdisc add dev isbd-r1234abcde root handle 1: netem delay 20000us'],
+        readback: { egress: { delay_us: 20000 }, ingress: null },
+        counters: { egress: { bytes: 3700, packets: 50, drops: 0, overlimits: 0 }, ingress: null },
+      },
+    });
+    expect(proof?.backend).toBe('netem');
+    expect(proof?.forwarder).toEqual([]);
+    expect(proof?.netem).toEqual([{ direction: 'egress', packets: 50, bytes: 3700, drops: 0 }]);
   });
 
   it('should be null without a proof', () => {
@@ -53,9 +71,10 @@ describe('parseNetworkProof', () => {
         received: null,
       },
       forwarder: [],
+      netem: [],
       relay: { upP50Us: 12, downP50Us: null, addedMedianUs: null },
     });
-    expect(parseNetworkProof({})).toEqual({ backend: null, verification: null, forwarder: [], relay: null });
+    expect(parseNetworkProof({})).toEqual({ backend: null, verification: null, forwarder: [], netem: [], relay: null });
   });
 });
 

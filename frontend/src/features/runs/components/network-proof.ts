@@ -41,6 +41,9 @@ const forwarderDirectionSchema = z.looseObject({
   dropped_queue: count,
 });
 
+/** One direction's netem qdisc statistics as `tc -s` reports them (netemu/netem.py `STAT_KEYS`). */
+const netemDirectionSchema = z.looseObject({ packets: count, bytes: count, drops: count });
+
 /** One direction of the relay (netemu/relay.py): the time to pass a chunk on. */
 const relayDirectionSchema = z.looseObject({ hop_p50_us: figure });
 
@@ -49,6 +52,13 @@ const proofSchema = z.looseObject({
   verification: lenient(verificationSchema),
   forwarder: lenient(
     z.looseObject({ egress: lenient(forwarderDirectionSchema), ingress: lenient(forwarderDirectionSchema) }),
+  ),
+  netem: lenient(
+    z.looseObject({
+      counters: lenient(
+        z.looseObject({ egress: lenient(netemDirectionSchema), ingress: lenient(netemDirectionSchema) }),
+      ),
+    }),
   ),
   relay: lenient(z.looseObject({ up: lenient(relayDirectionSchema), down: lenient(relayDirectionSchema) })),
 });
@@ -74,6 +84,14 @@ export type ForwarderCounters = {
   droppedQueue: number | null;
 };
 
+/** One direction's netem qdisc, from the kernel's statistics at the end of the run. */
+export type NetemCounters = {
+  direction: ForwarderDirection;
+  packets: number | null;
+  bytes: number | null;
+  drops: number | null;
+};
+
 export type NetworkProof = {
   backend: string | null;
   verification: {
@@ -89,6 +107,8 @@ export type NetworkProof = {
   } | null;
   /** The directions the forwarder reported, egress first. */
   forwarder: ForwarderCounters[];
+  /** The directions netem shaped (the netem backend), egress first. */
+  netem: NetemCounters[];
   /**
    * The relay's median hop per direction, and their sum: a round trip crosses it once each
    * way, so about what it adds to a round trip's median (docs/network-emulation.md, "The
@@ -101,7 +121,7 @@ export type NetworkProof = {
 export const parseNetworkProof = (raw: unknown): NetworkProof | null => {
   const parsed = proofSchema.safeParse(raw);
   if (!parsed.success) return null;
-  const { backend, verification: v, forwarder, relay } = parsed.data;
+  const { backend, verification: v, forwarder, netem, relay } = parsed.data;
   const up = relay?.up?.hop_p50_us ?? null;
   const down = relay?.down?.hop_p50_us ?? null;
   return {
@@ -129,6 +149,12 @@ export const parseNetworkProof = (raw: unknown): NetworkProof | null => {
               droppedQueue: counters.dropped_queue ?? null,
             },
           ]
+        : [];
+    }),
+    netem: FORWARDER_DIRECTIONS.flatMap((direction) => {
+      const counters = netem?.counters?.[direction];
+      return counters
+        ? [{ direction, packets: counters.packets ?? null, bytes: counters.bytes ?? null, drops: counters.drops ?? null }]
         : [];
     }),
     relay:

@@ -135,6 +135,39 @@ describe('Run page under a network profile', () => {
     });
   });
 
+  it('should show the netem backend’s qdisc statistics for a device whose kernel enforced the profile', async () => {
+    const { forwarder: _, ...userspace } = networkProofFixture();
+    const netem = {
+      ...userspace,
+      backend: 'netem',
+      netem: {
+        ifb: 'isbi-r1234abcde',
+        tc: [],
+        readback: {},
+        counters: {
+          egress: { bytes: 16_250, packets: 250, drops: 0, overlimits: 0 },
+          ingress: { bytes: 16_055, packets: 247, drops: 3, overlimits: 0 },
+        },
+      },
+    };
+    db.runs.push(shapedRun([device(pi1, netem)]));
+    arrangeResults(RUN_ID);
+    renderApp(`/runs/${RUN_ID}`);
+
+    const first = within(await networkPanel()).getByRole('region', { name: 'pi-lab-1' });
+    expect(figuresOf(first)).toMatchObject({ 'Enforced by': 'netem' });
+    expect(within(first).queryByRole('table', { name: /Forwarder/ })).not.toBeInTheDocument();
+    const table = within(first).getByRole('table', { name: /netem qdiscs of pi-lab-1/ });
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((row) => Array.from((row as HTMLTableRowElement).cells, (cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['Direction', 'Packets sent', 'Bytes sent', 'Dropped'],
+      ['Egress (device → platform)', '250', '16,250', '0'],
+      ['Ingress (platform → device)', '247', '16,055', '3'],
+    ]);
+  });
+
   it('should say when a device of a completed run sent no proof of enforcement', async () => {
     db.runs.push(shapedRun([device(pi1, networkProofFixture()), device(pi2, null)]));
     arrangeResults(RUN_ID);
