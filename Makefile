@@ -93,6 +93,7 @@ screenshot: deps frontend chromium ## refresh docs/img/run-page.png from the bro
 bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/ingest.py
 	$(PY) bench/ciphers.py
+	$(PY) bench/cipher_grouping.py
 	$(PY) bench/messaging.py
 	$(PY) bench/power.py
 	$(PY) bench/results.py

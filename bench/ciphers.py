@@ -55,7 +55,12 @@ from iotsecbench_agent.cipherbench import (
     run_plan,
     summarize,
 )
-from iotsecbench_agent.cipherbench_child import Batch, block_repetitions, oneshot_block
+from iotsecbench_agent.cipherbench_child import (
+    Batch,
+    block_repetitions,
+    calls_per_repetition,
+    oneshot_block,
+)
 from iotsecbench_agent.cipherbench_streams import generate_key
 from iotsecbench_agent.samplelog import Sample
 from iotsecbench_agent.security import registry
@@ -328,27 +333,30 @@ def mechanism_loop(mechanism: str, key: bytes, size: int, n: int) -> tuple[float
 
 def timed_in_process(mechanism: str, key: bytes, size: int, n: int) -> tuple[float, float]:
     """Mean ns per call of the agent's child's own timing code (``oneshot_block``: blocks
-    of calls one direction at a time, each call timed with the wall and CPU clocks, every
-    frame kept and checked) run here, in this long-warm process: the per-call timing
-    without the fresh child process and its sample writes."""
+    of repetitions one direction at a time, each repetition's calls timed with the wall
+    and CPU clocks, every frame kept and checked; as many calls per repetition as the
+    child's calibration picks) run here, in this long-warm process: the timing without
+    the fresh child process and its sample writes."""
     m = registry.create(mechanism, key=key)
     payload = os.urandom(size)
     batch = Batch(mechanism, size, n, key, stream=False, chunk_bytes=CHUNK_BYTES)
-    per_block = block_repetitions(batch)
     forward = backward = 0
     gc.collect()
     gc.disable()
     try:
-        oneshot_block(m, payload, per_block)  # warm-up, as the child's
+        # warm-up and calibration, as the child's
+        calls = calls_per_repetition(oneshot_block(m, payload, block_repetitions(batch)), size)
+        per_block = block_repetitions(batch, calls)
+        oneshot_block(m, payload, per_block, calls)
         done = 0
         while done < n:
-            for f_wall, _, b_wall, _ in oneshot_block(m, payload, min(per_block, n - done)):
+            for f_wall, _, b_wall, _ in oneshot_block(m, payload, min(per_block, n - done), calls):
                 forward += f_wall
                 backward += b_wall
                 done += 1
     finally:
         gc.enable()
-    return forward / n, backward / n
+    return forward / (n * calls), backward / (n * calls)
 
 
 def child_to_file(mechanism: str, key: bytes, size: int, n: int) -> tuple[float, float]:
@@ -367,10 +375,10 @@ def child_to_file(mechanism: str, key: bytes, size: int, n: int) -> tuple[float,
     if not lines or lines[-1] != "done":
         raise RuntimeError(f"agent child on {mechanism}/{size}: {lines[-1:] or 'no output'}")
     reps = [line.split() for line in lines if line.startswith("rep ")]
-    # rep <i> <fwd_wall_ns> <fwd_cpu_ns> <bwd_wall_ns> <bwd_cpu_ns> <peak_rss_kb>
+    # rep <i> <fwd_wall_ns> <fwd_cpu_ns> <bwd_wall_ns> <bwd_cpu_ns> <peak_rss_kb> <calls>
     return (
-        statistics.mean(int(r[2]) for r in reps),
-        statistics.mean(int(r[4]) for r in reps),
+        statistics.mean(int(r[2]) / int(r[7]) for r in reps),
+        statistics.mean(int(r[4]) / int(r[7]) for r in reps),
     )
 
 

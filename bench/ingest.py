@@ -36,7 +36,7 @@ def chunk_body(start: int, count: int) -> bytes:
     from measurements.services import RECORD_HEADER
 
     rows = b"".join(
-        b"%d,%d,%d,66,145,ok,3100,3500\n"
+        b"%d,%d,%d,66,145,ok,3100,3500,320,700\n"
         % (seq, T0 + seq * 1_000_000, T0 + seq * 1_000_000 + 41_000 + seq % 977)
         for seq in range(start, start + count)
     )
@@ -143,6 +143,10 @@ def ingest_with_bulk_create(run_device_ids: list[int], records: int, chunk_recor
                 outcome=row["outcome"],
                 secure_ns=int(row["secure_ns"]) if row["secure_ns"] else None,
                 unsecure_ns=int(row["unsecure_ns"]) if row["unsecure_ns"] else None,
+                floor_secure_ns=int(row["floor_secure_ns"]) if row["floor_secure_ns"] else None,
+                floor_unsecure_ns=(
+                    int(row["floor_unsecure_ns"]) if row["floor_unsecure_ns"] else None
+                ),
             )
             for row in reader
         ]

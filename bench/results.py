@@ -69,6 +69,8 @@ def records_csv(device: int, count: int) -> bytes:
             "outcome": np.where(lost, "lost", "ok"),
             "secure_ns": pa.array(np.full(count, 3_100), mask=lost),
             "unsecure_ns": pa.array(np.full(count, 3_500), mask=lost),
+            "floor_secure_ns": pa.array(np.full(count, 320), mask=lost),
+            "floor_unsecure_ns": pa.array(np.full(count, 700), mask=lost),
         }
     )
     out = io.BytesIO()

@@ -119,15 +119,19 @@ def test_secured_messaging_run_records_securing_costs_and_larger_wire_bytes(
     assert run["status"] == "done", run["error"]
     rows = product.sql(
         "SELECT count(*), min(r.secure_ns), min(r.unsecure_ns), min(r.wire_bytes),"
-        " max(r.wire_bytes), min(r.app_bytes) FROM measurements_messagerecord r"
+        " max(r.wire_bytes), min(r.app_bytes), min(r.floor_secure_ns),"
+        " min(r.floor_unsecure_ns) FROM measurements_messagerecord r"
         " JOIN experiments_rundevice rd ON rd.id = r.run_device_id"
         " WHERE rd.run_id = %s AND r.outcome = 'ok'",
         run["id"],
     )
-    count, min_secure, min_unsecure, min_wire, max_wire, app = rows[0]
+    count, min_secure, min_unsecure, min_wire, max_wire, app, floor_secure, floor_unsecure = rows[0]
     assert count == 100
     assert min_secure > 0
     assert min_unsecure > 0
+    # Every message carries its harness floor (the null mechanism, timed beside it).
+    assert floor_secure > 0
+    assert floor_unsecure > 0
     assert app == 66
     # AES-CBC adds a 16-byte IV and pads 66 bytes to 80: 30 bytes more than plain.
     plain = mqtt_publish_size(TOPIC_LEN, 66, qos=1)
@@ -135,6 +139,10 @@ def test_secured_messaging_run_records_securing_costs_and_larger_wire_bytes(
     for row in run["summary"]:
         assert row["secure_mean_us"] > 0
         assert row["unsecure_mean_us"] > 0
+        assert row["floor_secure_mean_us"] > 0
+        assert row["floor_unsecure_mean_us"] > 0
+        net = row["secure_mean_us"] - row["floor_secure_mean_us"]
+        assert abs(row["net_secure_mean_us"] - net) < 1e-9
 
 
 def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(
@@ -171,6 +179,8 @@ def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(
         assert row["mean_us"] > 0
         assert row["std_us"] is not None
         assert row["peak_rss_kb"] > 0
+    # Calls of a few µs are timed in groups, so a repetition lasts about 100 µs.
+    assert rows[("aes-128-cbc", "encrypt", 16)]["calls_per_repetition"] > 1
     stored = product.sql(
         "SELECT count(*) FROM measurements_benchsample s JOIN experiments_rundevice rd"
         " ON rd.id = s.run_device_id WHERE rd.run_id = %s",

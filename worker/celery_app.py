@@ -6,6 +6,7 @@ Run from the repository root with backend/ on the path (the Makefile does this):
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -24,3 +25,26 @@ app = Celery("iotsecbench")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.beat_schedule = BEAT_SCHEDULE
 app.autodiscover_tasks()
+
+# The worker's per-task INFO lines ("Task … received", "Task … succeeded in …"): Celery logs
+# them on these two loggers with the task name among the record's arguments.
+TASK_EVENT_LOGGERS = ("celery.worker.strategy", "celery.app.trace")
+QUIET_TASKS = frozenset(entry["task"] for entry in BEAT_SCHEDULE.values())
+
+
+class PeriodicTaskNoise(logging.Filter):
+    """Drops the INFO "received" and "succeeded" lines of the beat's periodic tasks (the
+    scheduler's tick every 5 s buried every useful line of the worker's log). Their
+    failures (ERROR) and what the tasks log themselves (e.g. experiments.run_started)
+    still show; LOG_LEVEL=DEBUG shows everything."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO or logging.getLogger().isEnabledFor(logging.DEBUG):
+            return True
+        args = record.args
+        values = args.values() if isinstance(args, dict) else (args or ())
+        return not any(isinstance(value, str) and value in QUIET_TASKS for value in values)
+
+
+for _name in TASK_EVENT_LOGGERS:
+    logging.getLogger(_name).addFilter(PeriodicTaskNoise())

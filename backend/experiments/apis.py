@@ -573,8 +573,29 @@ class RunSummaryRowSerializer(serializers.Serializer[object]):
     min_ms = serializers.FloatField(allow_null=True)
     max_ms = serializers.FloatField(allow_null=True)
     std_ms = serializers.FloatField(allow_null=True)
-    secure_mean_us = serializers.FloatField(allow_null=True)
-    unsecure_mean_us = serializers.FloatField(allow_null=True)
+    secure_mean_us = serializers.FloatField(
+        allow_null=True, help_text="Mean time inside the mechanism's secure (raw)."
+    )
+    unsecure_mean_us = serializers.FloatField(
+        allow_null=True, help_text="Mean time inside the mechanism's unsecure (raw)."
+    )
+    floor_secure_mean_us = serializers.FloatField(
+        allow_null=True,
+        help_text="The harness floor: mean time of the `null` mechanism's secure on the same "
+        "payload size, measured beside every message of this run; null without a mechanism "
+        "(security `none`) or from agents before the floor.",
+    )
+    floor_unsecure_mean_us = serializers.FloatField(
+        allow_null=True, help_text="The harness floor of unsecuring (see floor_secure_mean_us)."
+    )
+    net_secure_mean_us = serializers.FloatField(
+        allow_null=True,
+        help_text="secure_mean_us - floor_secure_mean_us: the mechanism's securing cost net of "
+        "the harness floor; null without a floor.",
+    )
+    net_unsecure_mean_us = serializers.FloatField(
+        allow_null=True, help_text="unsecure_mean_us - floor_unsecure_mean_us."
+    )
 
 
 @extend_schema_serializer(component_name="BenchSummaryRow")
@@ -591,6 +612,12 @@ class BenchSummaryRowSerializer(serializers.Serializer[object]):
     cpu_mean_us = serializers.FloatField()
     throughput_mb_s = serializers.FloatField()
     peak_rss_kb = serializers.IntegerField()
+    calls_per_repetition = serializers.IntegerField(
+        allow_null=True,
+        help_text="Back-to-back calls each repetition timed (calls shorter than 100 µs are "
+        "timed in groups; the times are then means per call); null: one call per repetition "
+        "(older agents) or a throughput run.",
+    )
     packets_per_s_mean = serializers.FloatField(allow_null=True)
     packets_per_s_std = serializers.FloatField(allow_null=True)
     net_mean_us = serializers.FloatField(
@@ -690,6 +717,10 @@ def run_output(run: Run) -> dict[str, object]:
             "std_ms": _ms(s.std_ns),
             "secure_mean_us": _us(s.secure_mean_ns),
             "unsecure_mean_us": _us(s.unsecure_mean_ns),
+            "floor_secure_mean_us": _us(s.floor_secure_mean_ns),
+            "floor_unsecure_mean_us": _us(s.floor_unsecure_mean_ns),
+            "net_secure_mean_us": _us(s.net_secure_mean_ns),
+            "net_unsecure_mean_us": _us(s.net_unsecure_mean_ns),
         }
         for s in run_statistics(run=run)
     ]
@@ -721,6 +752,7 @@ def run_output(run: Run) -> dict[str, object]:
             if b.wall_mean_ns
             else 0.0,
             "peak_rss_kb": b.peak_rss_kb,
+            "calls_per_repetition": b.calls,
             "packets_per_s_mean": b.rate_mean,
             "packets_per_s_std": b.rate_std,
             "net_mean_us": _net_mean_us(b, floor),

@@ -5,7 +5,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -86,6 +86,11 @@ NOT_ENFORCEABLE_MESSAGE = (
     "The network profile “{profile}” cannot be enforced on every device, so the run would "
     "not be measured under it. {devices}. Run those agents as root on Linux with "
     "/dev/net/tun (docs/network-emulation.md), or choose other devices or no profile."
+)
+NOT_ENFORCED_WARNING = (
+    "Network profiles cannot be enforced on every device of this design, so starting it "
+    "would be refused: {devices}. Run those agents as root on Linux with /dev/net/tun "
+    "(docs/network-emulation.md), or choose other devices or no profile."
 )
 DEVICE_STALE_MESSAGE = "Device {name} sent no heartbeat for {seconds} s; its agent may have died."
 DEVICE_NEVER_STARTED_MESSAGE = (
@@ -384,6 +389,7 @@ def runs_schedule() -> list[str]:
                 busy_devices |= devices
                 started.append(str(run.pk))
         for run_id in started:
+            logger.info("experiments.run_started run=%s", run_id)
             transaction.on_commit(partial(run_prepare_task.delay, run_id))
     return started
 
@@ -956,10 +962,10 @@ def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) 
         )
     }
     device_ids = {str(i) for c in matrix.cells for i in c.get("device_ids", ())}
+    device_ids |= {str(i) for i in attrs.get("device_ids", ())}
+    devices = {str(d.pk): d for d in Device.objects.filter(workspace=workspace, pk__in=device_ids)}
     names = {
-        **{
-            str(d.pk): d.name for d in Device.objects.filter(workspace=workspace, pk__in=device_ids)
-        },
+        **{k: d.name for k, d in devices.items()},
         **{k: p.name for k, p in profiles.items()},
     }
     designs: list[dict[str, Any]] = []
@@ -981,5 +987,22 @@ def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) 
         excluded=matrix.excluded,
         repeats=attrs["repeats"],
         estimated_seconds=total,
-        warnings=estimate.warnings(designs, total),
+        warnings=estimate.warnings(designs, total) + _enforcement_warnings(designs, devices),
     )
+
+
+def _enforcement_warnings(
+    designs: Sequence[Mapping[str, Any]], devices: Mapping[str, Device]
+) -> list[str]:
+    """One line for the design's devices that cannot enforce a network profile it uses
+    (their agents said so): starting it would be refused (NOT_ENFORCEABLE_MESSAGE)."""
+    shaped = {str(i) for d in designs if d.get("network_profile") for i in d.get("device_ids", ())}
+    unable = {
+        devices[i].name: reason
+        for i in sorted(shaped)
+        if i in devices and (reason := _cannot_enforce(devices[i])) is not None
+    }
+    if not unable:
+        return []
+    named = "; ".join(f"{name}: {why}" for name, why in sorted(unable.items()))
+    return [NOT_ENFORCED_WARNING.format(devices=named)]

@@ -42,6 +42,12 @@ class MessageRecord(models.Model):
     # a lost message.
     secure_ns = models.BigIntegerField(null=True, blank=True)
     unsecure_ns = models.BigIntegerField(null=True, blank=True)
+    # The harness floor beside this message (ns): the `null` mechanism's secure and unsecure
+    # on a payload of the same size, timed the same way just after the round trip
+    # (device-agent/docs/security-mechanisms.md). NULL when the run has no mechanism
+    # (`none`), from agents before it, and, like unsecure_ns, for what was not unsecured.
+    floor_secure_ns = models.BigIntegerField(null=True, blank=True)
+    floor_unsecure_ns = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -121,6 +127,10 @@ class RunStatistic(models.Model):
     std_ns = models.FloatField(null=True)
     secure_mean_ns = models.FloatField(null=True)
     unsecure_mean_ns = models.FloatField(null=True)
+    # Means of the records' harness floors; a mechanism's cost net of the harness is
+    # secure_mean_ns - floor_secure_mean_ns (`net_secure_mean_ns`).
+    floor_secure_mean_ns = models.FloatField(null=True)
+    floor_unsecure_mean_ns = models.FloatField(null=True)
 
     class Meta:
         constraints = [
@@ -128,6 +138,22 @@ class RunStatistic(models.Model):
                 fields=["run", "run_device"], name="uniq_run_statistic", nulls_distinct=False
             ),
         ]
+
+    # Net of the floor: the difference of the two means. Both cover the same records (the
+    # agent measures a floor for every message it timed a mechanism on), so this is also the
+    # mean of the per-message differences; NULL without a floor (security `none`, or records
+    # of an agent before the floor).
+    @property
+    def net_secure_mean_ns(self) -> float | None:
+        return _difference(self.secure_mean_ns, self.floor_secure_mean_ns)
+
+    @property
+    def net_unsecure_mean_ns(self) -> float | None:
+        return _difference(self.unsecure_mean_ns, self.floor_unsecure_mean_ns)
+
+
+def _difference(raw: float | None, floor: float | None) -> float | None:
+    return None if raw is None or floor is None else raw - floor
 
 
 class BenchOperation(models.TextChoices):
@@ -158,6 +184,9 @@ class BenchSample(models.Model):
     peak_rss_kb = models.BigIntegerField()
     # Packets completed in the window (throughput); NULL for cipher benchmarks.
     packets = models.BigIntegerField(null=True, blank=True)
+    # Back-to-back calls the cipher-bench repetition timed; wall_ns and cpu_ns are then
+    # their mean per call. NULL: throughput windows, and samples of agents before it (one).
+    calls = models.IntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -167,6 +196,9 @@ class BenchSample(models.Model):
             models.CheckConstraint(
                 condition=Q(wall_ns__gte=0, cpu_ns__gte=0, data_bytes__gte=0, repetition__gte=0),
                 name="sample_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(calls__isnull=True) | Q(calls__gte=1), name="sample_calls_positive"
             ),
         ]
 
@@ -191,3 +223,6 @@ class BenchStatistic(models.Model):
     # Throughput: mean and sample std of packets per second over the windows.
     rate_mean = models.FloatField(null=True)
     rate_std = models.FloatField(null=True)
+    # Calls per repetition (cipher bench; wall/cpu are means per call); NULL: one call
+    # (older agents) or throughput windows.
+    calls = models.IntegerField(null=True)

@@ -23,6 +23,7 @@ from iotsecbench_agent.cipherbench import (
 from iotsecbench_agent.cipherbench_child import (
     Batch,
     block_repetitions,
+    calls_per_repetition,
     oneshot_block,
     oneshot_pass,
     run,
@@ -225,6 +226,50 @@ def test_oneshot_block_times_all_forward_calls_then_the_backward_ones_in_order()
     assert all(fw > 0 and bw > 0 and fc >= 0 and bc >= 0 for fw, fc, bw, bc in timings)
 
 
+def test_oneshot_block_times_each_repetitions_calls_together_forward_then_backward() -> None:
+    mech = _Recording()
+
+    timings = oneshot_block(mech, b"x" * 16, 2, calls=3)
+
+    assert mech.calls == ["secure"] * 6 + ["unsecure"] * 6
+    assert len(timings) == 2
+    assert all(fw > 0 and bw > 0 for fw, _, bw, _ in timings)
+
+
+@pytest.mark.parametrize(
+    ("forward_ns", "backward_ns", "size", "expected"),
+    [
+        (3_000, 4_000, 16, 34),  # the faster direction's calls last 100 µs: ceil(100/3)
+        (4_000, 3_000, 16, 34),
+        (100_000, 250_000, 16, 1),  # long enough alone
+        (10_000, 10_000, 100_000, 2),  # no more frames than a block holds (256 KiB)
+        (0, 0, 16, 16_384),  # a clock too coarse to see a call: as many as a block holds
+    ],
+)
+def test_calls_per_repetition_make_a_repetition_last_100_us(
+    forward_ns: int, backward_ns: int, size: int, expected: int
+) -> None:
+    warmup = [(forward_ns, 0, backward_ns, 0)] * 4 + [(10**9, 0, 10**9, 0)]  # one outlier
+
+    assert calls_per_repetition(warmup, size) == expected
+
+
+def test_a_16_byte_batch_times_calls_in_groups_and_reports_the_mean_per_call() -> None:
+    samples: list[Sample] = []
+
+    run_batch(
+        Batch("aes-128-cbc", 16, 6, generate_key("aes-128-cbc"), False, CHUNK_BYTES),
+        emit=samples.append,
+    )
+
+    assert len(samples) == 12
+    (calls,) = {s.calls for s in samples}  # one count for the whole batch
+    assert calls is not None
+    assert calls > 1
+    # Means per call: each well under the 100 µs the group of calls lasts.
+    assert all(0 < s.wall_ns < cipherbench_child.MIN_REPETITION_NS for s in samples)
+
+
 def test_oneshot_block_stops_encrypting_when_its_forward_time_is_spent() -> None:
     mech = _Recording()
 
@@ -270,9 +315,10 @@ def test_child_writes_samples_in_groups_with_the_peak_rss_read_per_group(
     assert [len(group) for group in lines] == [256, 256, 88]
     reps = [line.split() for group in lines for line in group]
     assert [int(r[1]) for r in reps] == list(range(600))
+    # rep <i> <fw> <fc> <bw> <bc> <peak_rss_kb> <calls>
     for group in lines:
-        assert len({line.split()[-1] for line in group}) == 1  # one VmHWM read per group
-    peaks = [int(group[0].split()[-1]) for group in lines]
+        assert len({line.split()[-2] for line in group}) == 1  # one VmHWM read per group
+    peaks = [int(group[0].split()[-2]) for group in lines]
     assert 0 < peaks[0] <= peaks[1] <= peaks[2]
 
 
@@ -281,6 +327,7 @@ def test_child_writes_a_group_after_flush_time_even_when_it_is_small(
 ) -> None:
     monkeypatch.setattr(cipherbench_child, "FLUSH_NS", 0)  # every block is due at once
     monkeypatch.setattr(cipherbench_child, "BLOCK_BYTES", 64)  # 4 repetitions of 16 bytes
+    monkeypatch.setattr(cipherbench_child, "MIN_REPETITION_NS", 0)  # one call each
     out = _Writes()
 
     run(Batch("null", 16, 10, b"", stream=False, chunk_bytes=CHUNK_BYTES), out)

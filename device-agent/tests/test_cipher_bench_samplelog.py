@@ -40,11 +40,11 @@ def test_sample_log_writes_the_contract_header_then_one_line_per_sample(tmp_path
         log.append(sample(0, "decrypt"))
 
     lines = path.read_text().splitlines()
-    expected = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
+    expected = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets,calls"
     assert lines[0] == HEADER == expected
-    assert lines[1:] == [  # a cipher-bench sample has no packets: an empty last field
-        "aes-128-cbc,encrypt,1024,0,15000,14000,22552,",
-        "aes-128-cbc,decrypt,1024,0,15000,14000,22552,",
+    assert lines[1:] == [  # no packets (cipher bench), no calls given: empty fields
+        "aes-128-cbc,encrypt,1024,0,15000,14000,22552,,",
+        "aes-128-cbc,decrypt,1024,0,15000,14000,22552,,",
     ]
     assert read_samples(path) == [sample(0), sample(0, "decrypt")]
 
@@ -56,9 +56,34 @@ def test_sample_log_writes_packets_when_a_throughput_window_has_them(tmp_path: P
         log.append(window)
 
     assert path.read_text().splitlines()[1] == (
-        "present-80-cbc,send,1280,2,2000104000,1990000000,27340,5612"
+        "present-80-cbc,send,1280,2,2000104000,1990000000,27340,5612,"
     )
     assert read_samples(path) == [window]
+
+
+def test_sample_log_writes_the_calls_a_repetition_timed_and_reads_them_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.csv"
+    grouped = Sample("aes-128-cbc", "encrypt", 16, 7, 2_950, 2_940, 22_000, calls=34)
+    with SampleLog(path) as log:
+        log.append(grouped)
+
+    assert path.read_text().splitlines()[1] == "aes-128-cbc,encrypt,16,7,2950,2940,22000,,34"
+    assert read_samples(path) == [grouped]
+
+
+def test_a_sample_with_no_calls_is_refused() -> None:
+    with pytest.raises(ValueError, match="calls must be at least 1"):
+        Sample("aes-128-cbc", "encrypt", 16, 0, 2_950, 2_940, 22_000, calls=0)
+
+
+def test_an_eight_field_line_of_an_agent_before_calls_reads_with_no_calls() -> None:
+    line = "present-80-cbc,send,1280,2,2000104000,1990000000,27340,5612\n"
+
+    assert Sample.from_line(line) == Sample(
+        "present-80-cbc", "send", 1280, 2, 2_000_104_000, 1_990_000_000, 27340, 5612
+    )
 
 
 def test_sample_log_reads_an_old_7_column_log_with_empty_packets(tmp_path: Path) -> None:
@@ -70,8 +95,8 @@ def test_sample_log_reads_an_old_7_column_log_with_empty_packets(tmp_path: Path)
     )
 
     assert list(iter_sample_lines(path)) == [
-        "aes-128-cbc,encrypt,1024,0,15000,14000,22552,\n",
-        "aes-128-cbc,decrypt,1024,0,15000,14000,22552,\n",
+        "aes-128-cbc,encrypt,1024,0,15000,14000,22552,,\n",
+        "aes-128-cbc,decrypt,1024,0,15000,14000,22552,,\n",
     ]
     assert read_samples(path) == [sample(0), sample(0, "decrypt")]
 
@@ -176,7 +201,7 @@ def test_samples_upload_sends_an_old_7_column_log_in_the_8_column_format(
     (sent,) = platform.to(f"/api/agent/runs/{RUN}/samples/")
     assert sent.body.decode() == (
         f"{HEADER}\n"
-        "ed25519,sign,16,0,110000,111000,22600,\n"
-        "ed25519,verify,16,0,220000,221000,22600,\n"
+        "ed25519,sign,16,0,110000,111000,22600,,\n"
+        "ed25519,verify,16,0,220000,221000,22600,,\n"
     )
     assert sent.headers["x-record-total"] == "2"

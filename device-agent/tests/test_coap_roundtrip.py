@@ -253,6 +253,24 @@ def test_coap_roundtrip_secures_the_payload_and_times_both_phases(
     assert all(fixed + 1 <= r.wire_bytes <= fixed + 8 for r in records)
 
 
+def test_coap_roundtrip_records_the_harness_floor_beside_every_message_when_secured() -> None:
+    records, _runner = run(spec(security="aes-128-cbc", message_count=10))
+
+    assert {r.outcome for r in records} == {OK}
+    for r in records:
+        assert r.floor_secure_ns is not None
+        assert r.floor_unsecure_ns is not None
+        assert r.floor_secure_ns > 0
+        assert r.floor_unsecure_ns > 0
+
+
+def test_coap_roundtrip_leaves_the_floor_empty_when_the_run_has_no_mechanism() -> None:
+    records, _runner = run(spec(message_count=3))
+
+    assert {r.outcome for r in records} == {OK}
+    assert {(r.floor_secure_ns, r.floor_unsecure_ns) for r in records} == {(None, None)}
+
+
 def test_coap_roundtrip_uses_an_external_server_when_coap_url_is_given() -> None:
     with CoapEchoServer() as server:
         records, runner = run(spec(coap_url=server.url, message_count=5))
@@ -333,6 +351,27 @@ def test_coap_non_records_lost_when_the_server_never_answers(silent_peer: RawCoa
     # Sent once each, and counted.
     assert [d.type for d in silent_peer.received] == [NON] * 3
     assert [r.wire_bytes for r in records] == [len(d.raw) for d in silent_peer.received]
+
+
+def test_coap_roundtrip_floors_only_securing_when_the_server_never_answers(
+    silent_peer: RawCoapPeer,
+) -> None:
+    records, _runner = run(
+        spec(
+            coap_url=silent_peer.url,
+            coap_type="non",
+            security="null",
+            message_count=2,
+            timeout_ms=100,
+        )
+    )
+
+    assert {r.outcome for r in records} == {LOST}
+    for r in records:
+        # As unsecure_ns: nothing came back to unsecure, so no floor for it either.
+        assert (r.unsecure_ns, r.floor_unsecure_ns) == (None, None)
+        assert r.floor_secure_ns is not None
+        assert r.floor_secure_ns > 0
 
 
 def test_coap_con_records_lost_after_its_retransmissions_when_the_server_never_answers(

@@ -133,6 +133,8 @@ def test_roundtrip_records_every_message_ok_through_a_local_gateway(
     assert {r.app_bytes for r in records} == {66}
     # Length(1) + MsgType + Flags + TopicId(2) + MsgId(2) + 66 octets of Data.
     assert {r.wire_bytes for r in records} == {7 + 66}
+    # security none: no mechanism, so no floor under it
+    assert {(r.floor_secure_ns, r.floor_unsecure_ns) for r in records} == {(None, None)}
     assert "agent.mqttsn_local_gateway" in caplog.text  # the runner says it started one
 
 
@@ -217,6 +219,33 @@ def test_roundtrip_publish_data_is_the_iv_then_the_cbc_ciphertext_on_the_wire(
     assert registry.create(mechanism, key=key).unsecure(sent[0][1].data) == payload_of(
         0, filler_for(66)
     )
+
+
+@pytest.mark.parametrize("mechanism", ["xtea-cbc", "null"])
+def test_roundtrip_records_the_harness_floor_beside_every_message_when_secured(
+    sn_broker: Broker, mechanism: str
+) -> None:
+    records = run(spec(sn_broker, qos=0, security=mechanism, message_count=10))
+
+    assert {r.outcome for r in records} == {OK}
+    for r in records:
+        assert r.floor_secure_ns is not None
+        assert r.floor_unsecure_ns is not None
+        assert r.floor_secure_ns > 0
+        assert r.floor_unsecure_ns > 0
+
+
+def test_roundtrip_floors_only_securing_when_the_echo_is_lost(sn_broker: Broker) -> None:
+    # The test broker's ACL lets the gateway subscribe under blackhole/ but drops publishes.
+    topic = f"{BLACKHOLE_PREFIX}{uuid.uuid4()}"
+    records = run(spec(sn_broker, security="null", message_count=2, timeout_ms=50, topic=topic))
+
+    assert {r.outcome for r in records} == {LOST}
+    for r in records:
+        # As unsecure_ns: nothing came back to unsecure, so no floor for it either.
+        assert (r.unsecure_ns, r.floor_unsecure_ns) == (None, None)
+        assert r.floor_secure_ns is not None
+        assert r.floor_secure_ns > 0
 
 
 def test_roundtrip_uses_the_three_octet_length_for_the_papers_1280_byte_payload(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,12 +26,21 @@ from iotsecbench_agent.events import EventPublisher
 from iotsecbench_agent.executor import JobExecutor
 from iotsecbench_agent.jobs import JobVerifier, SeqStore
 from iotsecbench_agent.progress import Progress
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, HEADER, OK, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.recordlog import (
+    DECRYPT_ERROR,
+    HEADER,
+    LOST,
+    OK,
+    REJECTED_SIGNATURE,
+    Record,
+)
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+from iotsecbench_agent.runners.timing import HarnessFloor
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.uploader import Uploader
 from testkit import (
+    BLACKHOLE_PREFIX,
     TOKEN,
     Broker,
     FakeControlPlane,
@@ -99,6 +109,62 @@ def test_roundtrip_records_security_times_and_overhead_when_mechanism_is_applied
         assert r.t_recv_ns is not None
         # t_send before securing, t_recv after unsecuring: the RTT contains both.
         assert r.t_recv_ns - r.t_send_ns > r.secure_ns + r.unsecure_ns
+
+
+@pytest.mark.parametrize("mechanism", ["aes-128-cbc", "null"])
+def test_roundtrip_records_the_harness_floor_of_every_message_after_its_round_trip(
+    broker: Broker, mechanism: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # When the floor is measured, on the runner's own clock: after each message's t_recv.
+    measured_at: list[int] = []
+    measure = HarnessFloor.measure
+
+    def spy(floor: HarnessFloor, payload: bytes, *, echoed: bool) -> tuple[int, int | None]:
+        measured_at.append(time.perf_counter_ns())
+        return measure(floor, payload, echoed=echoed)
+
+    monkeypatch.setattr(HarnessFloor, "measure", spy)
+    records: list[Record] = []
+    clock = RunClock()
+    job_spec = spec(broker.url, security=mechanism)
+    context = RunContext(
+        run_id=str(uuid.uuid4()),
+        device_id=DEVICE,
+        clock=clock,
+        emit=records.append,
+        stop=threading.Event(),
+    )
+    runner_for("messaging", job_spec)(job_spec, context).execute()
+
+    assert {r.outcome for r in records} == {OK}
+    assert len(measured_at) == len(records) == 20
+    for r, at in zip(records, measured_at):
+        assert r.floor_secure_ns is not None
+        assert r.floor_unsecure_ns is not None
+        assert r.floor_secure_ns > 0
+        assert r.floor_unsecure_ns > 0
+        assert r.t_recv_ns is not None
+        assert clock.wall_ns(at) > r.t_recv_ns  # outside the timed round trip
+
+
+def test_roundtrip_leaves_the_floor_empty_when_the_run_has_no_mechanism(broker: Broker) -> None:
+    records = run(spec(broker.url, security="none", message_count=5))
+
+    assert {r.outcome for r in records} == {OK}
+    assert {(r.floor_secure_ns, r.floor_unsecure_ns) for r in records} == {(None, None)}
+
+
+def test_roundtrip_floors_only_securing_when_the_echo_is_lost(broker: Broker) -> None:
+    # The test broker's ACL lets us subscribe under blackhole/ but drops our publishes.
+    topic = f"{BLACKHOLE_PREFIX}{uuid.uuid4()}"
+    records = run(spec(broker.url, security="null", message_count=3, timeout_ms=50, topic=topic))
+
+    assert {r.outcome for r in records} == {LOST}
+    for r in records:
+        # As unsecure_ns: nothing came back to unsecure, so no floor for it either.
+        assert (r.unsecure_ns, r.floor_unsecure_ns) == (None, None)
+        assert r.floor_secure_ns is not None
+        assert r.floor_secure_ns > 0
 
 
 def test_roundtrip_encrypts_with_job_key_when_security_key_is_given(broker: Broker) -> None:
@@ -211,6 +277,9 @@ def test_roundtrip_counts_corrupted_echo_as_refused_when_tampered_in_transit(
         assert r.t_recv_ns > r.t_send_ns
         assert r.unsecure_ns is not None
         assert r.unsecure_ns > 0
+        # A refused echo was still unsecured: its floor is measured too.
+        assert r.floor_unsecure_ns is not None
+        assert r.floor_unsecure_ns > 0
 
 
 def test_roundtrip_fails_setup_as_unsupported_when_key_length_is_wrong(broker: Broker) -> None:
@@ -246,6 +315,9 @@ def test_executor_uploads_security_columns_when_run_is_secured(
         assert fields[5] == OK
         assert int(fields[6]) > 0
         assert int(fields[7]) > 0
+        # floor_secure_ns, floor_unsecure_ns: the null mechanism beside each message
+        assert int(fields[8]) > 0
+        assert int(fields[9]) > 0
 
 
 def _executor_and_job(

@@ -164,6 +164,11 @@ def check_round_trips(records: list[Record], count: int, app_bytes: int) -> None
         # t_send before signing, t_recv after verifying: the round trip holds both, and
         # the peer's verification and signing besides.
         assert r.t_recv_ns - r.t_send_ns > r.secure_ns + r.unsecure_ns
+        # SRUP always signs, so every round trip has its harness floor beside it.
+        assert r.floor_secure_ns is not None
+        assert r.floor_unsecure_ns is not None
+        assert r.floor_secure_ns > 0
+        assert r.floor_unsecure_ns > 0
 
 
 @pytest.mark.parametrize(
@@ -334,6 +339,28 @@ def test_srup_round_trips_over_plain_mqtt_with_generated_keys_when_none_are_give
     assert {r.wire_bytes for r in records} == {
         publish_packet_size(topic=runner.topic, payload_size=srup, qos=0)
     }
+
+
+def test_srup_signing_costs_more_than_its_harness_floor_when_messages_are_signed(
+    broker: Broker,
+) -> None:
+    spec = {
+        "protocol": "srup",
+        "measurement": "round_trip",
+        "qos": 0,
+        "payload_size": PAYLOAD,
+        "message_count": 5,
+        "interval_ms": 0,
+        "timeout_ms": 2000,
+        "broker_url": broker.url,
+        "srup_signature": "ed25519",
+    }
+    _runner, records = run(spec)
+
+    check_round_trips(records, 5, PAYLOAD)
+    # An Ed25519 signature (tens of µs) against a copy into a frame (well under one).
+    assert all((r.secure_ns or 0) > (r.floor_secure_ns or 0) for r in records)
+    assert all((r.unsecure_ns or 0) > (r.floor_unsecure_ns or 0) for r in records)
 
 
 def test_executor_runs_and_uploads_a_signed_srup_job_when_the_platform_sends_one(

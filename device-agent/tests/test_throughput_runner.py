@@ -112,11 +112,11 @@ def test_throughput_job_measures_windows_and_uploads_their_samples(agent: Agent)
     assert {c.headers["authorization"] for c in chunks} == {f"Device {TOKEN}"}
     bodies = [c.body.decode("ascii").splitlines() for c in chunks]
     assert {lines[0] for lines in bodies} == {
-        "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
+        "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets,calls"
     }
     assert bodies[0][0] == HEADER
     lines = [line for body in bodies for line in body[1:]]
-    assert all(len(line.split(",")) == 8 for line in lines)
+    assert all(len(line.split(",")) == 9 for line in lines)
     uploaded = [Sample.from_line(line) for line in lines]
     assert uploaded == read_samples(SampleFiles.of(agent.state_dir, job.run_id).csv)
     assert [(s.mechanism, s.operation, s.data_bytes, s.repetition) for s in uploaded[:4]] == [

@@ -19,42 +19,58 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class StreamFormat:
-    """An upload stream: which table its CSV lines go to, and the header they must carry."""
+    """An upload stream: which table its CSV lines go to, and the header they must carry
+    (``columns``; ``legacy`` lists the shorter column lists of older agents' uploads,
+    still accepted: the missing columns stay NULL)."""
 
     table: str
     columns: tuple[str, ...]
+    legacy: tuple[tuple[str, ...], ...] = ()
 
     @property
     def header(self) -> bytes:
         return ",".join(self.columns).encode()
 
+    def columns_of(self, header: bytes) -> tuple[str, ...] | None:
+        """The columns a chunk with this header line carries; None for a header this
+        stream does not accept."""
+        for columns in (self.columns, *self.legacy):
+            if header == ",".join(columns).encode():
+                return columns
+        return None
 
+
+# Each stream's columns as the current agent writes them. An older agent's chunk carries a
+# prefix of them (docs/control-plane.md §6, §7): still accepted, the rest stays NULL.
+RECORD_COLUMNS = (
+    "seq",
+    "t_send_ns",
+    "t_recv_ns",
+    "app_bytes",
+    "wire_bytes",
+    "outcome",
+    "secure_ns",
+    "unsecure_ns",
+    "floor_secure_ns",  # agents before the harness floor have neither floor column
+    "floor_unsecure_ns",
+)
+SAMPLE_COLUMNS = (
+    "mechanism",
+    "operation",
+    "data_bytes",
+    "repetition",
+    "wall_ns",
+    "cpu_ns",
+    "peak_rss_kb",
+    "packets",
+    "calls",  # agents before `calls` timed one call per repetition
+)
 STREAMS = {
     Stream.RECORDS: StreamFormat(
-        MessageRecord._meta.db_table,
-        (
-            "seq",
-            "t_send_ns",
-            "t_recv_ns",
-            "app_bytes",
-            "wire_bytes",
-            "outcome",
-            "secure_ns",
-            "unsecure_ns",
-        ),
+        MessageRecord._meta.db_table, RECORD_COLUMNS, legacy=(RECORD_COLUMNS[:-2],)
     ),
     Stream.SAMPLES: StreamFormat(
-        BenchSample._meta.db_table,
-        (
-            "mechanism",
-            "operation",
-            "data_bytes",
-            "repetition",
-            "wall_ns",
-            "cpu_ns",
-            "peak_rss_kb",
-            "packets",
-        ),
+        BenchSample._meta.db_table, SAMPLE_COLUMNS, legacy=(SAMPLE_COLUMNS[:-1],)
     ),
 }
 RECORD_HEADER = STREAMS[Stream.RECORDS].header
@@ -126,14 +142,18 @@ def chunk_receive(
     return chunk, True
 
 
-def _check_header(body: bytes, stream: StreamFormat) -> None:
+def _check_header(body: bytes, stream: StreamFormat) -> tuple[str, ...]:
+    """The columns of the chunk's header line, or ChunkFormatError naming the header
+    expected."""
     first = body.split(b"\n", 1)[0].rstrip(b"\r")
-    if first != stream.header:
+    columns = stream.columns_of(first)
+    if columns is None:
         raise ChunkFormatError(
             HEADER_MESSAGE.format(
                 expected=stream.header.decode(), got=first[:200].decode(errors="replace")
             )
         )
+    return columns
 
 
 # --- ingesting ----------------------------------------------------------------------------
@@ -148,10 +168,10 @@ def csv_copy(*, stream: StreamFormat, run_device_id: int, body: bytes) -> int:
     Rows already stored (an overlapping re-upload) are skipped through a staging table.
     Must run inside a transaction.
     """
-    _check_header(body, stream)
+    present = _check_header(body, stream)
     prefix = b"%d," % run_device_id
     data = prefix + body.rstrip(b"\r\n").replace(b"\n", b"\n" + prefix) + b"\n"
-    columns = "run_device_id, " + ", ".join(stream.columns)
+    columns = "run_device_id, " + ", ".join(present)
     copy_sql = f"COPY {stream.table} ({columns}) FROM STDIN WITH (FORMAT csv, HEADER true)"
     try:
         with transaction.atomic(), connection.cursor() as cursor:

@@ -22,7 +22,9 @@ SELECT r.run_device_id,
        max({_RTT}) {_OK},
        stddev_samp({_RTT}) {_OK},
        avg(r.secure_ns),
-       avg(r.unsecure_ns)
+       avg(r.unsecure_ns),
+       avg(r.floor_secure_ns),
+       avg(r.floor_unsecure_ns)
 FROM {_RECORDS} r
 JOIN experiments_rundevice rd ON rd.id = r.run_device_id
 WHERE rd.run_id = %s
@@ -34,7 +36,8 @@ SELECT s.run_device_id, s.mechanism, s.operation, s.data_bytes, count(*),
        avg(s.wall_ns), var_samp(s.wall_ns), stddev_samp(s.wall_ns), avg(s.cpu_ns),
        max(s.peak_rss_kb),
        avg(s.packets * 1e9 / nullif(s.wall_ns, 0)),
-       stddev_samp(s.packets * 1e9 / nullif(s.wall_ns, 0))
+       stddev_samp(s.packets * 1e9 / nullif(s.wall_ns, 0)),
+       max(s.calls)
 FROM {BenchSample._meta.db_table} s
 JOIN experiments_rundevice rd ON rd.id = s.run_device_id
 WHERE rd.run_id = %s
@@ -53,13 +56,28 @@ def summarize(*, run_id: Any) -> None:
 
 @transaction.atomic
 def run_summarize(*, run_id: Any) -> list[RunStatistic]:
-    """Round-trip summary per device and over all devices (GROUP BY ROLLUP)."""
+    """Round-trip summary per device and over all devices (GROUP BY ROLLUP), with the mean
+    securing and unsecuring times and the means of their harness floors (the net figures
+    are their differences, `RunStatistic.net_secure_mean_ns`)."""
     with connection.cursor() as cursor:
         cursor.execute(_SUMMARY_SQL, [run_id])
         rows = cursor.fetchall()
     RunStatistic.objects.filter(run_id=run_id).delete()
     statistics = []
-    for run_device_id, n, lost, mean, pcts, lo, hi, std, secure, unsecure in rows:
+    for (
+        run_device_id,
+        n,
+        lost,
+        mean,
+        pcts,
+        lo,
+        hi,
+        std,
+        secure,
+        unsecure,
+        floor_secure,
+        floor_unsecure,
+    ) in rows:
         median, p95, p99 = pcts if pcts is not None else (None, None, None)
         statistics.append(
             RunStatistic(
@@ -76,6 +94,8 @@ def run_summarize(*, run_id: Any) -> list[RunStatistic]:
                 std_ns=_float(std),
                 secure_mean_ns=_float(secure),
                 unsecure_mean_ns=_float(unsecure),
+                floor_secure_mean_ns=_float(floor_secure),
+                floor_unsecure_mean_ns=_float(floor_unsecure),
             )
         )
     return RunStatistic.objects.bulk_create(statistics)
@@ -103,6 +123,7 @@ def bench_summarize(*, run_id: Any) -> list[BenchStatistic]:
             peak_rss_kb=peak,
             rate_mean=_float(rate),
             rate_std=_float(rate_std),
+            calls=calls,
         )
         for (
             rd,
@@ -117,6 +138,7 @@ def bench_summarize(*, run_id: Any) -> list[BenchStatistic]:
             peak,
             rate,
             rate_std,
+            calls,
         ) in rows
     )
 

@@ -11,16 +11,27 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.authentication import token_hash
 from experiments.models import Run, RunDevice, RunStatus
 
-HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns"
+# The agents' upload header (docs/control-plane.md §6), and the one of agents before the
+# harness floor, still accepted.
+HEADER = (
+    "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"
+    "floor_secure_ns,floor_unsecure_ns"
+)
+HEADER_BEFORE_FLOOR = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns"
 T0 = 1_763_770_000_000_000_000
 
 
-def csv_chunk(rows: list[tuple[int, int, int | None, str]]) -> bytes:
-    """Rows of (seq, t_send_ns, rtt_ns or None, outcome) in the agents' upload format."""
-    lines = [HEADER]
+def csv_chunk(rows: list[tuple[int, int, int | None, str]], *, floors: bool = True) -> bytes:
+    """Rows of (seq, t_send_ns, rtt_ns or None, outcome) in the agents' upload format:
+    secure_ns = 1000 + seq, unsecure_ns = 2000 + seq and their floors 300 + seq and
+    400 + seq on delivered rows, all four empty on lost ones. ``floors=False``: the format
+    of agents before the floor (no floor columns)."""
+    lines = [HEADER if floors else HEADER_BEFORE_FLOOR]
     for seq, t_send, rtt, outcome in rows:
         t_recv = "" if rtt is None else str(t_send + rtt)
         costs = ",," if rtt is None else f",{1000 + seq},{2000 + seq}"
+        if floors:
+            costs += ",," if rtt is None else f",{300 + seq},{400 + seq}"
         lines.append(f"{seq},{t_send},{t_recv},66,70,{outcome}{costs}")
     return ("\n".join(lines) + "\n").encode()
 

@@ -29,8 +29,8 @@ from psycopg import sql
 
 from devices.models import Device
 from experiments.models import SAMPLE_KINDS, Run, RunDevice
-from measurements.models import BenchSample, BenchStatistic, MessageRecord
-from measurements.selectors import NS_PER_US, bench_statistics
+from measurements.models import BenchSample, BenchStatistic, MessageRecord, RunStatistic
+from measurements.selectors import NS_PER_US, bench_statistics, run_statistics
 from results.services.summaries import DeviceStatistics, RunStatistics, run_statistics_compute
 
 EXPORT_SPEC_EXCLUDED = frozenset({"ca_cert", "broker_url"})
@@ -46,6 +46,9 @@ RECORD_COLUMNS = {  # name -> Arrow type of the Parquet column
     "outcome": pa.string(),
     "secure_ns": pa.int64(),
     "unsecure_ns": pa.int64(),
+    # the harness floor beside the message (the null mechanism, same size, same timing)
+    "floor_secure_ns": pa.int64(),
+    "floor_unsecure_ns": pa.int64(),
 }
 SAMPLE_COLUMNS = {  # cipher-benchmark and throughput samples
     "mechanism": pa.string(),
@@ -56,6 +59,7 @@ SAMPLE_COLUMNS = {  # cipher-benchmark and throughput samples
     "cpu_ns": pa.int64(),
     "peak_rss_kb": pa.int64(),
     "packets": pa.int64(),  # throughput windows only
+    "calls": pa.int32(),  # cipher bench: calls timed in the repetition (times are per call)
 }
 FACT_COLUMNS = (
     "hardware_model",
@@ -120,7 +124,8 @@ _MESSAGES = _RecordSource(
     model=MessageRecord,
     select="r.seq, r.t_send_ns, r.t_recv_ns, "
     "CASE WHEN r.outcome = 'ok' THEN (r.t_recv_ns - r.t_send_ns)::float8 / 1e6 END AS rtt_ms, "
-    "r.app_bytes, r.wire_bytes, r.outcome, r.secure_ns, r.unsecure_ns",
+    "r.app_bytes, r.wire_bytes, r.outcome, r.secure_ns, r.unsecure_ns, "
+    "r.floor_secure_ns, r.floor_unsecure_ns",
     columns=RECORD_COLUMNS,
     order="d.name, r.seq",
 )
@@ -261,7 +266,10 @@ def _summary_row(
     libraries: list[str],
     row: DeviceStatistics,
     statistics: RunStatistics,
+    stored: RunStatistic | None,
 ) -> dict[str, Any]:
+    """`stored`: the device's (or all devices') summary computed at ingest, which holds the
+    securing times and their harness floors (None before it exists: empty columns)."""
     s = row.summary
     return {
         **params,
@@ -286,7 +294,33 @@ def _summary_row(
         "variance_ms2": s.variance,
         "std_ms": s.std,
         "mean_of_device_means_ms": statistics.mean_of_device_means_ms,
+        **_securing_columns(stored),
     }
+
+
+def _securing_columns(stored: RunStatistic | None) -> dict[str, float | None]:
+    """Mean securing and unsecuring times in µs, raw, their harness floor, and net of it
+    (raw - floor), as the run page shows them."""
+    if stored is None:
+        return dict.fromkeys(SECURING_COLUMNS)
+    return {
+        "secure_mean_us": _us(stored.secure_mean_ns),
+        "floor_secure_mean_us": _us(stored.floor_secure_mean_ns),
+        "net_secure_mean_us": _us(stored.net_secure_mean_ns),
+        "unsecure_mean_us": _us(stored.unsecure_mean_ns),
+        "floor_unsecure_mean_us": _us(stored.floor_unsecure_mean_ns),
+        "net_unsecure_mean_us": _us(stored.net_unsecure_mean_ns),
+    }
+
+
+SECURING_COLUMNS = (
+    "secure_mean_us",
+    "floor_secure_mean_us",
+    "net_secure_mean_us",
+    "unsecure_mean_us",
+    "floor_unsecure_mean_us",
+    "net_unsecure_mean_us",
+)
 
 
 def _us(value_ns: float | None) -> float | None:
@@ -310,6 +344,7 @@ def _bench_row(
         "std_us": _us(row.wall_std_ns),
         "cpu_mean_us": _us(row.cpu_mean_ns),
         "peak_rss_kb": row.peak_rss_kb,
+        "calls_per_repetition": row.calls,
         # bytes per µs = MB/s (decimal megabytes), as the run page's throughput
         "throughput_mb_s": (
             row.data_bytes / (row.wall_mean_ns / NS_PER_US) if row.wall_mean_ns else None
@@ -329,6 +364,7 @@ BENCH_SUMMARY_COLUMNS = (
     "std_us",
     "cpu_mean_us",
     "peak_rss_kb",
+    "calls_per_repetition",
     "throughput_mb_s",
     "packets_per_s_mean",
     "packets_per_s_std",
@@ -347,11 +383,18 @@ def run_summary_rows(*, run: Run, statistics: RunStatistics | None = None) -> li
             for b in bench_statistics(run=run)
         ]
     statistics = statistics or run_statistics_compute(run=run)
+    stored = {
+        (s.run_device.device_id if s.run_device else None): s for s in run_statistics(run=run)
+    }
     rows = [
-        _summary_row(params, facts.get(d.device_id, {}), libraries, d, statistics)
+        _summary_row(
+            params, facts.get(d.device_id, {}), libraries, d, statistics, stored.get(d.device_id)
+        )
         for d in statistics.devices
     ]
-    rows.append(_summary_row(params, {}, libraries, statistics.all_devices, statistics))
+    rows.append(
+        _summary_row(params, {}, libraries, statistics.all_devices, statistics, stored.get(None))
+    )
     return rows
 
 

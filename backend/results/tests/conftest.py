@@ -67,7 +67,8 @@ def _csv(messages: Sequence[Message], wire_bytes: int = 145) -> bytes:
         outcome = outcome or ("lost" if rtt is None else "ok")
         t_send = T0 + seq * MS
         t_recv = "" if rtt is None else str(t_send + rtt)
-        costs = ",," if rtt is None else ",1000,2000"
+        # secure_ns, unsecure_ns, floor_secure_ns, floor_unsecure_ns
+        costs = ",,,," if rtt is None else ",1000,2000,100,200"
         lines.append(f"{seq},{t_send},{t_recv},66,{wire_bytes},{outcome}{costs}")
     return ("\n".join(lines) + "\n").encode()
 
@@ -186,6 +187,7 @@ def make_bench_run(personas: Any) -> MakeBenchRun:
                     lines.append(
                         f"{mechanism},{operation},{size},{repetition[key]},{wall},{cpu},{rss},"
                         + ("" if packets is None else str(packets))
+                        + ","  # calls: one call per repetition
                     )
                 csv_copy(
                     stream=STREAMS[Stream.SAMPLES],

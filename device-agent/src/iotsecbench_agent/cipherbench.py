@@ -28,8 +28,14 @@ How a batch is measured, and why:
   Above it the data is a stream of ``CHUNK_BYTES`` chunks of one reused buffer, never held
   whole, through ``cipherbench_streams`` (one cipher object or hash per direction).
 - **Timing**: wall time ``perf_counter_ns`` and CPU time ``process_time_ns`` of the child,
-  around each mechanism call only. Up to 1 MiB the repetitions are timed in blocks, one
-  direction at a time (``cipherbench_child.oneshot_block``: up to 256 ``secure`` calls,
+  around the mechanism calls only. A call shorter than 100 µs (``MIN_REPETITION_NS``; AES
+  on 16 bytes takes a few µs from Python) is timed as ``calls`` back-to-back calls per
+  repetition, as timeit's ``number``: a warm-up block of single calls sets ``calls`` so a
+  repetition lasts 100 µs, and the sample is the mean per call (its ``calls`` says how
+  many); the spread of the samples is then the spread of those means. Timed one call at
+  a time, the clock reads alone added 4-11 % to a 16-byte AES call (docs/benchmarks.md).
+  Up to 1 MiB the repetitions are timed in blocks, one direction at a time
+  (``cipherbench_child.oneshot_block``: up to 256 repetitions of ``secure`` calls,
   keeping at most 256 KiB of frames, then ``unsecure`` of each frame in order), so a
   timed call follows a call of its own kind, as in a loop, not the other direction's
   call; from 256 KiB up a block is one repetition (the directions alternate). A streamed
@@ -206,10 +212,13 @@ def run_batch(
                     return
                 if word == "error":
                     raise BenchFailed(rest)
-                rep, f_wall, f_cpu, b_wall, b_cpu, rss = (int(x) for x in rest.split())
-                size = batch.data_bytes
-                emit(Sample(batch.mechanism, forward, size, rep, f_wall, f_cpu, rss))
-                emit(Sample(batch.mechanism, backward, size, rep, b_wall, b_cpu, rss))
+                rep, f_wall, f_cpu, b_wall, b_cpu, rss, calls = (int(x) for x in rest.split())
+                size, name = batch.data_bytes, batch.mechanism
+                # Per call: a repetition of `calls` calls reports their mean.
+                f_wall, f_cpu = round(f_wall / calls), round(f_cpu / calls)
+                b_wall, b_cpu = round(b_wall / calls), round(b_cpu / calls)
+                emit(Sample(name, forward, size, rep, f_wall, f_cpu, rss, calls=calls))
+                emit(Sample(name, backward, size, rep, b_wall, b_cpu, rss, calls=calls))
             code = child.wait(CHILD_EXIT_WAIT_S)
             stderr.seek(0)
             tail = stderr.read()[-STDERR_TAIL_BYTES:].decode("utf-8", "replace").strip()
@@ -263,7 +272,8 @@ def _child_env() -> dict[str, str]:
 class Summary:
     """The paper's statistics of one (mechanism, operation, data size): mean, sample
     variance and sample standard deviation (n − 1) of the wall time; mean CPU time;
-    throughput from the mean wall time; the batch's peak RSS."""
+    throughput from the mean wall time; the batch's peak RSS; the calls each repetition
+    timed (its times are means per call)."""
 
     mechanism: str
     operation: str
@@ -275,6 +285,7 @@ class Summary:
     cpu_mean_us: float
     throughput_mb_s: float
     peak_rss_kb: int
+    calls: int
 
 
 def summarize(samples: Iterable[Sample]) -> list[Summary]:
@@ -303,6 +314,7 @@ def summarize(samples: Iterable[Sample]) -> list[Summary]:
                 # bytes per µs is MB/s (10^6 bytes per second)
                 throughput_mb_s=data_bytes / mean if mean > 0 else float("inf"),
                 peak_rss_kb=max(s.peak_rss_kb for s in group),
+                calls=max(s.calls or 1 for s in group),
             )
         )
     return summaries

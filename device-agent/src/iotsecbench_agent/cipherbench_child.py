@@ -6,8 +6,12 @@ measures a warm-up block (as many repetitions as one timed block, see ``oneshot_
 streamed: one repetition over at most four chunks) and then ``repetitions`` timed ones,
 and writes one line per repetition to stdout:
 
-    rep <i> <fwd_wall_ns> <fwd_cpu_ns> <bwd_wall_ns> <bwd_cpu_ns> <peak_rss_kb>
+    rep <i> <fwd_wall_ns> <fwd_cpu_ns> <bwd_wall_ns> <bwd_cpu_ns> <peak_rss_kb> <calls>
     done                      (after the last repetition)
+
+The four times are totals over the repetition's ``calls`` back-to-back calls of each
+direction (see ``calls_per_repetition``: one, unless a call is shorter than
+``MIN_REPETITION_NS``).
     error <message>           (a decrypt/verify failed, or anything else went wrong)
 
 The ``rep`` lines are buffered and written (and flushed) in groups: every
@@ -26,11 +30,13 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import random
 import resource
 import sys
 import time
 from dataclasses import asdict, dataclass
+from itertools import repeat
 from typing import IO, Callable
 
 from iotsecbench_agent.cipherbench_streams import Stream, VerificationFailed, make_stream
@@ -52,6 +58,13 @@ FLUSH_NS = 200_000_000
 # tenth of a second or more) do not hold a group of samples back for many seconds.
 BLOCK_BYTES = 256 * 1024
 BLOCK_FORWARD_NS = 50_000_000
+# A call shorter than this (AES on a 16-byte message takes ~3 µs from Python) is timed as
+# ``calls`` back-to-back calls per repetition, as timeit's ``number`` and pyperf's loops
+# do: the clock reads around a timed interval (~0.25 µs for the CPU clock's two system
+# calls, whose kernel entries also disturb the caches and branch predictors the next call
+# uses) would otherwise be a tenth of what is measured. 100 µs keeps them under 1 %.
+MIN_REPETITION_NS = 100_000
+MAX_CALLS = 100_000
 
 
 @dataclass(frozen=True)
@@ -96,45 +109,67 @@ Repetition = tuple[int, int, int, int]
 
 
 def oneshot_block(
-    mechanism: Mechanism, payload: bytes, count: int, forward_ns: int = BLOCK_FORWARD_NS
+    mechanism: Mechanism,
+    payload: bytes,
+    count: int,
+    calls: int = 1,
+    forward_ns: int = BLOCK_FORWARD_NS,
 ) -> list[Repetition]:
-    """Up to ``count`` repetitions timed direction by direction: ``secure`` of ``payload``
-    ``count`` times (fewer if these calls have taken ``forward_ns`` of wall time), keeping
-    every frame, then ``unsecure`` of each frame in the same order, checking each result.
+    """Up to ``count`` repetitions timed direction by direction: ``calls`` back-to-back
+    ``secure`` calls of ``payload`` per repetition, ``count`` times (fewer if these calls
+    have taken ``forward_ns`` of wall time), keeping every frame, then ``unsecure`` of
+    each repetition's frames in the same order, checking each result after its
+    repetition's timed calls. Each time is the total over the repetition's calls.
 
-    Between two timed calls there are only the CPU-clock reads, a list append and
+    Between two timed groups of calls there are only the clock reads, a list append and
     (backward) the comparison, so each call follows a call of its own kind, with the
     caches and branch predictors as that call left them, as in a loop of the same calls;
-    repetition ``i``'s two samples are still one message's two directions, and every
-    frame is decrypted or verified (a chained CBC decrypts them in the order sent).
+    repetition ``i``'s two samples are still the same messages' two directions, and
+    every frame is decrypted or verified (a chained CBC decrypts them in the order sent).
     Measured so, a call is what it costs in a stream of messages going one way, not
-    right after the opposite operation on the same message."""
+    right after the opposite operation on the same message. The calls of a repetition
+    are one ``map`` over the payload, so the loop around them costs no interpreted
+    bytecode per call."""
     secure, unsecure = mechanism.secure, mechanism.unsecure
     clock, cpu = time.perf_counter_ns, time.process_time_ns
-    frames: list[bytes] = []
+    frames: list[list[bytes]] = []
     forward: list[tuple[int, int]] = []
     deadline = clock() + forward_ns
     for _ in range(count):
         c0 = cpu()
         w0 = clock()
-        frame = secure(payload)
+        group = list(map(secure, repeat(payload, calls)))
         w1 = clock()
         c1 = cpu()
-        frames.append(frame)
+        frames.append(group)
         forward.append((w1 - w0, c1 - c0))
         if w1 >= deadline:
             break
     done: list[Repetition] = []
-    for frame, (f_wall, f_cpu) in zip(frames, forward):
+    for group, (f_wall, f_cpu) in zip(frames, forward):
         c0 = cpu()
         w0 = clock()
-        back = unsecure(frame)
+        backs = list(map(unsecure, group))
         w1 = clock()
         c1 = cpu()
-        if back != payload:
+        if backs.count(payload) != calls:
             raise VerificationFailed("unsecure did not give the payload back")
         done.append((f_wall, f_cpu, w1 - w0, c1 - c0))
     return done
+
+
+def calls_per_repetition(warmup: list[Repetition], data_bytes: int) -> int:
+    """How many back-to-back calls one repetition times, from a warm-up of single calls:
+    enough that the faster direction's calls last ``MIN_REPETITION_NS`` (by the median
+    warm-up call), one for calls that long already, never more frames than a block
+    holds (``BLOCK_BYTES`` of payload)."""
+    forward = sorted(r[0] for r in warmup)
+    backward = sorted(r[2] for r in warmup)
+    fastest = max(1, min(forward[len(forward) // 2], backward[len(backward) // 2]))
+    if fastest >= MIN_REPETITION_NS:
+        return 1
+    wanted = math.ceil(MIN_REPETITION_NS / fastest)
+    return max(1, min(wanted, MAX_CALLS, BLOCK_BYTES // data_bytes))
 
 
 def oneshot_pass(mechanism: Mechanism, payload: bytes) -> tuple[Timing, Timing]:
@@ -218,32 +253,36 @@ def peak_rss_kb() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS
 
 
-def block_repetitions(batch: Batch) -> int:
-    """The most repetitions one block of ``batch`` measures: at most BLOCK_BYTES of
-    payload in all and never more than a group of samples; one (so the directions
-    alternate) from BLOCK_BYTES up and for streamed batches."""
+def block_repetitions(batch: Batch, calls: int = 1) -> int:
+    """The most repetitions of ``calls`` calls one block of ``batch`` measures: at most
+    BLOCK_BYTES of payload in all and never more than a group of samples; one (so the
+    directions alternate) from BLOCK_BYTES up and for streamed batches."""
     if batch.stream:
         return 1
-    return max(1, min(FLUSH_REPETITIONS, BLOCK_BYTES // batch.data_bytes))
+    return max(1, min(FLUSH_REPETITIONS, BLOCK_BYTES // (batch.data_bytes * calls)))
 
 
-def measurer(batch: Batch) -> Callable[[int, int], list[Repetition]]:
+# measure(size, count, calls): up to ``count`` repetitions of ``calls`` calls each
+Measure = Callable[[int, int, int], list[Repetition]]
+
+
+def measurer(batch: Batch) -> Measure:
     """Set the batch up (untimed: key import, key schedule, data) and return a function
-    ``measure(size, count)`` timing up to ``count`` repetitions over ``size`` bytes (a
-    streamed batch: always one)."""
+    ``measure(size, count, calls)`` timing up to ``count`` repetitions of ``calls`` calls
+    over ``size`` bytes (a streamed batch: always one repetition of one pass)."""
     rng = random.Random(DATA_SEED)  # noqa: S311 - benchmark data, not key material
     if batch.stream:
         stream = make_stream(batch.mechanism, batch.key)
         buffer = rng.randbytes(batch.chunk_bytes)
 
-        def streamed(size: int, count: int) -> list[Repetition]:
+        def streamed(size: int, count: int, calls: int) -> list[Repetition]:
             fwd, bwd = stream_pass(stream, size, buffer)
             return [(fwd.wall_ns, fwd.cpu_ns, bwd.wall_ns, bwd.cpu_ns)]
 
         return streamed
     mechanism = registry.create(batch.mechanism, key=batch.key or None)
     payload = rng.randbytes(batch.data_bytes)
-    return lambda size, count: oneshot_block(mechanism, payload, count)
+    return lambda size, count, calls: oneshot_block(mechanism, payload, count, calls)
 
 
 def run(batch: Batch, out: IO[bytes]) -> None:
@@ -263,20 +302,28 @@ def run(batch: Batch, out: IO[bytes]) -> None:
             warmup = min(batch.data_bytes, WARMUP_STREAM_CHUNKS * batch.chunk_bytes)
         gc.collect()
         gc.disable()  # as timeit does: no collector pauses inside a timed call
-        measure(warmup, per_block)  # one block, not recorded (streamed: one repetition)
+        # One block of single calls, not recorded (streamed: one repetition); it also
+        # tells how many calls a repetition must time to last MIN_REPETITION_NS.
+        calls = 1
+        single = measure(warmup, per_block, 1)
+        if not batch.stream:
+            calls = calls_per_repetition(single, batch.data_bytes)
+        if calls > 1:
+            per_block = block_repetitions(batch, calls)
+            measure(warmup, per_block, calls)  # and one block as it will be timed
         pending: list[Repetition] = []
         first = 0  # the repetition number of pending[0]
         flushed = clock()
         while first + len(pending) < batch.repetitions:
             room = min(FLUSH_REPETITIONS - len(pending), batch.repetitions - first - len(pending))
-            pending += measure(batch.data_bytes, min(per_block, room))
+            pending += measure(batch.data_bytes, min(per_block, room), calls)
             now = clock()
             last = first + len(pending) == batch.repetitions
             if last or len(pending) >= FLUSH_REPETITIONS or now - flushed >= FLUSH_NS:
                 rss = peak_rss_kb()
                 send(
                     "".join(
-                        f"rep {first + i} {fw} {fc} {bw} {bc} {rss}\n"
+                        f"rep {first + i} {fw} {fc} {bw} {bc} {rss} {calls}\n"
                         for i, (fw, fc, bw, bc) in enumerate(pending)
                     )
                 )

@@ -145,6 +145,7 @@ COLUMNS = (
     ("cpu µs", ">"),
     ("MB/s", ">"),
     ("peak RSS KB", ">"),
+    ("calls/rep", ">"),
 )
 
 
@@ -170,6 +171,7 @@ def format_table(summaries: list[Summary]) -> str:
                 num(s.cpu_mean_us),
                 num(s.throughput_mb_s),
                 str(s.peak_rss_kb),
+                str(s.calls),
             ]
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]

@@ -18,11 +18,15 @@ from typing import IO, Any, TypeVar
 
 from iotsecbench_agent.fsutil import atomic_write_text
 
-HEADER = "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns"
-# Before security mechanisms a record had these 6 fields; such lines (a run logged by an
-# older agent and uploaded after an upgrade) are read with empty secure_ns/unsecure_ns.
-LEGACY_FIELDS = 6
-FIELDS = 8
+HEADER = (
+    "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"
+    "floor_secure_ns,floor_unsecure_ns"
+)
+FIELDS = 10
+# Lines of logs written by older agents (a run logged before an upgrade and uploaded after
+# it) are read with the columns they lack empty: before security mechanisms a record had 6
+# fields (no secure_ns/unsecure_ns), before the harness floor 8 (no floor_*_ns).
+LEGACY_FIELDS = (6, 8)
 RUNS_DIR = "runs"
 
 OK = "ok"
@@ -46,6 +50,11 @@ class Record:
     ``secure_ns`` is the time spent in the security mechanism's ``secure`` (inside
     ``t_send_ns``..``t_recv_ns``), ``unsecure_ns`` the time in ``unsecure`` of the echo;
     ``unsecure_ns`` is None for a lost message (nothing came back to unsecure).
+
+    ``floor_secure_ns`` / ``floor_unsecure_ns`` are the harness floor measured beside this
+    message: the ``null`` mechanism's ``secure``/``unsecure`` on a payload of the same size,
+    timed the same way after the round trip (``runners/timing.py``). None when the run has
+    no mechanism (``none``); ``floor_unsecure_ns`` is None exactly when ``unsecure_ns`` is.
     """
 
     seq: int
@@ -56,11 +65,14 @@ class Record:
     outcome: str
     secure_ns: int | None = None
     unsecure_ns: int | None = None
+    floor_secure_ns: int | None = None
+    floor_unsecure_ns: int | None = None
 
     def to_line(self) -> str:
         return (
             f"{self.seq},{self.t_send_ns},{_opt(self.t_recv_ns)},{self.app_bytes},"
-            f"{self.wire_bytes},{self.outcome},{_opt(self.secure_ns)},{_opt(self.unsecure_ns)}\n"
+            f"{self.wire_bytes},{self.outcome},{_opt(self.secure_ns)},{_opt(self.unsecure_ns)},"
+            f"{_opt(self.floor_secure_ns)},{_opt(self.floor_unsecure_ns)}\n"
         )
 
     @classmethod
@@ -68,7 +80,9 @@ class Record:
         fields = upgrade_line(line).rstrip("\n").split(",")
         if len(fields) != FIELDS:
             raise ValueError(f"a record has {FIELDS} fields, this line {len(fields)}")
-        seq, t_send, t_recv, app, wire, outcome, secure, unsecure = fields
+        seq, t_send, t_recv, app, wire, outcome, secure, unsecure, floor_secure, floor_unsecure = (
+            fields
+        )
         if outcome not in OUTCOMES:
             raise ValueError(f"unknown outcome {outcome!r}")
         return cls(
@@ -80,6 +94,8 @@ class Record:
             outcome=outcome,
             secure_ns=int(secure) if secure else None,
             unsecure_ns=int(unsecure) if unsecure else None,
+            floor_secure_ns=int(floor_secure) if floor_secure else None,
+            floor_unsecure_ns=int(floor_unsecure) if floor_unsecure else None,
         )
 
 
@@ -88,10 +104,12 @@ def _opt(value: int | None) -> str:
 
 
 def upgrade_line(line: str) -> str:
-    """A record line in the current format: a legacy 6-field line gets empty
-    ``secure_ns`` and ``unsecure_ns``; any other line is returned as it is."""
-    if line.count(",") == LEGACY_FIELDS - 1:
-        return line.rstrip("\n") + ",,\n"
+    """A record line in the current format: a legacy line gets the columns it lacks,
+    empty (6 fields: ``secure_ns`` to ``floor_unsecure_ns``; 8 fields: ``floor_secure_ns``
+    and ``floor_unsecure_ns``); any other line is returned as it is."""
+    fields = line.count(",") + 1
+    if fields in LEGACY_FIELDS:
+        return line.rstrip("\n") + "," * (FIELDS - fields) + "\n"
     return line
 
 
@@ -181,7 +199,7 @@ def iter_lines(path: Path) -> Iterator[str]:
     """The record lines of a log (without header), each ending in a newline, read lazily
     (a million-record log stays out of a Pi Zero's RAM). A torn last line (the process
     died mid-write) is not a record and is left out. Lines of a log written by an older
-    agent (6 fields, after its own header) come out in the current 8-field format."""
+    agent (6 or 8 fields, after its own header) come out in the current 10-field format."""
     try:
         f = open(path, encoding="ascii", newline="")  # noqa: SIM115 - closed below
     except FileNotFoundError:

@@ -21,11 +21,12 @@ from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.recordlog import RUNS_DIR, AppendOnlyLog
 from iotsecbench_agent.uploader import UploadFormat
 
-HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
-# Before throughput runs a sample had no `packets`; such lines (a cipher-bench log written by
-# an older agent and uploaded after an upgrade) are read with an empty `packets`.
-LEGACY_FIELDS = 7
-FIELDS = 8
+HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets,calls"
+# Before throughput runs a sample had no `packets`, and before short calls were timed in
+# groups no `calls`; such lines (a log written by an older agent and uploaded after an
+# upgrade) are read with those fields empty.
+LEGACY_FIELDS = (7, 8)
+FIELDS = 9
 
 # cipher-bench operations (§7)
 ENCRYPT = "encrypt"
@@ -55,7 +56,9 @@ class Sample:
     reads it once per group of samples it writes, at most 256 repetitions or 0.2 s
     later): the high-water mark only grows, so a batch's last sample holds the batch's
     peak. ``packets`` is the number of packets a throughput window completed, None (an
-    empty field) for a cipher-bench sample.
+    empty field) for a cipher-bench sample. ``calls`` is how many back-to-back calls the
+    cipher-bench repetition timed (``wall_ns`` and ``cpu_ns`` are then their mean per
+    call); None for a throughput window and for samples of older agents (one call).
     """
 
     mechanism: str
@@ -66,6 +69,7 @@ class Sample:
     cpu_ns: int
     peak_rss_kb: int
     packets: int | None = None
+    calls: int | None = None
 
     def __post_init__(self) -> None:
         if self.operation not in OPERATIONS:
@@ -74,21 +78,24 @@ class Sample:
             raise ValueError(f"mechanism name {self.mechanism!r} cannot go into a CSV field")
         if self.packets is not None and self.packets < 0:
             raise ValueError(f"packets must not be negative, got {self.packets}")
+        if self.calls is not None and self.calls < 1:
+            raise ValueError(f"calls must be at least 1, got {self.calls}")
 
     def to_line(self) -> str:
         packets = "" if self.packets is None else str(self.packets)
+        calls = "" if self.calls is None else str(self.calls)
         return (
             f"{self.mechanism},{self.operation},{self.data_bytes},{self.repetition},"
-            f"{self.wall_ns},{self.cpu_ns},{self.peak_rss_kb},{packets}\n"
+            f"{self.wall_ns},{self.cpu_ns},{self.peak_rss_kb},{packets},{calls}\n"
         )
 
     @classmethod
     def from_line(cls, line: str) -> Sample:
-        """A sample from a log line of this format or the legacy 7-field one."""
+        """A sample from a log line of this format or a legacy 7- or 8-field one."""
         fields = upgrade_line(line).rstrip("\n").split(",")
         if len(fields) != FIELDS:
             raise ValueError(f"a sample line has {FIELDS} fields, got {len(fields)}: {line!r}")
-        mechanism, operation, data_bytes, repetition, wall, cpu, rss, packets = fields
+        mechanism, operation, data_bytes, repetition, wall, cpu, rss, packets, calls = fields
         return cls(
             mechanism=mechanism,
             operation=operation,
@@ -98,14 +105,16 @@ class Sample:
             cpu_ns=int(cpu),
             peak_rss_kb=int(rss),
             packets=int(packets) if packets else None,
+            calls=int(calls) if calls else None,
         )
 
 
 def upgrade_line(line: str) -> str:
-    """A sample line in the current format: a legacy 7-field line (no ``packets``) gets an
-    empty ``packets``; any other line is returned as it is."""
-    if line.count(",") == LEGACY_FIELDS - 1:
-        return line.rstrip("\n") + ",\n"
+    """A sample line in the current format: a legacy line (no ``packets``, or no
+    ``calls``) gets the missing fields empty; any other line is returned as it is."""
+    fields = line.count(",") + 1
+    if fields in LEGACY_FIELDS:
+        return line.rstrip("\n") + "," * (FIELDS - fields) + "\n"
     return line
 
 

@@ -1051,6 +1051,8 @@ export interface components {
             /** Format: double */
             throughput_mb_s: number;
             peak_rss_kb: number;
+            /** @description Back-to-back calls each repetition timed (calls shorter than 100 µs are timed in groups; the times are then means per call); null: one call per repetition (older agents) or a throughput run. */
+            calls_per_repetition: number | null;
             /** Format: double */
             packets_per_s_mean: number | null;
             /** Format: double */
@@ -2176,10 +2178,36 @@ export interface components {
             max_ms: number | null;
             /** Format: double */
             std_ms: number | null;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Mean time inside the mechanism's secure (raw).
+             */
             secure_mean_us: number | null;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Mean time inside the mechanism's unsecure (raw).
+             */
             unsecure_mean_us: number | null;
+            /**
+             * Format: double
+             * @description The harness floor: mean time of the `null` mechanism's secure on the same payload size, measured beside every message of this run; null without a mechanism (security `none`) or from agents before the floor.
+             */
+            floor_secure_mean_us: number | null;
+            /**
+             * Format: double
+             * @description The harness floor of unsecuring (see floor_secure_mean_us).
+             */
+            floor_unsecure_mean_us: number | null;
+            /**
+             * Format: double
+             * @description secure_mean_us - floor_secure_mean_us: the mechanism's securing cost net of the harness floor; null without a floor.
+             */
+            net_secure_mean_us: number | null;
+            /**
+             * Format: double
+             * @description unsecure_mean_us - floor_unsecure_mean_us.
+             */
+            net_unsecure_mean_us: number | null;
         };
         RunTransition: {
             status: components["schemas"]["RunStatusEnum"];

@@ -181,3 +181,40 @@ def test_a_run_under_a_profile_is_refused_when_a_device_reports_it_cannot_enforc
     experiment.network_profile = None
     experiment.save()
     assert owner_client.post(f"/api/experiments/{experiment.pk}/runs/").status_code == 201
+
+
+@pytest.mark.django_db
+def test_the_plan_says_before_anything_starts_which_devices_cannot_enforce_a_profile(
+    personas, owner_client, profile
+):
+    able = DeviceFactory.create(
+        workspace=personas.workspace,
+        name="pi-root",
+        facts={"network_emulation": {"userspace": {"available": True, "reason": "root"}}},
+    )
+    unable = DeviceFactory.create(
+        workspace=personas.workspace,
+        name="pi-user",
+        facts={"network_emulation": {"userspace": {"available": False, "reason": "needs root"}}},
+    )
+    design = {
+        "name": "shaped",
+        "protocol": "mqtt",
+        "qos": 1,
+        "security": "none",
+        "payload_size": 66,
+        "message_count": 20,
+        "interval_ms": 10,
+        "device_ids": [str(able.pk), str(unable.pk)],
+        "axes": [{"parameter": "network_profile", "values": [None, str(profile.pk)]}],
+    }
+
+    plan = owner_client.post("/api/experiments/plan/", design, format="json").json()
+
+    (warning,) = [w for w in plan["warnings"] if "cannot be enforced" in w]
+    assert "would be refused: pi-user: needs root." in warning
+    assert "pi-root" not in warning
+    # Without a profile on any cell nothing is said.
+    unshaped = {**design, "axes": []}
+    plan = owner_client.post("/api/experiments/plan/", unshaped, format="json").json()
+    assert not [w for w in plan["warnings"] if "cannot be enforced" in w]

@@ -13,10 +13,13 @@ from measurements.services import SAMPLE_HEADER
 from measurements.tests.conftest import upload
 
 
-def samples_chunk(rows: Sequence[tuple[object, ...]]) -> bytes:
-    """Rows without the trailing `packets` value get it empty (cipher benchmarks)."""
-    lines = [SAMPLE_HEADER.decode()]
-    lines += [",".join("" if v is None else str(v) for v in (*row, None)[:8]) for row in rows]
+def samples_chunk(rows: Sequence[tuple[object, ...]], header: bytes = SAMPLE_HEADER) -> bytes:
+    """Rows without the trailing `packets` and `calls` values get them empty."""
+    width = header.count(b",") + 1
+    lines = [header.decode()]
+    lines += [
+        ",".join("" if v is None else str(v) for v in (*row, None, None)[:width]) for row in rows
+    ]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -167,3 +170,52 @@ def test_cipher_bench_rows_show_their_cost_net_of_the_null_floor(
     assert net[("aes-128-cbc", "encrypt")] == pytest.approx(3.0)
     assert net[("ed25519", "verify")] == pytest.approx(90.0)  # against null's decrypt
     assert net[("null", "encrypt")] == pytest.approx(0.0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_calls_timed_per_repetition_are_stored_and_shown_with_the_statistics(
+    running_run, owner_client, django_capture_on_commit_callbacks
+):
+    run, agents = running_run.run, running_run.agents
+    run.experiment.kind = ExperimentKind.CIPHER_BENCH
+    run.experiment.save()
+    plan(running_run, 4, 0)
+    rows = [
+        ("aes-128-cbc", op, 16, rep, 2950 + rep, 2940, 9000, None, 34)
+        for op in ("encrypt", "decrypt")
+        for rep in range(2)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_samples(agents[0], run, samples_chunk(rows), index=0, final=True, total=4, key="c0")
+        upload_samples(agents[1], run, samples_chunk([]), index=0, final=True, total=0, key="c1")
+
+    assert set(BenchSample.objects.values_list("calls", flat=True)) == {34}
+    stat = BenchStatistic.objects.get(run_device=running_run.parts[0], operation="encrypt")
+    assert stat.calls == 34
+    assert stat.wall_mean_ns == pytest.approx(2950.5)
+    detail = owner_client.get(f"/api/runs/{run.pk}/").json()
+    assert {r["calls_per_repetition"] for r in detail["bench_summary"]} == {34}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_samples_of_an_agent_from_before_calls_are_still_accepted_with_no_calls(
+    running_run, owner_client, django_capture_on_commit_callbacks
+):
+    run, agents = running_run.run, running_run.agents
+    run.experiment.kind = ExperimentKind.CIPHER_BENCH
+    run.experiment.save()
+    plan(running_run, 2, 0)
+    legacy = b"mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets"
+    rows = [("aes-128-cbc", op, 8192, 0, 12000, 11900, 9000) for op in ("encrypt", "decrypt")]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload_samples(
+            agents[0], run, samples_chunk(rows, legacy), index=0, final=True, total=2, key="l0"
+        )
+        upload_samples(agents[1], run, samples_chunk([]), index=0, final=True, total=0, key="l1")
+
+    assert response.status_code == 201
+    assert list(BenchSample.objects.values_list("wall_ns", "calls")) == [(12000, None)] * 2
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE
+    detail = owner_client.get(f"/api/runs/{run.pk}/").json()
+    assert {r["calls_per_repetition"] for r in detail["bench_summary"]} == {None}

@@ -80,6 +80,12 @@ def test_upload_in_chunks_ingests_every_record_once_and_completes_the_run(
     assert row_a["unsecure_mean_us"] == pytest.approx(
         (2000 + statistics.fmean(delivered_seqs)) / 1000
     )
+    # ... and their harness floors 300 + seq and 400 + seq: net 700 and 1600 ns each.
+    assert row_a["floor_secure_mean_us"] == pytest.approx(
+        (300 + statistics.fmean(delivered_seqs)) / 1000
+    )
+    assert row_a["net_secure_mean_us"] == pytest.approx(0.7)
+    assert row_a["net_unsecure_mean_us"] == pytest.approx(1.6)
     assert row_a["median_ms"] == pytest.approx(statistics.median(delivered_a) / 1e6)
     overall = RunStatistic.objects.get(run=run, run_device=None)
     assert (overall.n, overall.lost) == (198, 2)

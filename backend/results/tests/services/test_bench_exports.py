@@ -44,6 +44,7 @@ SAMPLE_COLUMNS = [
     "cpu_ns",
     "peak_rss_kb",
     "packets",
+    "calls",
 ]
 
 
@@ -58,7 +59,7 @@ def test_bench_records_csv_has_one_row_per_sample_with_the_run_parameters(make_b
 
     header = list(rows[0])
     assert header[:4] == ["run_id", "experiment_id", "experiment_name", "kind"]
-    assert header[-10:] == ["device_id", "device_name", *SAMPLE_COLUMNS]
+    assert header[-11:] == ["device_id", "device_name", *SAMPLE_COLUMNS]
     assert {(r["kind"], r["repetitions"], r["mechanisms"]) for r in rows} == {
         ("cipher_bench", "2", json.dumps(["aes-128-cbc", "ed25519"]))
     }
@@ -110,6 +111,7 @@ def test_bench_summary_has_the_statistics_worked_by_hand_and_the_device_facts(ma
     assert encrypt["peak_rss_kb"] == "5200"
     assert float(encrypt["throughput_mb_s"]) == pytest.approx(8.0)
     assert encrypt["packets_per_s_mean"] == ""
+    assert encrypt["calls_per_repetition"] == ""  # one call each (no count uploaded)
     assert rows[0]["variance_us2"] == ""  # one repetition: no sample variance
     assert encrypt["device_hardware_model"] == FACTS["hardware_model"]
     assert encrypt["device_lib_pycryptodome"] == "4.4.0"

@@ -39,7 +39,7 @@ def test_records_csv_has_one_row_per_record_with_the_run_parameters(make_run):
     assert len(rows) == 4
     header = list(rows[0])
     assert header[:4] == ["run_id", "experiment_id", "experiment_name", "kind"]
-    assert header[-9:] == [
+    assert header[-11:] == [
         "seq",
         "t_send_ns",
         "t_recv_ns",
@@ -49,6 +49,8 @@ def test_records_csv_has_one_row_per_record_with_the_run_parameters(make_run):
         "outcome",
         "secure_ns",
         "unsecure_ns",
+        "floor_secure_ns",
+        "floor_unsecure_ns",
     ]
     assert "ca_cert" not in header
     assert "broker_url" not in header
@@ -63,6 +65,13 @@ def test_records_csv_has_one_row_per_record_with_the_run_parameters(make_run):
         ("pi-b", "0", "ok", "2"),
     ]
     assert rows[0]["t_send_ns"] == str(T0)
+    # The conftest's delivered rows carry floors 100 and 200 ns, lost ones none.
+    assert [(r["floor_secure_ns"], r["floor_unsecure_ns"]) for r in rows] == [
+        ("100", "200"),
+        ("", ""),
+        ("100", "200"),
+        ("100", "200"),
+    ]
 
 
 @pytest.mark.django_db
@@ -73,6 +82,8 @@ def test_records_parquet_has_typed_columns_and_the_facts_in_its_metadata(make_ru
 
     assert table.num_rows == 4
     assert table.column("rtt_ms").to_pylist() == [1.0, None, None, 2.0]
+    assert table.column("floor_secure_ns").to_pylist() == [100, None, 100, 100]
+    assert str(table.schema.field("floor_unsecure_ns").type) == "int64"
     assert str(table.schema.field("t_send_ns").type) == "int64"
     assert str(table.schema.field("qos").type) == "int64"
     assert set(table.column("security").to_pylist()) == {"aes-128-cbc"}
@@ -110,6 +121,40 @@ def test_summary_exports_have_a_row_per_device_and_one_for_all_with_device_facts
     assert table.column("device_name").to_pylist() == ["pi-a", "pi-b", "All devices"]
     assert table.column("mean_ms").to_pylist() == [1.0, 2.0, 1.5]
     assert PARQUET_METADATA_KEY in table.schema.metadata
+
+
+@pytest.mark.django_db
+def test_summary_exports_show_securing_raw_its_harness_floor_and_net_of_it(make_run):
+    # Every timed record: secure 1000 ns, unsecure 2000 ns, floors 100 and 200 ns.
+    made = make_run(MESSAGES, spec=SPEC)
+    statistics = run_statistics_compute(run=made.run)
+    rows = list(
+        csv.DictReader(io.StringIO(run_summary_csv(run=made.run, statistics=statistics).decode()))
+    )
+
+    columns = [
+        "secure_mean_us",
+        "floor_secure_mean_us",
+        "net_secure_mean_us",
+        "unsecure_mean_us",
+        "floor_unsecure_mean_us",
+        "net_unsecure_mean_us",
+    ]
+    assert list(rows[0])[-len(columns) :] == columns
+    assert {tuple(r[c] for c in columns) for r in rows} == {
+        ("1.0", "0.1", "0.9", "2.0", "0.2", "1.8")
+    }
+    table = pq.read_table(io.BytesIO(run_summary_parquet(run=made.run, statistics=statistics)))
+    assert table.column("net_unsecure_mean_us").to_pylist() == [1.8, 1.8, 1.8]
+
+
+@pytest.mark.django_db
+def test_summary_exports_leave_the_floor_and_net_empty_when_the_run_has_no_summary_yet(make_run):
+    made = make_run(MESSAGES, spec=SPEC, status="running")
+    rows = list(csv.DictReader(io.StringIO(run_summary_csv(run=made.run).decode())))
+
+    assert [r["device_name"] for r in rows] == ["pi-a", "pi-b", "All devices"]
+    assert {(r["secure_mean_us"], r["net_secure_mean_us"]) for r in rows} == {("", "")}
 
 
 @pytest.mark.django_db

@@ -16,9 +16,11 @@ Measurement choices, and why:
   a real peer would run in another process.
 - ``t_send`` is taken just BEFORE ``secure``, ``t_recv`` just AFTER the response has been
   received (all its blocks) and ``unsecure``d, as the MQTT/CoAP paper measures it;
-  ``secure_ns``/``unsecure_ns`` are the time inside each. A response that does not
-  unsecure is ``decrypt_error`` (``rejected_signature`` for a MAC or signature). The
-  mechanism is built in ``setup``; the server's address is resolved there too.
+  ``secure_ns``/``unsecure_ns`` are the time inside each (``timing.time_secure`` /
+  ``time_unsecure``). A response that does not unsecure is ``decrypt_error``
+  (``rejected_signature`` for a MAC or signature). The mechanism is built in ``setup``;
+  the server's address is resolved there too, and the ``null`` mechanism timed after each
+  round trip as the record's harness floor (``timing.HarnessFloor``) is built there.
 - No response within ``timeout_ms`` → ``lost`` and the request is cancelled (a CON
   request stops being retransmitted); a CON request whose retransmissions
   (``coap_max_retransmit``, every ``coap_ack_timeout_ms`` doubling, RFC 7252 §4.2) all go
@@ -47,7 +49,7 @@ from aiocoap import error as coap_error
 from aiocoap.numbers.constants import TransportTuning
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.coap_server import CoapEchoServer
 from iotsecbench_agent.runners.coap_wire import CountingDatagramSocket, open_client_context
@@ -61,13 +63,14 @@ from iotsecbench_agent.runners.jobspec import (
 )
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
-from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import (
-    DecryptError,
-    Mechanism,
-    MechanismError,
-    SignatureError,
+from iotsecbench_agent.runners.timing import (
+    HarnessFloor,
+    refusal_outcome,
+    time_secure,
+    time_unsecure,
 )
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import Mechanism, MechanismError
 
 logger = logging.getLogger(__name__)
 
@@ -205,6 +208,7 @@ class CoapRoundTripRunner(Runner):
         self._sock: CountingDatagramSocket | None = None
         self._template: Any = None  # the request every message copies (setup)
         self._mechanism: Mechanism | None = None
+        self._floor: HarnessFloor | None = None
         self._tuning = _tuning(self.spec)
 
     @classmethod
@@ -217,6 +221,7 @@ class CoapRoundTripRunner(Runner):
             self._mechanism = registry.create(spec.security, key=spec.security_key)
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
+        self._floor = HarnessFloor.for_security(spec.security)
         if spec.url is None:
             self.server = CoapEchoServer().start()
             self.url = self.server.url
@@ -231,6 +236,7 @@ class CoapRoundTripRunner(Runner):
 
     def cleanup(self) -> None:
         self._mechanism = None
+        self._floor = None
         loop, self._loop = self._loop, None
         client, self._client = self._client, None
         try:
@@ -295,6 +301,7 @@ class CoapRoundTripRunner(Runner):
         mechanism = self._require_mechanism()
         secure = mechanism.secure
         unsecure = mechanism.unsecure
+        floor = self._floor
         sock = self.socket
         clock = self.context.clock
         stop = self.context.stop
@@ -308,9 +315,7 @@ class CoapRoundTripRunner(Runner):
                 raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
-            t_send = time.perf_counter_ns()
-            wire = secure(payload)
-            t_secured = time.perf_counter_ns()
+            wire, t_send, t_secured = time_secure(secure, payload)
             request = self._client.request(self._message(wire))
             outcome = OK
             t_recv = unsecure_ns = None
@@ -321,20 +326,21 @@ class CoapRoundTripRunner(Runner):
             except coap_error.Error as exc:
                 raise DataPlaneError(f"CoAP request to {self.url} failed: {exc!r}") from None
             else:
-                t_arrived = time.perf_counter_ns()
                 if not response.code.is_successful():
                     raise DataPlaneError(
                         f"the CoAP server answered {response.code} to "
                         f"{spec.method.upper()} {self.url}: not an echo resource"
                     )
-                try:
-                    unsecure(response.payload)
-                except DecryptError:
-                    outcome = DECRYPT_ERROR
-                except SignatureError:
-                    outcome = REJECTED_SIGNATURE
-                t_recv = time.perf_counter_ns()
-                unsecure_ns = t_recv - t_arrived
+                _, error, t_unsecure, t_recv = time_unsecure(unsecure, response.payload)
+                unsecure_ns = t_recv - t_unsecure
+                if error is not None:
+                    outcome = refusal_outcome(error)
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            floor_secure_ns, floor_unsecure_ns = (
+                floor.measure(payload, echoed=outcome != LOST)
+                if floor is not None
+                else (None, None)
+            )
             wire_bytes, datagrams = sock.take()
             self.datagrams_sent += datagrams
             emit(
@@ -347,6 +353,8 @@ class CoapRoundTripRunner(Runner):
                     outcome=outcome,
                     secure_ns=t_secured - t_send,
                     unsecure_ns=unsecure_ns,
+                    floor_secure_ns=floor_secure_ns,
+                    floor_unsecure_ns=floor_unsecure_ns,
                 )
             )
             interval_ns = next_interval_ns()

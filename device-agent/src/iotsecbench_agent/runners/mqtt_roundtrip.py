@@ -13,8 +13,10 @@ Measurement choices of this runner, and why:
 - Security (``spec.security``, a mechanism of ``security/registry.py``): as the MQTT/CoAP
   paper measures it, ``t_send`` is taken just BEFORE ``secure`` and ``t_recv`` just AFTER
   the echo has been received and ``unsecure``d, so the RTT includes both; ``secure_ns``
-  and ``unsecure_ns`` record the time inside each. The mechanism (its key schedule, key
-  import or RSA key generation) is built in ``setup``, before anything is timed.
+  and ``unsecure_ns`` record the time inside each (``timing.time_secure`` /
+  ``time_unsecure``). The mechanism (its key schedule, key import or RSA key generation)
+  is built in ``setup``, before anything is timed, and so is the ``null`` mechanism whose
+  times after each round trip are the record's harness floor (``timing.HarnessFloor``).
 - TLS (``mqtts://`` broker URLs): ``wire_bytes`` are the TLS records that carried the
   message's PUBLISH. ``tls_version`` pins both the minimum and the maximum protocol
   version; the server is always verified (``ca_cert`` or the system's trust store,
@@ -48,18 +50,19 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import MQTTErrorCode
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
-from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import (
-    DecryptError,
-    Mechanism,
-    MechanismError,
-    SignatureError,
+from iotsecbench_agent.runners.timing import (
+    HarnessFloor,
+    refusal_outcome,
+    time_secure,
+    time_unsecure,
 )
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
 
 logger = logging.getLogger(__name__)
 
@@ -177,6 +180,7 @@ class MqttRoundTripRunner(Runner):
         self.meter = OutboundMeter(mqtt5=self.spec.link.mqtt5, by_payload=True)
         self._link: MqttLink | None = None
         self._mechanism: Mechanism | None = None
+        self._floor: HarnessFloor | None = None
         self.tags = SeqTags(self.spec.schedule.payload_size)
         self._arrived = threading.Event()
         self._expected: bytes | None = None  # the tag awaited; None between messages
@@ -202,6 +206,7 @@ class MqttRoundTripRunner(Runner):
             self._mechanism = registry.create(spec.security, key=spec.security_key)
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
+        self._floor = HarnessFloor.for_security(spec.security)
         self._link = MqttLink(
             spec.link,
             meter=self.meter,
@@ -220,6 +225,7 @@ class MqttRoundTripRunner(Runner):
         links = (link,)
         publish = link.client.publish
         secure = self._require_mechanism().secure
+        floor = self._floor
         spec = self.spec
         topic = spec.topic
         qos = spec.link.qos
@@ -238,16 +244,19 @@ class MqttRoundTripRunner(Runner):
             payload = tags.payload(seq)
             self._expected = payload[: tags.width]
             arrived.clear()
-            t_send = perf_counter_ns()
-            wire = secure(payload)
-            t_secured = perf_counter_ns()
+            wire, t_send, t_secured = time_secure(secure, payload)
             # paho's publish itself: written to the socket before it returns.
             rc = publish(topic, wire, qos).rc
             if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
                 raise DataPlaneError(f"publish failed: {mqtt.error_string(rc)}")
             pump(links, arrived, t_send + timeout_ns)
             self._expected = None
-            if arrived.is_set():
+            echoed = arrived.is_set()
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            floor_secure_ns, floor_unsecure_ns = (
+                floor.measure(payload, echoed=echoed) if floor is not None else (None, None)
+            )
+            if echoed:
                 tags.echoed(seq)
                 record = Record(
                     seq=seq,
@@ -258,6 +267,8 @@ class MqttRoundTripRunner(Runner):
                     outcome=self._outcome,
                     secure_ns=t_secured - t_send,
                     unsecure_ns=self._unsecure_ns,
+                    floor_secure_ns=floor_secure_ns,
+                    floor_unsecure_ns=floor_unsecure_ns,
                 )
             else:
                 tags.lost(seq)
@@ -270,6 +281,7 @@ class MqttRoundTripRunner(Runner):
                     outcome=LOST,
                     secure_ns=t_secured - t_send,
                     unsecure_ns=None,
+                    floor_secure_ns=floor_secure_ns,
                 )
             emit(record)
             if self._echo_ack is not None:
@@ -290,6 +302,7 @@ class MqttRoundTripRunner(Runner):
 
     def cleanup(self) -> None:
         self._mechanism = None
+        self._floor = None
         link, self._link = self._link, None
         if link is not None:
             link.close()
@@ -306,7 +319,6 @@ class MqttRoundTripRunner(Runner):
     # paho callback: runs in this thread, inside pump.
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        t_arrived = time.perf_counter_ns()
         expected = self._expected
         mechanism = self._mechanism
         if mechanism is None or self._arrived.is_set() or expected is None:
@@ -315,21 +327,16 @@ class MqttRoundTripRunner(Runner):
                 self._late_between_messages(message, mechanism)
             return  # a duplicate of our echo, between two messages, or after the run
         data = message.payload  # bytes from paho; bytearray only if a caller built one
-        outcome = OK
-        try:
-            payload = mechanism.unsecure(data if isinstance(data, bytes) else bytes(data))
-        except DecryptError:
-            outcome = DECRYPT_ERROR
-        except SignatureError:
-            outcome = REJECTED_SIGNATURE
-        t_recv = time.perf_counter_ns()
-        if outcome == OK and not payload.startswith(expected):
+        payload, error, t_unsecure, t_recv = time_unsecure(
+            mechanism.unsecure, data if isinstance(data, bytes) else bytes(data)
+        )
+        if payload is not None and not payload.startswith(expected):
             self._ack(message)
             self.tags.late(payload)  # an earlier message's echo, or a stray: not ours
             return
         self._t_recv_perf = t_recv
-        self._unsecure_ns = t_recv - t_arrived
-        self._outcome = outcome
+        self._unsecure_ns = t_recv - t_unsecure
+        self._outcome = OK if error is None else refusal_outcome(error)
         self._arrived.set()
         if message.qos:
             # Acknowledged by ``run`` after the record is made, just before the next
@@ -346,6 +353,6 @@ class MqttRoundTripRunner(Runner):
         data = message.payload
         try:
             payload = mechanism.unsecure(data if isinstance(data, bytes) else bytes(data))
-        except (DecryptError, SignatureError):
+        except SecurityError:
             return
         self.tags.late(payload)

@@ -15,7 +15,10 @@ Measurement choices, and why:
   happens between ``t_send`` and the echo.
 - As the MQTT runner (and the MQTT/CoAP paper) does, ``t_send`` is taken just BEFORE
   ``secure`` and ``t_recv`` just AFTER the echo has been received, decoded and
-  ``unsecure``d; ``secure_ns``/``unsecure_ns`` are the time inside each. With the
+  ``unsecure``d; ``secure_ns``/``unsecure_ns`` are the time inside each
+  (``timing.time_secure`` / ``time_unsecure``), and after each round trip the ``null``
+  mechanism is timed the same way as the record's harness floor (``timing.HarnessFloor``,
+  built in ``setup``). With the
   lightweight CBC mechanisms the PUBLISH's Data is ``iv(8) || CBC(iv, PKCS#7(payload))``,
   the MQTT-SN paper's payload (AES-CBC: a 16-byte IV).
 - QoS −1 (§6.8 of the spec) needs no connection: the PUBLISHes go out from a second UDP
@@ -49,7 +52,7 @@ from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, Uns
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import (
     ROUND_TRIP,
@@ -59,13 +62,14 @@ from iotsecbench_agent.runners.jobspec import (
     int_field,
 )
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
-from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import (
-    DecryptError,
-    Mechanism,
-    MechanismError,
-    SignatureError,
+from iotsecbench_agent.runners.timing import (
+    HarnessFloor,
+    refusal_outcome,
+    time_secure,
+    time_unsecure,
 )
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
 
 logger = logging.getLogger(__name__)
 
@@ -204,6 +208,7 @@ class MqttSnRoundTripRunner(Runner):
         self._client: SnClient | None = None
         self._publisher: SnClient | None = None  # QoS −1's unconnected socket
         self._mechanism: Mechanism | None = None
+        self._floor: HarnessFloor | None = None
         self._topic_id = 0
         self.tags = SeqTags(self.spec.schedule.payload_size)
 
@@ -229,6 +234,7 @@ class MqttSnRoundTripRunner(Runner):
             self._mechanism = registry.create(spec.security, key=spec.security_key)
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
+        self._floor = HarnessFloor.for_security(spec.security)
         address = spec.gateway or self._start_local_gateway()
         self._client = SnClient(address)
         client_id = f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}"
@@ -276,6 +282,7 @@ class MqttSnRoundTripRunner(Runner):
         client = self.client
         publisher = self.publisher
         secure = self._require_mechanism().secure
+        floor = self._floor
         spec = self.spec
         schedule = spec.schedule
         qos = spec.qos
@@ -291,13 +298,17 @@ class MqttSnRoundTripRunner(Runner):
                 raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
             payload = tags.payload(seq)
             msg_id = client.next_msg_id() if qos == 1 else 0
-            t_send = time.perf_counter_ns()
-            wire = secure(payload)
-            t_secured = time.perf_counter_ns()
+            wire, t_send, t_secured = time_secure(secure, payload)
             wire_bytes = publisher.send_bytes(
                 codec.encode(codec.Publish(topic_id, msg_id, wire, qos=qos, topic_id_type=kind))
             )
             outcome, t_recv, unsecure_ns = self._await_echo(seq, t_send + timeout_ns)
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            floor_secure_ns, floor_unsecure_ns = (
+                floor.measure(payload, echoed=outcome != LOST)
+                if floor is not None
+                else (None, None)
+            )
             if outcome == LOST:
                 tags.lost(seq)
             else:
@@ -314,6 +325,8 @@ class MqttSnRoundTripRunner(Runner):
                     outcome=outcome,
                     secure_ns=t_secured - t_send,
                     unsecure_ns=unsecure_ns,
+                    floor_secure_ns=floor_secure_ns,
+                    floor_unsecure_ns=floor_unsecure_ns,
                 )
             )
             interval_ns = next_interval_ns()
@@ -328,23 +341,16 @@ class MqttSnRoundTripRunner(Runner):
         expected = self.tags.tag(seq)
         while True:
             message = client.receive(deadline_ns)
-            t_arrived = time.perf_counter_ns()
             if message is None:
                 return LOST, 0, None
             if isinstance(message, codec.Publish):
-                outcome = OK
-                try:
-                    payload = mechanism.unsecure(message.data)
-                except DecryptError:
-                    outcome = DECRYPT_ERROR
-                except SignatureError:
-                    outcome = REJECTED_SIGNATURE
-                t_recv = time.perf_counter_ns()
+                payload, error, t_unsecure, t_recv = time_unsecure(mechanism.unsecure, message.data)
                 client.acknowledge(message)
-                if outcome == OK and not payload.startswith(expected):
+                if payload is not None and not payload.startswith(expected):
                     self.tags.late(payload)  # an earlier message's echo, or a stray
                     continue
-                return outcome, t_recv, t_recv - t_arrived
+                outcome = OK if error is None else refusal_outcome(error)
+                return outcome, t_recv, t_recv - t_unsecure
             self._check_answer(message)
 
     def _check_answer(self, message: codec.Message) -> None:
@@ -394,7 +400,7 @@ class MqttSnRoundTripRunner(Runner):
         """A PUBLISH between two round trips: if it unsecures, an earlier message's echo."""
         try:
             payload = self._require_mechanism().unsecure(data)
-        except (DecryptError, SignatureError):
+        except SecurityError:
             return
         self.tags.late(payload)
 
@@ -407,6 +413,7 @@ class MqttSnRoundTripRunner(Runner):
                 self.tags.ambiguous_echoes,
             )
         self._mechanism = None
+        self._floor = None
         client, self._client = self._client, None
         publisher, self._publisher = self._publisher, None
         gateway, self.gateway = self.gateway, None

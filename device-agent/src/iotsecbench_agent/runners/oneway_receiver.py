@@ -24,8 +24,12 @@ Measurement choices, and why:
 
 - ``t_recv`` is taken after the message was unsecured (decrypted, or SRUP verified and its
   sequence ID checked), as the paper's devices logged a command once processed;
-  ``unsecure_ns`` is the time from the message's arrival in paho's callback to then.
-  ``secure_ns`` is empty: the controller secured it.
+  ``unsecure_ns`` is the time inside that step (``timing.time_unsecure``, as every runner
+  times it). ``secure_ns`` is empty: the controller secured it.
+- The harness floor: after each message that arrived, the ``null`` mechanism's
+  ``unsecure`` of a null frame of the run's payload size (made once in ``setup``) is timed
+  the same way, as ``floor_unsecure_ns`` (``timing.HarnessFloor``); ``floor_secure_ns`` is
+  empty, as ``secure_ns`` is. A run without a mechanism (``security: none``) has no floor.
 - ``wire_bytes`` is the PUBLISH as it arrived, counted at this client's socket: what paho
   reads is copied into an ``OutboundMeter`` (the parser that credits each written PUBLISH
   to its payload, here fed the inbound stream). Over TLS a PUBLISH is credited with the TLS
@@ -58,14 +62,7 @@ from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import MIN_PAYLOAD_BYTES, parse_payload
-from iotsecbench_agent.recordlog import (
-    DECRYPT_ERROR,
-    LOST,
-    OK,
-    REJECTED_REPLAY,
-    REJECTED_SIGNATURE,
-    Record,
-)
+from iotsecbench_agent.recordlog import LOST, OK, REJECTED_REPLAY, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import (
     MAX_MESSAGE_COUNT,
@@ -79,16 +76,12 @@ from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
 from iotsecbench_agent.runners.mqtt_wire import CountingSocket, CountingTLSSocket, OutboundMeter
 from iotsecbench_agent.runners.srup_roundtrip import _id_field
+from iotsecbench_agent.runners.timing import HarnessFloor, refusal_outcome, time_unsecure
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import (
-    SIGNATURE,
-    DecryptError,
-    MechanismError,
-    SecurityError,
-)
+from iotsecbench_agent.security.base import SIGNATURE, MechanismError
 from iotsecbench_agent.srup.codec import MAX_FIELD_BYTES, MalformedMessage
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
-from iotsecbench_agent.srup.receiver import Receiver, ReplayedMessage
+from iotsecbench_agent.srup.receiver import Receiver
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +177,7 @@ class _Arrival:
     unsecure_ns: int
     app_bytes: int
     wire_bytes: int
+    floor_unsecure_ns: int | None
 
 
 class OneWayReceiver(Runner):
@@ -202,6 +196,8 @@ class OneWayReceiver(Runner):
         self.inbound = OutboundMeter(mqtt5=self.spec.link.mqtt5, by_payload=True)
         self._link: MqttLink | None = None
         self._open: Callable[[bytes], bytes] | None = None
+        self._floor: HarnessFloor | None = None
+        self._floor_frame = b""  # a null frame of the run's payload size (setup)
         self._arrivals: dict[int, _Arrival] = {}
         self._last_accepted = -1
         self._intact = 0
@@ -228,6 +224,10 @@ class OneWayReceiver(Runner):
             self._open = self._opener()
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
+        # SRUP always verifies a signature; otherwise the job's mechanism, if any.
+        self._floor = HarnessFloor() if self.srup else HarnessFloor.for_security(self.spec.security)
+        if self._floor is not None:
+            self._floor_frame = self._floor.frame(self.spec.payload_size)
         self._link = MqttLink(
             self.spec.link,
             meter=OutboundMeter(mqtt5=self.spec.link.mqtt5),
@@ -280,6 +280,7 @@ class OneWayReceiver(Runner):
 
     def cleanup(self) -> None:
         self._open = None
+        self._floor = None
         link, self._link = self._link, None
         if link is not None:
             link.close()
@@ -363,27 +364,23 @@ class OneWayReceiver(Runner):
                     outcome=arrival.outcome,
                     secure_ns=None,
                     unsecure_ns=arrival.unsecure_ns,
+                    floor_unsecure_ns=arrival.floor_unsecure_ns,
                 )
             )
 
     # -- paho callback: runs in this thread, inside pump --------------------------------
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        t_arrived = time.perf_counter_ns()
         open_ = self._open
         if open_ is None:
             return
         data = message.payload
         wire = data if isinstance(data, bytes) else bytes(data)
-        outcome = OK
-        payload = b""
-        try:
-            payload = open_(wire)
-        except SecurityError as exc:
-            outcome = _outcome(exc)
-        t_recv = time.perf_counter_ns()
+        payload, error, t_open, t_recv = time_unsecure(open_, wire)
+        unsecure_ns = t_recv - t_open
+        outcome = OK if error is None else refusal_outcome(error)
         wire_bytes = self.inbound.take_payload_bytes(wire)
-        if outcome == OK:
+        if payload is not None:
             parsed = parse_payload(payload)
             if parsed is None:
                 self.unattributed["too_short"] += 1
@@ -400,7 +397,13 @@ class OneWayReceiver(Runner):
                 self._last_accepted = seq
                 self._intact += 1  # above every seq accepted so far: a first intact copy
                 self._arrivals[seq] = _Arrival(
-                    OK, parsed.t_send_ns, t_recv, t_recv - t_arrived, len(payload), wire_bytes
+                    OK,
+                    parsed.t_send_ns,
+                    t_recv,
+                    unsecure_ns,
+                    len(payload),
+                    wire_bytes,
+                    self._floor_unsecure_ns(),
                 )
                 if self._intact == self.spec.message_count:
                     self._wake.set()
@@ -411,8 +414,19 @@ class OneWayReceiver(Runner):
             self.unattributed[outcome] += 1
             return
         self._arrivals[seq_awaited] = _Arrival(
-            outcome, None, t_recv, t_recv - t_arrived, self.spec.payload_size, wire_bytes
+            outcome,
+            None,
+            t_recv,
+            unsecure_ns,
+            self.spec.payload_size,
+            wire_bytes,
+            self._floor_unsecure_ns(),
         )
+
+    def _floor_unsecure_ns(self) -> int | None:
+        """The harness floor beside a recorded arrival (after its ``t_recv``)."""
+        floor = self._floor
+        return None if floor is None else floor.unsecure_ns(self._floor_frame)
 
     def _awaited(self) -> int | None:
         """The message a refused one arrived in place of: the first seq after the last
@@ -464,14 +478,6 @@ def _offset_fields(offset: ClockOffset | None) -> dict[str, float] | None:
     if offset is None:
         return None
     return {"offset_ms": offset.offset_ms, "uncertainty_ms": offset.uncertainty_ms}
-
-
-def _outcome(error: SecurityError) -> str:
-    if isinstance(error, ReplayedMessage):
-        return REJECTED_REPLAY
-    if isinstance(error, DecryptError):
-        return DECRYPT_ERROR
-    return REJECTED_SIGNATURE
 
 
 def _key_field(spec: Mapping[str, Any], key: str) -> bytes | None:

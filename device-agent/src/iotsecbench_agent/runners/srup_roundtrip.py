@@ -17,9 +17,11 @@ Measurement choices, and why:
   device; another agent later).
 - ``t_send`` is taken BEFORE the request is built and signed (token, encoding,
   signature: ``secure_ns``), ``t_recv`` AFTER the reply has been decoded, verified and
-  its sequence ID checked (``unsecure_ns``). The peer's verification and signing happen
-  between the two, inside the round trip, as on a real device. Keys are loaded (or, for
-  RSA without a key in the job, generated once per process) in ``setup``.
+  its sequence ID checked (``unsecure_ns``), both by ``timing.time_secure`` /
+  ``time_unsecure``. The peer's verification and signing happen between the two, inside
+  the round trip, as on a real device. Keys are loaded (or, for RSA without a key in the
+  job, generated once per process) in ``setup``; so is the ``null`` mechanism timed after
+  each round trip as the record's harness floor (``timing.HarnessFloor``).
 - Both ends subscribe to ``SRUP/<device id>`` and publish there, as the reference
   library's endpoints do, so each receives its own messages back and skips them by
   sender ID before any cryptography.
@@ -61,7 +63,8 @@ from iotsecbench_agent.runners.jobspec import (
 from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
-from iotsecbench_agent.security.base import MechanismError, SecurityError
+from iotsecbench_agent.runners.timing import HarnessFloor, time_secure, time_unsecure
+from iotsecbench_agent.security.base import MechanismError
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import (
     MAX_FIELD_BYTES,
@@ -189,8 +192,11 @@ class SrupRoundTripRunner(Runner):
         self._links: tuple[MqttLink, ...] = ()
         self._signer: Signature | None = None
         self._receiver: Receiver | None = None
+        self._floor: HarnessFloor | None = None
         self._arrived = threading.Event()
         self._awaiting: bytes | None = None  # the token of the request in flight
+        self._sequence_id = 0  # of the next request ``_request`` builds
+        self._token = b""  # of the last request ``_request`` built
         self._t_recv_perf = 0
         self._unsecure_ns = 0
         self._outcome = OK
@@ -226,6 +232,8 @@ class SrupRoundTripRunner(Runner):
                 )
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
+        # SRUP always signs: every run has a mechanism to set the floor under.
+        self._floor = HarnessFloor()
         client_id = f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}"
         if self.peer is not None:
             self._peer_link = MqttLink(
@@ -253,8 +261,9 @@ class SrupRoundTripRunner(Runner):
     def run(self) -> None:
         link = self.link
         links = self._links
-        sign = self._require_signer().sign
-        controller_id = self.controller_id
+        self._require_signer()  # before anything is sent
+        floor = self._floor
+        request = self._request
         topic = self.topic
         spec = self.spec
         schedule = spec.schedule
@@ -272,31 +281,17 @@ class SrupRoundTripRunner(Runner):
             else:
                 payload = tags.payload(seq)
             self._arrived.clear()
-            t_send = time.perf_counter_ns()
-            token = new_token()
-            if action:
-                wire = encode_action(
-                    sequence_id=seq + 1,
-                    sender_id=controller_id,
-                    token=token,
-                    action=payload[0],
-                    sign=sign,
-                )
-            else:
-                wire = encode_data(
-                    sequence_id=seq + 1,
-                    sender_id=controller_id,
-                    token=token,
-                    data_id=REQUEST_DATA_ID,
-                    data=payload,
-                    sign=sign,
-                )
-            t_signed = time.perf_counter_ns()
-            self._awaiting = token
+            self._sequence_id = seq + 1
+            wire, t_send, t_signed = time_secure(request, payload)
+            self._awaiting = self._token
             link.publish(topic, wire)
             pump(links, self._arrived, t_send + timeout_ns)
             self._awaiting = None
             arrived = self._arrived.is_set()
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            floor_secure_ns, floor_unsecure_ns = (
+                floor.measure(payload, echoed=arrived) if floor is not None else (None, None)
+            )
             self.context.emit(
                 Record(
                     seq=seq,
@@ -307,6 +302,8 @@ class SrupRoundTripRunner(Runner):
                     outcome=self._outcome if arrived else LOST,
                     secure_ns=t_signed - t_send,
                     unsecure_ns=self._unsecure_ns if arrived else None,
+                    floor_secure_ns=floor_secure_ns,
+                    floor_unsecure_ns=floor_unsecure_ns,
                 )
             )
             self._settle_peer_meter()
@@ -324,6 +321,7 @@ class SrupRoundTripRunner(Runner):
             )
         self._signer = None
         self._receiver = None
+        self._floor = None
         links, self._links = self._links, ()
         self._controller = self._peer_link = None
         for link in links:
@@ -338,6 +336,29 @@ class SrupRoundTripRunner(Runner):
             raise DataPlaneError("runner used before setup()")
         return self._signer
 
+    def _request(self, payload: bytes) -> bytes:
+        """The signed request carrying ``payload`` (this run's ``secure``, timed by
+        ``time_secure``): a fresh token (kept in ``_token``), sequence ID
+        ``_sequence_id``, the controller's signature."""
+        sign = self._require_signer().sign
+        self._token = token = new_token()
+        if self.spec.message == ACTION:
+            return encode_action(
+                sequence_id=self._sequence_id,
+                sender_id=self.controller_id,
+                token=token,
+                action=payload[0],
+                sign=sign,
+            )
+        return encode_data(
+            sequence_id=self._sequence_id,
+            sender_id=self.controller_id,
+            token=token,
+            data_id=REQUEST_DATA_ID,
+            data=payload,
+            sign=sign,
+        )
+
     def _settle_peer_meter(self) -> None:
         """Let the peer's meter parse what the peer wrote, so that it keeps no history
         (outside the timed window, like the controller's)."""
@@ -348,7 +369,6 @@ class SrupRoundTripRunner(Runner):
     # paho callbacks: they run in this thread, inside pump.
 
     def _on_reply(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        t_arrived = time.perf_counter_ns()
         receiver = self._receiver
         if self._awaiting is None or self._arrived.is_set() or receiver is None:
             return  # between two requests, or after our reply
@@ -356,16 +376,12 @@ class SrupRoundTripRunner(Runner):
         wire = data if isinstance(data, bytes) else bytes(data)
         if sender_of(wire) == self.controller_id:
             return  # our own request, routed back to us
-        outcome = OK
-        try:
-            if receiver.accept(wire).token != self._awaiting:
-                return  # a late reply to an earlier request
-        except SecurityError as exc:
-            outcome = outcome_of(exc)
-        t_recv = time.perf_counter_ns()
+        reply, error, t_accept, t_recv = time_unsecure(receiver.accept, wire)
+        if reply is not None and reply.token != self._awaiting:
+            return  # a late reply to an earlier request
         self._t_recv_perf = t_recv
-        self._unsecure_ns = t_recv - t_arrived
-        self._outcome = outcome
+        self._unsecure_ns = t_recv - t_accept
+        self._outcome = OK if error is None else outcome_of(error)
         self._arrived.set()
 
     def _on_request(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:

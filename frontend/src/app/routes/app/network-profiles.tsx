@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
+import { EnforcementNotice } from '@/features/devices/components/enforcement-notice';
 import { NetworkProfilesList } from '@/features/network-profiles/components/network-profiles-list';
 
 const NetworkProfilesRoute = () => (
@@ -15,6 +16,7 @@ const NetworkProfilesRoute = () => (
       What a device’s link does to packets, per direction: the SRUP paper’s conditions and the measured cellular
       tables are built in and read-only; copy one to change it, or create your own.
     </p>
+    <EnforcementNotice />
     <NetworkProfilesList />
   </>
 );

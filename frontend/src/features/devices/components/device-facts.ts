@@ -31,16 +31,24 @@ const bytes = (value: unknown): string => formatBytes(typeof value === 'number' 
  * when a backend works, "Cannot: <reasons>" when none does, a dash when the agent did not say.
  */
 const networkEmulation = (value: unknown): string => {
-  if (value === null || typeof value !== 'object') return MISSING;
+  const status = emulationStatus(value);
+  if (status === null) return MISSING;
+  return status.working.length > 0 ? status.working.join(', ') : `Cannot: ${status.reason}`;
+};
+
+/** The backends that work (sorted), or why none does; null when the agent did not say. */
+export type EmulationStatus = { working: string[]; reason: string };
+
+export const emulationStatus = (value: unknown): EmulationStatus | null => {
+  if (value === null || typeof value !== 'object') return null;
   const backends = Object.entries(value as Record<string, unknown>).filter(
     (entry): entry is [string, { available?: unknown; reason?: unknown }] =>
       entry[1] !== null && typeof entry[1] === 'object',
   );
-  if (backends.length === 0) return MISSING;
+  if (backends.length === 0) return null;
   const working = backends.filter(([, b]) => b.available === true).map(([name]) => name);
-  if (working.length > 0) return working.sort().join(', ');
   const reasons = backends.map(([, b]) => (typeof b.reason === 'string' ? b.reason : '')).filter(Boolean);
-  return `Cannot: ${reasons.join('; ') || 'no backend works here'}`;
+  return { working: working.sort(), reason: reasons.join('; ') || 'no backend works here' };
 };
 
 export const deviceFacts = (facts: Device['facts']): DeviceFactsView => ({

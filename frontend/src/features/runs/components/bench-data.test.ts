@@ -26,6 +26,7 @@ const row = (
   cpu_mean_us: meanUs,
   throughput_mb_s: dataBytes / meanUs,
   peak_rss_kb: 20_000,
+  calls_per_repetition: null,
   // Throughput runs only.
   packets_per_s_mean: null,
   packets_per_s_std: null,

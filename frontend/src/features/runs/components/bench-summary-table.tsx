@@ -32,12 +32,15 @@ export const BenchSummaryTable = ({ rows, labelFor }: BenchSummaryTableProps) =>
             </th>
           ))}
           <th scope="col">Peak RSS (KB)</th>
+          <th scope="col" title="Calls timed together per repetition; times are means per call">
+            Calls/rep
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={6 + DECIMAL_COLUMNS.length} className="muted">
+            <td colSpan={7 + DECIMAL_COLUMNS.length} className="muted">
               No results were stored for this run.
             </td>
           </tr>
@@ -55,6 +58,7 @@ export const BenchSummaryTable = ({ rows, labelFor }: BenchSummaryTableProps) =>
               </td>
             ))}
             <td className="num">{row.peak_rss_kb}</td>
+            <td className="num">{row.calls_per_repetition ?? 1}</td>
           </tr>
         ))}
       </tbody>

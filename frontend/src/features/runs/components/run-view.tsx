@@ -30,6 +30,10 @@ const NO_LABELS: ReadonlyMap<string, string> = new Map();
 const securityOf = (run: Run): string =>
   typeof run.spec.security === 'string' ? run.spec.security : NO_SECURITY;
 
+/** Whether the run timed a mechanism on each message: a payload security mechanism, or
+ * SRUP's signatures (its spec's `security` is always none). */
+const timesSecuring = (run: Run): boolean => securityOf(run) !== NO_SECURITY || run.spec.protocol === 'srup';
+
 type RunViewProps = {
   run: Run;
   /** Mechanism name → label, in catalogue order; names are shown for missing ones. */
@@ -136,7 +140,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
           <RunCharts runId={run.id} oneWay={measuresOneWay(run.spec)} />
           <RunStatisticsPanel runId={run.id} />
           <RunSizeBreakdown runId={run.id} mechanismLabels={mechanismLabels} />
-          {securityOf(run) !== NO_SECURITY ? (
+          {timesSecuring(run) ? (
             <div className="panel">
               <RunSummaryTable rows={run.summary} />
             </div>

@@ -32,6 +32,7 @@ const row = (
   cpu_mean_us: 1_900_000,
   throughput_mb_s: 0,
   peak_rss_kb: 20_000,
+  calls_per_repetition: null,
   packets_per_s_mean: packetsPerS,
   packets_per_s_std: packetsPerS / 100,
   net_mean_us: null,

@@ -1,7 +1,7 @@
 import { http } from 'msw';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
-import { db, networkCatalogueFixture, networkProfileFixture } from '@/testing/mocks/db';
+import { db, deviceFixture, networkCatalogueFixture, networkProfileFixture } from '@/testing/mocks/db';
 import { errorResponse } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, waitFor, within } from '@/testing/test-utils';
@@ -144,5 +144,44 @@ describe('Network profiles page', () => {
     const { user } = renderApp('/network-profiles');
     await user.click(await screen.findByRole('link', { name: 'New profile' }));
     expect(await screen.findByRole('heading', { name: 'New network profile' })).toBeInTheDocument();
+  });
+});
+
+describe('Network profiles page, when profiles cannot be enforced', () => {
+  const unable = { network_emulation: { userspace: { available: false, reason: 'needs root (network namespaces and TUN devices)' }, netem: { available: false, reason: 'needs root (tc qdisc)' } } };
+  const able = { network_emulation: { userspace: { available: true, reason: 'root, /dev/net/tun and ip netns present' } } };
+
+  it('should say plainly that no device can enforce them, and why', async () => {
+    seed();
+    db.devices.push(deviceFixture({ facts: { ...deviceFixture().facts, ...unable } }));
+    renderApp('/network-profiles');
+
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Network profiles cannot be enforced here.');
+    expect(notice).toHaveTextContent('pi-lab-1: needs root (network namespaces and TUN devices); needs root (tc qdisc)');
+    expect(notice).toHaveTextContent('never run unshaped');
+  });
+
+  it('should name the devices that cannot when others can', async () => {
+    seed();
+    db.devices.push(
+      deviceFixture({ facts: { ...deviceFixture().facts, ...able } }),
+      deviceFixture({ id: '5d1c0d9e-0000-4000-8000-000000000002', name: 'pi-user', facts: { ...unable } }),
+    );
+    renderApp('/network-profiles');
+
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('cannot be enforced on 1 of your 2 devices');
+    expect(notice).toHaveTextContent('pi-user: needs root');
+    expect(notice).not.toHaveTextContent('pi-lab-1');
+  });
+
+  it('should say nothing when every device can enforce them', async () => {
+    seed();
+    db.devices.push(deviceFixture({ facts: { ...deviceFixture().facts, ...able } }));
+    renderApp('/network-profiles');
+
+    await screen.findByRole('table', { name: 'Network profiles' });
+    expect(screen.queryByText(/cannot be enforced/)).not.toBeInTheDocument();
   });
 });

@@ -42,15 +42,25 @@ const runningRun: Run = runFixture({
   bench_summary: [],
 });
 
+// A run without payload security: no securing times, no floor.
+const NO_SECURING = {
+  secure_mean_us: null,
+  unsecure_mean_us: null,
+  floor_secure_mean_us: null,
+  floor_unsecure_mean_us: null,
+  net_secure_mean_us: null,
+  net_unsecure_mean_us: null,
+};
+
 const completedRun: Run = runFixture({
   ...runningRun,
   status: 'done',
   finished_at: '2025-01-02T10:01:00Z',
   devices: runningRun.devices.map((d) => ({ ...d, status: 'done', sent: 100, received: 100, records_ingested: 100 })),
   summary: [
-    { device_id: pi1.id, device_name: pi1.name, n: 100, lost: 0, mean_ms: 12.3456, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.21, secure_mean_us: null, unsecure_mean_us: null },
-    { device_id: pi2.id, device_name: pi2.name, n: 1, lost: 99, mean_ms: 15, median_ms: 15, p95_ms: 15, p99_ms: 15, min_ms: 15, max_ms: 15, std_ms: null, secure_mean_us: null, unsecure_mean_us: null },
-    { device_id: null, device_name: 'All devices', n: 101, lost: 99, mean_ms: 12.37, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.2, secure_mean_us: null, unsecure_mean_us: null },
+    { device_id: pi1.id, device_name: pi1.name, n: 100, lost: 0, mean_ms: 12.3456, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.21, ...NO_SECURING },
+    { device_id: pi2.id, device_name: pi2.name, n: 1, lost: 99, mean_ms: 15, median_ms: 15, p95_ms: 15, p99_ms: 15, min_ms: 15, max_ms: 15, std_ms: null, ...NO_SECURING },
+    { device_id: null, device_name: 'All devices', n: 101, lost: 99, mean_ms: 12.37, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.2, ...NO_SECURING },
   ],
 });
 
@@ -80,6 +90,7 @@ const benchRow = (
   cpu_mean_us: meanUs * 0.9,
   throughput_mb_s: dataBytes / meanUs,
   peak_rss_kb: 21_504,
+  calls_per_repetition: null,
   // Throughput runs only.
   packets_per_s_mean: null,
   packets_per_s_std: null,
@@ -106,7 +117,7 @@ const completedBench: Run = runFixture({
   // In the server's order (mechanism name, size, operation name): the page re-sorts them.
   bench_summary: [
     benchRow('aes-128-cbc', 'decrypt', 16, 1.6, { std_us: null, var_us2: null }),
-    benchRow('aes-128-cbc', 'encrypt', 16, 1.5, { std_us: 0.1, var_us2: 0.01 }),
+    benchRow('aes-128-cbc', 'encrypt', 16, 1.5, { std_us: 0.1, var_us2: 0.01, calls_per_repetition: 67 }),
     benchRow('aes-128-cbc', 'decrypt', 8192, 20.5),
     benchRow('aes-128-cbc', 'encrypt', 8192, 20),
     benchRow('rsa-2048-pkcs1v15', 'sign', 16, 1500, { std_us: 12 }),
@@ -321,22 +332,85 @@ describe('Run page', () => {
     expect(screen.queryByText(/^Interval:/)).not.toBeInTheDocument();
   });
 
-  it('should add the securing and unsecuring times when the payload was secured', async () => {
+  it('should show the securing and unsecuring times raw, their harness floor and net of it when the payload was secured', async () => {
     db.runs.push({
       ...completedRun,
       spec: { ...completedRun.spec, security: 'aes-128-cbc' },
-      summary: completedRun.summary.map((row) => ({ ...row, secure_mean_us: 12.34567, unsecure_mean_us: 8 })),
+      summary: completedRun.summary.map((row) => ({
+        ...row,
+        secure_mean_us: 12.34567,
+        unsecure_mean_us: 8,
+        floor_secure_mean_us: 0.3,
+        floor_unsecure_mean_us: 0.71,
+        net_secure_mean_us: 12.04567,
+        net_unsecure_mean_us: 7.29,
+      })),
     });
     arrangeResults();
     renderApp(`/runs/${RUN_ID}`);
 
     const table = await screen.findByRole('table', { name: 'Securing times' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Device', 'n', 'Secure (µs)', 'Unsecure (µs)',
+      'Device', 'n', 'Secure (µs)', 'Secure floor (µs)', 'Secure net (µs)',
+      'Unsecure (µs)', 'Unsecure floor (µs)', 'Unsecure net (µs)',
     ]);
     const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
-    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['100', '12.346', '8.000']);
+    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      '100', '12.346', '0.300', '12.046', '8.000', '0.710', '7.290',
+    ]);
+    expect(screen.getByText(/Floor: the Null mechanism’s cost on the same path/)).toHaveTextContent(
+      'measured on every message of this run; net = raw − floor.',
+    );
     expect(screen.getByRole('region', { name: 'Round-trip time histogram' })).toBeInTheDocument();
+  });
+
+  it("should show a SRUP run's signing and verifying times with their floor though its payload security is none", async () => {
+    db.runs.push({
+      ...completedRun,
+      spec: { ...completedRun.spec, protocol: 'srup', srup_signature: 'ed25519', security: 'none' },
+      summary: completedRun.summary.map((row) => ({
+        ...row,
+        secure_mean_us: 300,
+        unsecure_mean_us: 500,
+        floor_secure_mean_us: 0.5,
+        floor_unsecure_mean_us: 0.5,
+        net_secure_mean_us: 299.5,
+        net_unsecure_mean_us: 499.5,
+      })),
+    });
+    arrangeResults();
+    renderApp(`/runs/${RUN_ID}`);
+
+    const table = await screen.findByRole('table', { name: 'Securing times' });
+    const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
+    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent).slice(1, 4)).toEqual([
+      '300.000', '0.500', '299.500',
+    ]);
+  });
+
+  it('should show no securing times when the run had no mechanism', async () => {
+    db.runs.push(completedRun);
+    arrangeResults();
+    renderApp(`/runs/${RUN_ID}`);
+
+    expect(await screen.findByRole('region', { name: 'Round-trip time histogram' })).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Securing times' })).not.toBeInTheDocument();
+  });
+
+  it('should show dashes for the floor and net when the run was measured by an agent without a floor', async () => {
+    db.runs.push({
+      ...completedRun,
+      spec: { ...completedRun.spec, security: 'aes-128-cbc' },
+      summary: completedRun.summary.map((row) => ({ ...row, ...NO_SECURING, secure_mean_us: 5, unsecure_mean_us: 6 })),
+    });
+    arrangeResults();
+    renderApp(`/runs/${RUN_ID}`);
+
+    const table = await screen.findByRole('table', { name: 'Securing times' });
+    const totalRow = within(table).getByRole('row', { name: /All devices/ });
+    expect(within(totalRow).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      '101', '5.000', '—', '—', '6.000', '—', '—',
+    ]);
   });
 
   it.each([
@@ -380,7 +454,7 @@ describe('Run page', () => {
 
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       'Device', 'Mechanism', 'Operation', 'Data size', 'n', 'Mean (µs)', 'Net of Null (µs)', 'Std dev (µs)', 'Variance (µs²)',
-      'CPU (µs)', 'Throughput (MB/s)', 'Peak RSS (KB)',
+      'CPU (µs)', 'Throughput (MB/s)', 'Peak RSS (KB)', 'Calls/rep',
     ]);
     // Mechanisms by label once the catalogue is in; operations as encrypt before decrypt.
     await within(table).findAllByRole('cell', { name: 'RSA-2048 PKCS#1 v1.5 (SHA-256)' });
@@ -397,8 +471,10 @@ describe('Run page', () => {
     ]);
     expect(within(rows[0]!).getByRole('rowheader', { name: 'pi-lab-1' })).toBeInTheDocument();
     expect(within(rows[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      'AES-128-CBC', 'encrypt', '16 B', '100', '1.500', '—', '0.100', '0.010', '1.350', '10.667', '21504',
+      'AES-128-CBC', 'encrypt', '16 B', '100', '1.500', '—', '0.100', '0.010', '1.350', '10.667', '21504', '67',
     ]);
+    // Rows of agents that timed one call per repetition say 1.
+    expect(within(rows[2]!).getAllByRole('cell').at(-1)?.textContent).toBe('1');
     expect(within(rows[1]!).getAllByRole('cell').map((c) => c.textContent).slice(5, 7)).toEqual(['—', '—']);
 
     // Mean time per operation: one data size at a time, mechanisms on the axis, ± std dev.

@@ -1,0 +1,134 @@
+"""Ciphers, part 2 in detail: what timing costs a 16-byte AES-128-CBC call, in one process.
+
+    .venv/bin/python bench/cipher_grouping.py [--rounds 21] [--calls 8500]
+
+``bench/ciphers.py`` compares the agent's whole cipher-bench (fresh child process, sample
+pipe) with a bare loop; on a shared VM its rounds wander by tens of per cent. This one keeps
+everything in one warm process and interleaves short rounds (the order reversed every
+other round), so the best and the quartile rounds show the small differences:
+
+  bare        the loop of ``bench/ciphers.py`` (``bare_aes_cbc``): the same pycryptodome
+              calls written out, timed as a whole
+  mechanism   the registry's ``aes-128-cbc`` mechanism in the same kind of loop
+  one call    ``cipherbench_child.oneshot_block`` with one call per repetition, each timed
+              with the wall and CPU clocks (the agent before grouping)
+  grouped     ``oneshot_block`` with the calls per repetition the child's calibration
+              picks (``calls_per_repetition``: a repetition lasts 100 µs), as the agent now
+              measures
+
+Mean ns per call; overhead against bare. Prints a Markdown table for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from iotsecbench_agent.cipherbench_child import (
+    Batch,
+    block_repetitions,
+    calls_per_repetition,
+    oneshot_block,
+)
+from iotsecbench_agent.cipherbench_streams import generate_key
+from iotsecbench_agent.security import registry
+
+from bench.ciphers import bare_aes_cbc
+
+MECHANISM = "aes-128-cbc"
+SIZE = 16
+Way = Callable[[], tuple[float, float]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--calls", type=int, default=8500, help="calls per way and round")
+    args = parser.parse_args()
+    n = args.calls
+    key = generate_key(MECHANISM)
+    mechanism = registry.create(MECHANISM, key=key)
+    payload = os.urandom(SIZE)
+    batch = Batch(MECHANISM, SIZE, n, key, stream=False, chunk_bytes=256 * 1024)
+    gc.collect()
+    gc.disable()  # as the agent's child and timeit do
+    calls = calls_per_repetition(oneshot_block(mechanism, payload, block_repetitions(batch)), SIZE)
+
+    def timed(per_repetition: int) -> Way:
+        per_block = block_repetitions(batch, per_repetition)
+
+        def run() -> tuple[float, float]:
+            oneshot_block(mechanism, payload, per_block, per_repetition)  # warm
+            forward = backward = done = 0
+            while done < n:
+                for f_wall, _, b_wall, _ in oneshot_block(
+                    mechanism, payload, per_block, per_repetition
+                ):
+                    forward += f_wall
+                    backward += b_wall
+                    done += per_repetition
+            return forward / done, backward / done
+
+        return run
+
+    def loop() -> tuple[float, float]:
+        secure, unsecure = mechanism.secure, mechanism.unsecure
+        clock = time.perf_counter_ns
+        wire = b""
+        t0 = clock()
+        for _ in range(n):
+            wire = secure(payload)
+        t1 = clock()
+        for _ in range(n):
+            unsecure(wire)
+        return (t1 - t0) / n, (clock() - t1) / n
+
+    ways: dict[str, Way] = {
+        "bare": lambda: bare_aes_cbc(key, payload, n),
+        "mechanism": loop,
+        "one call": timed(1),
+        f"grouped ({calls} calls)": timed(calls),
+    }
+    results: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
+    load = os.getloadavg()[0]
+    started = time.monotonic()
+    for round_no in range(args.rounds):
+        order = list(ways.items()) if round_no % 2 == 0 else list(ways.items())[::-1]
+        for way, run in order:
+            results[way].append(run())
+    gc.enable()
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(
+        f"\n`bench/cipher_grouping.py`, {when}; {args.rounds} interleaved rounds of {n} calls "
+        f"per way; load average {load:.2f} at start, {os.getloadavg()[0]:.2f} at the end "
+        f"({time.monotonic() - started:.0f} s)\n"
+    )
+    print(
+        "| way | encrypt ns/call: best / p25 / median | vs bare (best, p25) "
+        "| decrypt ns/call: best / p25 / median | vs bare (best, p25) |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    quartile = args.rounds // 4
+    bare = [sorted(r[i] for r in results["bare"]) for i in (0, 1)]
+    for way, values in results.items():
+        cells = []
+        for i in (0, 1):
+            ordered = sorted(r[i] for r in values)
+            median = statistics.median(ordered)
+            cells.append(f"{ordered[0]:,.0f} / {ordered[quartile]:,.0f} / {median:,.0f}")
+            best, p25 = ordered[0] / bare[i][0] - 1, ordered[quartile] / bare[i][quartile] - 1
+            cells.append(f"{best:+.1%}, {p25:+.1%}")
+        print(f"| {way} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

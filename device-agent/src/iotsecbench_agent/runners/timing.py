@@ -1,0 +1,102 @@
+"""How every messaging runner times a security mechanism, and the harness floor beside it.
+
+One way for all of them, so that a mechanism's times and the floor's are taken by the same
+code:
+
+- ``time_secure(secure, payload)``: ``perf_counter_ns`` just before and just after the
+  call. A round-trip runner's ``t_send`` is the reading before (the round trip starts
+  before securing, as the MQTT/CoAP paper measures it) and ``secure_ns`` the difference.
+- ``time_unsecure(unsecure, data)``: the same around ``unsecure`` (for SRUP, the receiver's
+  decode, verify and sequence check), catching the ``SecurityError`` a refused message
+  raises. The reading after is the round trip's ``t_recv``; ``unsecure_ns`` the difference.
+- ``HarnessFloor``: the ``null`` mechanism (a cipher's framing without the cipher, the
+  harness floor of device-agent/docs/security-mechanisms.md), built once per run, timed
+  through these two functions on a payload of the message's size, once per message AFTER
+  its round trip (never between ``t_send`` and ``t_recv``). Its figures are the records'
+  ``floor_secure_ns`` / ``floor_unsecure_ns``: what securing and unsecuring cost in this
+  harness on this message's conditions before any cryptography, so a mechanism's cost net
+  of the harness is ``secure_ns - floor_secure_ns``.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter_ns
+from typing import Callable, TypeVar
+
+from iotsecbench_agent.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.security.base import NONE, NULL, DecryptError, SecurityError
+from iotsecbench_agent.srup.receiver import ReplayedMessage
+
+T = TypeVar("T")
+
+
+def time_secure(secure: Callable[[bytes], bytes], payload: bytes) -> tuple[bytes, int, int]:
+    """``(secured bytes, t_before, t_after)``, both ``perf_counter_ns`` readings. The clock
+    is read before the result tuple is built, so only the call itself lies between them."""
+    t_before = perf_counter_ns()
+    wire = secure(payload)
+    return wire, t_before, perf_counter_ns()
+
+
+def time_unsecure(
+    unsecure: Callable[[bytes], T], data: bytes
+) -> tuple[T | None, SecurityError | None, int, int]:
+    """``(result, None, t_before, t_after)``, or ``(None, error, t_before, t_after)`` when
+    ``unsecure`` refused the bytes (``DecryptError``, ``SignatureError``, a SRUP replay):
+    the time is the same either way, a refusal is measured as it happened."""
+    t_before = perf_counter_ns()
+    try:
+        result = unsecure(data)
+    except SecurityError as exc:
+        return None, exc, t_before, perf_counter_ns()
+    return result, None, t_before, perf_counter_ns()
+
+
+def refusal_outcome(error: SecurityError) -> str:
+    """The record outcome of a message ``unsecure`` refused."""
+    if isinstance(error, ReplayedMessage):
+        return REJECTED_REPLAY
+    if isinstance(error, DecryptError):
+        return DECRYPT_ERROR
+    return REJECTED_SIGNATURE
+
+
+class HarnessFloor:
+    """The ``null`` mechanism of one run, timed per message beside the run's own.
+
+    Built in a runner's ``setup`` (no object is made per message). ``measure`` costs four
+    clock reads and two short calls, about a microsecond, between two messages.
+    """
+
+    def __init__(self) -> None:
+        null = registry.create(NULL)
+        self._secure = null.secure
+        self._unsecure = null.unsecure
+
+    @classmethod
+    def for_security(cls, security: str) -> HarnessFloor | None:
+        """The floor of a run secured with ``security``; None for ``none``: without a
+        mechanism nothing is secured, so there is no cost to set a floor under (a run
+        whose mechanism is ``null`` still measures it: the floor of the floor)."""
+        return None if security == NONE else cls()
+
+    def measure(self, payload: bytes, *, echoed: bool) -> tuple[int, int | None]:
+        """``(floor_secure_ns, floor_unsecure_ns)`` for a message of ``payload``'s size.
+        ``floor_unsecure_ns`` is None when nothing came back (``echoed`` False), as the
+        message's own ``unsecure_ns`` is: both columns cover the same messages."""
+        frame, t0, t1 = time_secure(self._secure, payload)
+        if not echoed:
+            return t1 - t0, None
+        _, _, t2, t3 = time_unsecure(self._unsecure, frame)
+        return t1 - t0, t3 - t2
+
+    def frame(self, payload_size: int) -> bytes:
+        """A null frame of a ``payload_size``-byte payload, for a receiver that only
+        unsecures (made once, in ``setup``)."""
+        return self._secure(bytes(payload_size))
+
+    def unsecure_ns(self, frame: bytes) -> int:
+        """``floor_unsecure_ns``: the null mechanism's ``unsecure`` of ``frame``, timed."""
+        _, _, t0, t1 = time_unsecure(self._unsecure, frame)
+        return t1 - t0
