@@ -129,6 +129,7 @@ def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
         token = stack.manage("drf_create_token", USERNAME).split()[2]
         stack.start_web(web_port)
         stack.start_worker()
+        stack.start_controller()
         stack.start_beat()
         stack.start_controlplane()
         for name in AGENTS:

@@ -357,6 +357,29 @@ class Stack:
             ],
         )
 
+    def start_controller(self) -> None:
+        """The worker of the `controllers` queue (one-way runs' controllers, minutes each:
+        config/settings/celery.py CELERY_TASK_ROUTES), so they never hold a slot of the
+        default worker's."""
+        celery = str(VENV_BIN / "celery")
+        self.start(
+            "controller",
+            [
+                celery,
+                "-A",
+                "worker.celery_app",
+                "worker",
+                "-Q",
+                "controllers",
+                "--concurrency",
+                "4",
+                "--hostname",
+                "controller@%h",
+                "--loglevel",
+                "INFO",
+            ],
+        )
+
     def start_beat(self) -> None:
         celery = str(VENV_BIN / "celery")
         schedule = self.state_dir / "celerybeat-schedule"

@@ -135,6 +135,7 @@ def main() -> int:
         )
         stack.start_web(WEB_PORT)
         stack.start_worker()
+        stack.start_controller()
         stack.start_beat()
         stack.start_controlplane()
         for name in agents:

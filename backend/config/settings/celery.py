@@ -14,3 +14,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = False
+
+# The controller of a one-way run sends for the run's whole schedule (minutes): it goes to
+# a queue of its own, served by a worker of its own (`celery worker -Q controllers`: the
+# `controller` process of `make up`, the e2e stack and docker-compose), so that it never
+# holds a slot the default worker needs for ingest, health checks and scheduling.
+CONTROLLER_QUEUE = "controllers"
+CELERY_TASK_ROUTES = {"experiments.tasks.run_oneway_send_task": {"queue": CONTROLLER_QUEUE}}
