@@ -26,15 +26,16 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.beat_schedule = BEAT_SCHEDULE
 app.autodiscover_tasks()
 
-# The worker's per-task INFO lines ("Task … received", "Task … succeeded in …"): Celery logs
-# them on these two loggers with the task name among the record's arguments.
-TASK_EVENT_LOGGERS = ("celery.worker.strategy", "celery.app.trace")
+# The per-task INFO lines: the worker's "Task … received" and "Task … succeeded in …", and
+# beat's "Scheduler: Sending due task …". Celery logs them on these loggers with the task
+# name among the record's arguments.
+TASK_EVENT_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
 QUIET_TASKS = frozenset(entry["task"] for entry in BEAT_SCHEDULE.values())
 
 
 class PeriodicTaskNoise(logging.Filter):
-    """Drops the INFO "received" and "succeeded" lines of the beat's periodic tasks (the
-    scheduler's tick every 5 s buried every useful line of the worker's log). Their
+    """Drops the INFO "received", "succeeded" and "sending due task" lines of the beat's
+    periodic tasks (the scheduler's tick every 5 s buried every useful line of the log). Their
     failures (ERROR) and what the tasks log themselves (e.g. experiments.run_started)
     still show; LOG_LEVEL=DEBUG shows everything."""
 

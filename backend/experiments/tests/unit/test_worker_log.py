@@ -10,6 +10,8 @@ from celery.app import trace
 
 from worker.celery_app import TASK_EVENT_LOGGERS
 
+RUNS_SCHEDULE = "experiments.tasks.runs_schedule_task"
+
 
 class _Lines(logging.Handler):
     def __init__(self) -> None:
@@ -50,6 +52,14 @@ def test_the_schedulers_tick_leaves_no_received_or_succeeded_lines(worker_log: _
     _received_and_succeeded("experiments.tasks.runs_fail_stale_task")
 
     assert worker_log.lines == []
+
+
+def test_beat_does_not_log_each_tick_it_sends(worker_log: _Lines) -> None:
+    beat = logging.getLogger("celery.beat")
+    beat.info("Scheduler: Sending due task %s (%s)", "schedule-queued-runs", RUNS_SCHEDULE)
+    beat.info("beat: Starting...")
+
+    assert worker_log.lines == ["beat: Starting..."]
 
 
 def test_other_tasks_still_log_that_they_were_received_and_succeeded(worker_log: _Lines) -> None:
