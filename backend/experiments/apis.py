@@ -73,10 +73,11 @@ from experiments.services import (
     run_retry,
     run_start,
 )
-from measurements.models import BenchOperation, BenchStatistic
+from measurements.models import BenchOperation
 from measurements.selectors import (
     NS_PER_MS,
     NS_PER_US,
+    BenchBaselines,
     bench_statistics,
     run_statistics,
 )
@@ -674,27 +675,6 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else value / NS_PER_MS
 
 
-# The null mechanism encrypts/decrypts; a signature's sign/verify compare with those.
-_FLOOR_OPERATION = {"sign": "encrypt", "verify": "decrypt"}
-
-
-def _net_mean_us(row: BenchStatistic, floor: dict[tuple[int, str, int], float]) -> float | None:
-    operation = _FLOOR_OPERATION.get(row.operation, row.operation)
-    floor_ns = floor.get((row.run_device_id, operation, row.data_bytes))
-    if floor_ns is None:
-        return None
-    return (row.wall_mean_ns - floor_ns) / NS_PER_US
-
-
-def _relative_cost(
-    row: BenchStatistic, baseline: dict[tuple[int, str, int], float | None]
-) -> float | None:
-    none_rate = baseline.get((row.run_device_id, row.operation, row.data_bytes))
-    if not none_rate or not row.rate_mean:
-        return None
-    return none_rate / row.rate_mean
-
-
 def _us(value: float | None) -> float | None:
     return None if value is None else value / NS_PER_US
 
@@ -725,16 +705,7 @@ def run_output(run: Run) -> dict[str, object]:
         for s in run_statistics(run=run)
     ]
     statistics = list(bench_statistics(run=run))
-    baseline = {
-        (b.run_device_id, b.operation, b.data_bytes): b.rate_mean
-        for b in statistics
-        if b.mechanism == "none"
-    }
-    floor = {
-        (b.run_device_id, b.operation, b.data_bytes): b.wall_mean_ns
-        for b in statistics
-        if b.mechanism == "null"
-    }
+    baselines = BenchBaselines.of(statistics)
     bench_summary = [
         {
             "device_id": b.run_device.device_id,
@@ -755,8 +726,8 @@ def run_output(run: Run) -> dict[str, object]:
             "calls_per_repetition": b.calls,
             "packets_per_s_mean": b.rate_mean,
             "packets_per_s_std": b.rate_std,
-            "net_mean_us": _net_mean_us(b, floor),
-            "relative_cost": _relative_cost(b, baseline),
+            "net_mean_us": baselines.net_mean_us(b),
+            "relative_cost": baselines.relative_cost(b),
         }
         for b in statistics
     ]

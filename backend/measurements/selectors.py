@@ -36,6 +36,51 @@ def bench_statistics(*, run: Run) -> QuerySet[BenchStatistic]:
     )
 
 
+# The null mechanism encrypts/decrypts; a signature's sign/verify compare with those.
+_FLOOR_OPERATION = {"sign": "encrypt", "verify": "decrypt"}
+BenchKey = tuple[int, str, int]  # (run_device_id, operation, data_bytes)
+
+
+@dataclass(frozen=True)
+class BenchBaselines:
+    """What a benchmark run's rows are compared with, within the same device, operation and
+    size: the `null` mechanism's mean time (the harness floor) and the packet rate without
+    security (`none`, throughput runs)."""
+
+    floor_ns: dict[BenchKey, float]
+    none_rate: dict[BenchKey, float | None]
+
+    @classmethod
+    def of(cls, statistics: list[BenchStatistic]) -> BenchBaselines:
+        return cls(
+            floor_ns={
+                (b.run_device_id, b.operation, b.data_bytes): b.wall_mean_ns
+                for b in statistics
+                if b.mechanism == "null"
+            },
+            none_rate={
+                (b.run_device_id, b.operation, b.data_bytes): b.rate_mean
+                for b in statistics
+                if b.mechanism == "none"
+            },
+        )
+
+    def net_mean_us(self, row: BenchStatistic) -> float | None:
+        """Mean time minus the null mechanism's (encrypt/sign vs. decrypt/verify); None
+        when the run has no null rows for the row's device and size."""
+        operation = _FLOOR_OPERATION.get(row.operation, row.operation)
+        floor = self.floor_ns.get((row.run_device_id, operation, row.data_bytes))
+        return None if floor is None else (row.wall_mean_ns - floor) / NS_PER_US
+
+    def relative_cost(self, row: BenchStatistic) -> float | None:
+        """Packets/s without security ÷ packets/s with the row's mechanism; None without a
+        `none` row (or a rate)."""
+        none_rate = self.none_rate.get((row.run_device_id, row.operation, row.data_bytes))
+        if not none_rate or not row.rate_mean:
+            return None
+        return none_rate / row.rate_mean
+
+
 @dataclass(frozen=True)
 class RoundTrips:
     """One device's part of a run: the delivered messages' sequence numbers and round-trip

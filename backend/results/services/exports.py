@@ -30,7 +30,7 @@ from psycopg import sql
 from devices.models import Device
 from experiments.models import SAMPLE_KINDS, Run, RunDevice
 from measurements.models import BenchSample, BenchStatistic, MessageRecord, RunStatistic
-from measurements.selectors import NS_PER_US, bench_statistics, run_statistics
+from measurements.selectors import NS_PER_US, BenchBaselines, bench_statistics, run_statistics
 from results.services.summaries import DeviceStatistics, RunStatistics, run_statistics_compute
 
 EXPORT_SPEC_EXCLUDED = frozenset({"ca_cert", "broker_url"})
@@ -328,10 +328,15 @@ def _us(value_ns: float | None) -> float | None:
 
 
 def _bench_row(
-    params: dict[str, Any], facts: dict[str, Any], libraries: list[str], row: BenchStatistic
+    params: dict[str, Any],
+    facts: dict[str, Any],
+    libraries: list[str],
+    row: BenchStatistic,
+    baselines: BenchBaselines,
 ) -> dict[str, Any]:
     """One (device, mechanism, data size, operation) of a benchmark, in the run page's units
-    (experiments.apis `bench_summary`)."""
+    (experiments.apis `bench_summary`), with its cost net of the null floor and relative to
+    no security where the run has those rows."""
     return {
         **params,
         **_device_columns(facts, libraries, row.run_device.device_id, row.run_device.device.name),
@@ -351,6 +356,8 @@ def _bench_row(
         ),
         "packets_per_s_mean": row.rate_mean,
         "packets_per_s_std": row.rate_std,
+        "net_mean_us": baselines.net_mean_us(row),
+        "relative_cost": baselines.relative_cost(row),
     }
 
 
@@ -368,6 +375,8 @@ BENCH_SUMMARY_COLUMNS = (
     "throughput_mb_s",
     "packets_per_s_mean",
     "packets_per_s_std",
+    "net_mean_us",
+    "relative_cost",
 )
 
 
@@ -378,9 +387,11 @@ def run_summary_rows(*, run: Run, statistics: RunStatistics | None = None) -> li
     params = run_parameters(run=run)
     facts, libraries = _facts(run)
     if run.experiment.kind in SAMPLE_KINDS:
+        bench = list(bench_statistics(run=run))
+        baselines = BenchBaselines.of(bench)
         return [
-            _bench_row(params, facts.get(b.run_device.device_id, {}), libraries, b)
-            for b in bench_statistics(run=run)
+            _bench_row(params, facts.get(b.run_device.device_id, {}), libraries, b, baselines)
+            for b in bench
         ]
     statistics = statistics or run_statistics_compute(run=run)
     stored = {

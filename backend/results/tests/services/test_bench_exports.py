@@ -133,10 +133,48 @@ def test_throughput_summary_has_the_mean_rate_and_its_sample_std(make_bench_run)
 
 
 @pytest.mark.django_db
+def test_bench_summary_has_each_cost_net_of_the_null_floor_as_the_run_page(
+    make_bench_run, owner_client
+):
+    null = [
+        ("null", "encrypt", 16, 300, 300, 5200, None),
+        ("null", "decrypt", 16, 200, 200, 5200, None),
+    ]
+    made = make_bench_run({"pi-a": [*AES, *null]})
+    rows = {(r["mechanism"], r["operation"]): r for r in _csv_rows(run_summary_csv(run=made.run))}
+
+    # AES encrypt: mean of 1000 and 3000 ns = 2.0 µs, less null's 0.3 µs
+    assert float(rows[("aes-128-cbc", "encrypt")]["net_mean_us"]) == pytest.approx(1.7)
+    assert float(rows[("aes-128-cbc", "decrypt")]["net_mean_us"]) == pytest.approx(1.8)
+    assert float(rows[("null", "encrypt")]["net_mean_us"]) == pytest.approx(0.0)
+    assert rows[("aes-128-cbc", "encrypt")]["relative_cost"] == ""  # no `none` rows
+    page = owner_client.get(f"/api/runs/{made.run.pk}/").json()["bench_summary"]
+    assert {(r["mechanism"], r["operation"]): r["net_mean_us"] for r in page} == {
+        key: pytest.approx(float(row["net_mean_us"])) for key, row in rows.items()
+    }
+
+
+@pytest.mark.django_db
+def test_throughput_summary_has_each_rate_relative_to_no_security(make_bench_run):
+    present = [
+        ("present-80-cbc", "secure", 16, 2_000_000_000, 1_900_000_000, 40_000, 250),
+        ("present-80-cbc", "secure", 16, 2_000_000_000, 1_900_000_000, 40_000, 750),
+    ]
+    made = make_bench_run({"pi-a": [*WINDOWS, *present]}, kind=ExperimentKind.THROUGHPUT)
+    rows = {r["mechanism"]: r for r in _csv_rows(run_summary_csv(run=made.run))}
+
+    # none: 1000 packets/s on average; PRESENT: 250 → 4x the cost
+    assert float(rows["present-80-cbc"]["relative_cost"]) == pytest.approx(4.0)
+    assert float(rows["none"]["relative_cost"]) == pytest.approx(1.0)
+
+
+@pytest.mark.django_db
 def test_bench_summary_without_statistics_still_has_its_columns(make_bench_run):
     made = make_bench_run({"pi-a": []})
     body = run_summary_csv(run=made.run).decode()
-    assert body.splitlines()[0].endswith("packets_per_s_mean,packets_per_s_std")
+    assert body.splitlines()[0].endswith(
+        "packets_per_s_mean,packets_per_s_std,net_mean_us,relative_cost"
+    )
     assert len(body.splitlines()) == 1
     table = pq.read_table(io.BytesIO(run_summary_parquet(run=made.run)))
     assert table.num_rows == 0
