@@ -42,7 +42,7 @@ from iotsecbench_agent.cipherbench_child import (
 from iotsecbench_agent.cipherbench_streams import generate_key
 from iotsecbench_agent.security import registry
 
-from bench.ciphers import bare_aes_cbc
+from bench.ciphers import bare, mechanism_loop, timed_in_process
 
 MECHANISM = "aes-128-cbc"
 SIZE = 16
@@ -62,41 +62,17 @@ def main() -> None:
     gc.collect()
     gc.disable()  # as the agent's child and timeit do
     calls = calls_per_repetition(oneshot_block(mechanism, payload, block_repetitions(batch)), SIZE)
+    gc.enable()
 
-    def timed(per_repetition: int) -> Way:
-        per_block = block_repetitions(batch, per_repetition)
-
-        def run() -> tuple[float, float]:
-            oneshot_block(mechanism, payload, per_block, per_repetition)  # warm
-            forward = backward = done = 0
-            while done < n:
-                for f_wall, _, b_wall, _ in oneshot_block(
-                    mechanism, payload, per_block, per_repetition
-                ):
-                    forward += f_wall
-                    backward += b_wall
-                    done += per_repetition
-            return forward / done, backward / done
-
-        return run
-
-    def loop() -> tuple[float, float]:
-        secure, unsecure = mechanism.secure, mechanism.unsecure
-        clock = time.perf_counter_ns
-        wire = b""
-        t0 = clock()
-        for _ in range(n):
-            wire = secure(payload)
-        t1 = clock()
-        for _ in range(n):
-            unsecure(wire)
-        return (t1 - t0) / n, (clock() - t1) / n
-
+    # The ways of bench/ciphers.py's part 2, each with its own warm-up and the collector off.
     ways: dict[str, Way] = {
-        "bare": lambda: bare_aes_cbc(key, payload, n),
-        "mechanism": loop,
-        "one call": timed(1),
-        f"grouped ({calls} calls)": timed(calls),
+        "bare": lambda: bare(MECHANISM, key, SIZE, n),
+        "mechanism": lambda: mechanism_loop(MECHANISM, key, SIZE, n),
+        "one call": lambda: timed_in_process(MECHANISM, key, SIZE, n, calls=1),
+        # n calls in all: n // calls repetitions of `calls` calls
+        f"grouped ({calls} calls)": lambda: timed_in_process(
+            MECHANISM, key, SIZE, max(1, n // calls), calls=calls
+        ),
     }
     results: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
     load = os.getloadavg()[0]
@@ -105,7 +81,6 @@ def main() -> None:
         order = list(ways.items()) if round_no % 2 == 0 else list(ways.items())[::-1]
         for way, run in order:
             results[way].append(run())
-    gc.enable()
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(
         f"\n`bench/cipher_grouping.py`, {when}; {args.rounds} interleaved rounds of {n} calls "
@@ -118,14 +93,15 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|")
     quartile = args.rounds // 4
-    bare = [sorted(r[i] for r in results["bare"]) for i in (0, 1)]
+    baseline = [sorted(r[i] for r in results["bare"]) for i in (0, 1)]
     for way, values in results.items():
         cells = []
         for i in (0, 1):
             ordered = sorted(r[i] for r in values)
             median = statistics.median(ordered)
             cells.append(f"{ordered[0]:,.0f} / {ordered[quartile]:,.0f} / {median:,.0f}")
-            best, p25 = ordered[0] / bare[i][0] - 1, ordered[quartile] / bare[i][quartile] - 1
+            best = ordered[0] / baseline[i][0] - 1
+            p25 = ordered[quartile] / baseline[i][quartile] - 1
             cells.append(f"{best:+.1%}, {p25:+.1%}")
         print(f"| {way} | " + " | ".join(cells) + " |")
 

@@ -331,12 +331,14 @@ def mechanism_loop(mechanism: str, key: bytes, size: int, n: int) -> tuple[float
         gc.enable()
 
 
-def timed_in_process(mechanism: str, key: bytes, size: int, n: int) -> tuple[float, float]:
+def timed_in_process(
+    mechanism: str, key: bytes, size: int, n: int, calls: int | None = None
+) -> tuple[float, float]:
     """Mean ns per call of the agent's child's own timing code (``oneshot_block``: blocks
     of repetitions one direction at a time, each repetition's calls timed with the wall
-    and CPU clocks, every frame kept and checked; as many calls per repetition as the
-    child's calibration picks) run here, in this long-warm process: the timing without
-    the fresh child process and its sample writes."""
+    and CPU clocks, every frame kept and checked; ``calls`` per repetition, by default as
+    many as the child's calibration picks) run here, in this long-warm process: the
+    timing without the fresh child process and its sample writes."""
     m = registry.create(mechanism, key=key)
     payload = os.urandom(size)
     batch = Batch(mechanism, size, n, key, stream=False, chunk_bytes=CHUNK_BYTES)
@@ -345,7 +347,9 @@ def timed_in_process(mechanism: str, key: bytes, size: int, n: int) -> tuple[flo
     gc.disable()
     try:
         # warm-up and calibration, as the child's
-        calls = calls_per_repetition(oneshot_block(m, payload, block_repetitions(batch)), size)
+        warmup = oneshot_block(m, payload, block_repetitions(batch))
+        if calls is None:
+            calls = calls_per_repetition(warmup, size)
         per_block = block_repetitions(batch, calls)
         oneshot_block(m, payload, per_block, calls)
         done = 0

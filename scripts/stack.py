@@ -342,42 +342,20 @@ class Stack:
         return url
 
     def start_worker(self) -> None:
-        celery = str(VENV_BIN / "celery")
-        self.start(
-            "worker",
-            [
-                celery,
-                "-A",
-                "worker.celery_app",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "2",
-            ],
-        )
+        self._start_celery_worker("worker", "--concurrency", "2")
 
     def start_controller(self) -> None:
         """The worker of the `controllers` queue (one-way runs' controllers, minutes each:
         config/settings/celery.py CELERY_TASK_ROUTES), so they never hold a slot of the
         default worker's."""
+        self._start_celery_worker(
+            "controller", "-Q", "controllers", "--concurrency", "4", "--hostname", "controller@%h"
+        )
+
+    def _start_celery_worker(self, name: str, *options: str) -> None:
         celery = str(VENV_BIN / "celery")
         self.start(
-            "controller",
-            [
-                celery,
-                "-A",
-                "worker.celery_app",
-                "worker",
-                "-Q",
-                "controllers",
-                "--concurrency",
-                "4",
-                "--hostname",
-                "controller@%h",
-                "--loglevel",
-                "INFO",
-            ],
+            name, [celery, "-A", "worker.celery_app", "worker", "--loglevel", "INFO", *options]
         )
 
     def start_beat(self) -> None:

@@ -5,7 +5,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -341,15 +341,21 @@ def run_start(*, experiment: Experiment) -> Run:
 
 
 def _require_enforceable(profile: NetworkProfile, devices: Sequence[Device]) -> None:
-    unable = {d.name: reason for d in devices if (reason := _cannot_enforce(d)) is not None}
+    unable = _unable_to_enforce(devices)
     if unable:
         raise NetworkProfileNotEnforceable(
-            NOT_ENFORCEABLE_MESSAGE.format(
-                profile=profile.name,
-                devices="; ".join(f"{name}: {why}" for name, why in unable.items()),
-            ),
+            NOT_ENFORCEABLE_MESSAGE.format(profile=profile.name, devices=_reasons(unable)),
             extra={"devices": sorted(unable)},
         )
+
+
+def _unable_to_enforce(devices: Iterable[Device]) -> dict[str, str]:
+    """{device name: why it cannot enforce a network profile} for those that cannot."""
+    return {d.name: reason for d in devices if (reason := _cannot_enforce(d)) is not None}
+
+
+def _reasons(unable: Mapping[str, str]) -> str:
+    return "; ".join(f"{name}: {why}" for name, why in unable.items())
 
 
 # pg_advisory_xact_lock key: one scheduler at a time, across workers and hosts.
@@ -997,12 +1003,7 @@ def _enforcement_warnings(
     """One line for the design's devices that cannot enforce a network profile it uses
     (their agents said so): starting it would be refused (NOT_ENFORCEABLE_MESSAGE)."""
     shaped = {str(i) for d in designs if d.get("network_profile") for i in d.get("device_ids", ())}
-    unable = {
-        devices[i].name: reason
-        for i in sorted(shaped)
-        if i in devices and (reason := _cannot_enforce(devices[i])) is not None
-    }
+    unable = _unable_to_enforce(devices[i] for i in shaped if i in devices)
     if not unable:
         return []
-    named = "; ".join(f"{name}: {why}" for name, why in sorted(unable.items()))
-    return [NOT_ENFORCED_WARNING.format(devices=named)]
+    return [NOT_ENFORCED_WARNING.format(devices=_reasons(dict(sorted(unable.items()))))]
