@@ -331,6 +331,20 @@ def mechanism_loop(mechanism: str, key: bytes, size: int, n: int) -> tuple[float
         gc.enable()
 
 
+def agent_calls(mechanism: str, key: bytes, size: int) -> int:
+    """The calls per repetition the agent's child picks for (mechanism, size), found the
+    same way here: a warm-up block of single calls, then ``calls_per_repetition``."""
+    m = registry.create(mechanism, key=key)
+    payload = os.urandom(size)
+    batch = Batch(mechanism, size, 1, key, stream=False, chunk_bytes=CHUNK_BYTES)
+    gc.collect()
+    gc.disable()  # as the agent's child does
+    try:
+        return calls_per_repetition(oneshot_block(m, payload, block_repetitions(batch)), size)
+    finally:
+        gc.enable()
+
+
 def timed_in_process(
     mechanism: str, key: bytes, size: int, n: int, calls: int | None = None
 ) -> tuple[float, float]:
@@ -413,9 +427,16 @@ def part2(s: Settings) -> dict[str, dict[str, list[float]]]:
         label: {way: [] for way in WAYS} for case in OVERHEAD_CASES for label in case.labels
     }
     keys = {case.mechanism: generate_key(case.mechanism) for case in OVERHEAD_CASES}
+    # The agent's ways time groups of calls (1 ms each, at most 32 KiB): n // calls
+    # repetitions of them make about the n calls the loops make.
+    calls = {
+        case: agent_calls(case.mechanism, keys[case.mechanism], case.size)
+        for case in OVERHEAD_CASES
+    }
     for round_no in range(s.rounds):
         for case in OVERHEAD_CASES:
             n = s.ed25519_reps if case.mechanism == "ed25519" else s.small_reps
+            reps = max(1, n // calls[case])
             key = keys[case.mechanism]
             order = WAYS if round_no % 2 == 0 else WAYS[::-1]  # no way always goes first
             for way in order:
@@ -424,11 +445,13 @@ def part2(s: Settings) -> dict[str, dict[str, list[float]]]:
                 elif way == "mechanism":
                     forward, backward = mechanism_loop(case.mechanism, key, case.size, n)
                 elif way == "timed":
-                    forward, backward = timed_in_process(case.mechanism, key, case.size, n)
+                    forward, backward = timed_in_process(
+                        case.mechanism, key, case.size, reps, calls[case]
+                    )
                 elif way == "file":
-                    forward, backward = child_to_file(case.mechanism, key, case.size, n)
+                    forward, backward = child_to_file(case.mechanism, key, case.size, reps)
                 else:
-                    forward, backward = cipher_bench(case.mechanism, case.size, n)
+                    forward, backward = cipher_bench(case.mechanism, case.size, reps)
                 results[case.labels[0]][way].append(forward)
                 results[case.labels[1]][way].append(backward)
     return results
@@ -568,7 +591,8 @@ def print_part1(rows: dict[str, list[Row]], s: Settings) -> None:
 def print_part2(results: dict[str, dict[str, list[float]]], s: Settings) -> None:
     print(
         f"\n### 2. Harness overhead: mean µs per call, median of {s.rounds} interleaved rounds "
-        f"({s.small_reps} calls per AES round, {s.ed25519_reps} per Ed25519 round)\n"
+        f"({s.small_reps} calls per AES round, {s.ed25519_reps} per Ed25519 round; the "
+        "agent's ways in repetitions of as many calls as its calibration picks)\n"
     )
     print(
         "| operation | bare pycryptodome loop | registry mechanism, same loop "

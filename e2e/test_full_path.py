@@ -179,7 +179,7 @@ def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(
         assert row["mean_us"] > 0
         assert row["std_us"] is not None
         assert row["peak_rss_kb"] > 0
-    # Calls of a few µs are timed in groups, so a repetition lasts about 100 µs.
+    # Calls of a few µs are timed in groups, so a repetition lasts about 1 ms.
     assert rows[("aes-128-cbc", "encrypt", 16)]["calls_per_repetition"] > 1
     stored = product.sql(
         "SELECT count(*) FROM measurements_benchsample s JOIN experiments_rundevice rd"

@@ -615,7 +615,7 @@ class BenchSummaryRowSerializer(serializers.Serializer[object]):
     peak_rss_kb = serializers.IntegerField()
     calls_per_repetition = serializers.IntegerField(
         allow_null=True,
-        help_text="Back-to-back calls each repetition timed (calls shorter than 100 µs are "
+        help_text="Back-to-back calls each repetition timed (calls shorter than 1 ms are "
         "timed in groups; the times are then means per call); null: one call per repetition "
         "(older agents) or a throughput run.",
     )

@@ -239,14 +239,15 @@ def test_oneshot_block_times_each_repetitions_calls_together_forward_then_backwa
 @pytest.mark.parametrize(
     ("forward_ns", "backward_ns", "size", "expected"),
     [
-        (3_000, 4_000, 16, 34),  # the faster direction's calls last 100 µs: ceil(100/3)
-        (4_000, 3_000, 16, 34),
-        (100_000, 250_000, 16, 1),  # long enough alone
-        (10_000, 10_000, 100_000, 2),  # no more frames than a block holds (256 KiB)
-        (0, 0, 16, 16_384),  # a clock too coarse to see a call: as many as a block holds
+        (3_000, 4_000, 16, 334),  # the faster direction's calls last 1 ms: ceil(1000/3)
+        (4_000, 3_000, 16, 334),
+        (1_000_000, 2_500_000, 16, 1),  # long enough alone
+        (10_000, 10_000, 8192, 4),  # no more than 32 KiB of payload in a group
+        (10_000, 10_000, 100_000, 1),  # one call is more than that already
+        (0, 0, 16, 2048),  # a clock too coarse to see a call: as many as 32 KiB hold
     ],
 )
-def test_calls_per_repetition_make_a_repetition_last_100_us(
+def test_calls_per_repetition_make_a_repetition_last_1_ms_within_32_kib(
     forward_ns: int, backward_ns: int, size: int, expected: int
 ) -> None:
     warmup = [(forward_ns, 0, backward_ns, 0)] * 4 + [(10**9, 0, 10**9, 0)]  # one outlier
@@ -266,7 +267,7 @@ def test_a_16_byte_batch_times_calls_in_groups_and_reports_the_mean_per_call() -
     (calls,) = {s.calls for s in samples}  # one count for the whole batch
     assert calls is not None
     assert calls > 1
-    # Means per call: each well under the 100 µs the group of calls lasts.
+    # Means per call: each well under the 1 ms the group of calls lasts.
     assert all(0 < s.wall_ns < cipherbench_child.MIN_REPETITION_NS for s in samples)
 
 

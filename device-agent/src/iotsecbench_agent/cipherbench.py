@@ -28,12 +28,13 @@ How a batch is measured, and why:
   Above it the data is a stream of ``CHUNK_BYTES`` chunks of one reused buffer, never held
   whole, through ``cipherbench_streams`` (one cipher object or hash per direction).
 - **Timing**: wall time ``perf_counter_ns`` and CPU time ``process_time_ns`` of the child,
-  around the mechanism calls only. A call shorter than 100 µs (``MIN_REPETITION_NS``; AES
+  around the mechanism calls only. A call shorter than 1 ms (``MIN_REPETITION_NS``; AES
   on 16 bytes takes a few µs from Python) is timed as ``calls`` back-to-back calls per
   repetition, as timeit's ``number``: a warm-up block of single calls sets ``calls`` so a
-  repetition lasts 100 µs, and the sample is the mean per call (its ``calls`` says how
-  many); the spread of the samples is then the spread of those means. Timed one call at
-  a time, the clock reads alone added 4-11 % to a 16-byte AES call (docs/benchmarks.md).
+  repetition lasts 1 ms (at most 32 KiB of payload, ``GROUP_BYTES``), and the sample is
+  the mean per call (its ``calls`` says how many); the spread of the samples is then the
+  spread of those means. Timed one call at a time, the clock reads alone added 4-25 % to
+  a 16-byte AES call (docs/benchmarks.md).
   Up to 1 MiB the repetitions are timed in blocks, one direction at a time
   (``cipherbench_child.oneshot_block``: up to 256 repetitions of ``secure`` calls,
   keeping at most 256 KiB of frames, then ``unsecure`` of each frame in order), so a

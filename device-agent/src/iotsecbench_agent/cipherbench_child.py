@@ -36,7 +36,6 @@ import resource
 import sys
 import time
 from dataclasses import asdict, dataclass
-from itertools import repeat
 from typing import IO, Callable
 
 from iotsecbench_agent.cipherbench_streams import Stream, VerificationFailed, make_stream
@@ -58,12 +57,18 @@ FLUSH_NS = 200_000_000
 # tenth of a second or more) do not hold a group of samples back for many seconds.
 BLOCK_BYTES = 256 * 1024
 BLOCK_FORWARD_NS = 50_000_000
-# A call shorter than this (AES on a 16-byte message takes ~3 µs from Python) is timed as
+# A call shorter than this (AES on a 16-byte message takes ~4 µs from Python) is timed as
 # ``calls`` back-to-back calls per repetition, as timeit's ``number`` and pyperf's loops
 # do: the clock reads around a timed interval (~0.25 µs for the CPU clock's two system
 # calls, whose kernel entries also disturb the caches and branch predictors the next call
-# uses) would otherwise be a tenth of what is measured. 100 µs keeps them under 1 %.
-MIN_REPETITION_NS = 100_000
+# uses) would otherwise be a tenth of what is measured. Measured on a 16-byte AES-128-CBC
+# call, groups of 100 µs still left +1.5-2 % of timing cost, groups of 1 ms +0.1-0.3 %
+# (docs/benchmarks.md, "The harness overhead").
+MIN_REPETITION_NS = 1_000_000
+# ... but a group's calls never cover more than this much payload: the frames and results
+# of one group are alive at once, and beyond the core's own cache they are what is timed
+# (8 KiB AES-CBC groups of 32 calls, 256 KiB, took 3-18 % longer per call than groups of 5).
+GROUP_BYTES = 32 * 1024
 MAX_CALLS = 100_000
 
 
@@ -127,18 +132,24 @@ def oneshot_block(
     repetition ``i``'s two samples are still the same messages' two directions, and
     every frame is decrypted or verified (a chained CBC decrypts them in the order sent).
     Measured so, a call is what it costs in a stream of messages going one way, not
-    right after the opposite operation on the same message. The calls of a repetition
-    are one ``map`` over the payload, so the loop around them costs no interpreted
-    bytecode per call."""
+    right after the opposite operation on the same message.
+
+    The calls of a repetition are a list comprehension, not ``list(map(secure, ...))``:
+    CPython (3.11 on) runs a call from Python code to a Python function in the same
+    evaluation loop, while ``map`` calls it from C, which enters the loop anew for every
+    call and, for a bound method, builds its arguments again. Measured on a 16-byte
+    AES-128-CBC call (~3.9 µs), the comprehension's calls cost 1-3 % less than ``map``'s
+    (``bench/cipher_grouping.py``)."""
     secure, unsecure = mechanism.secure, mechanism.unsecure
     clock, cpu = time.perf_counter_ns, time.process_time_ns
     frames: list[list[bytes]] = []
     forward: list[tuple[int, int]] = []
+    each = range(calls)
     deadline = clock() + forward_ns
     for _ in range(count):
         c0 = cpu()
         w0 = clock()
-        group = list(map(secure, repeat(payload, calls)))
+        group = [secure(payload) for _ in each]
         w1 = clock()
         c1 = cpu()
         frames.append(group)
@@ -149,7 +160,7 @@ def oneshot_block(
     for group, (f_wall, f_cpu) in zip(frames, forward):
         c0 = cpu()
         w0 = clock()
-        backs = list(map(unsecure, group))
+        backs = [unsecure(frame) for frame in group]
         w1 = clock()
         c1 = cpu()
         if backs.count(payload) != calls:
@@ -161,15 +172,15 @@ def oneshot_block(
 def calls_per_repetition(warmup: list[Repetition], data_bytes: int) -> int:
     """How many back-to-back calls one repetition times, from a warm-up of single calls:
     enough that the faster direction's calls last ``MIN_REPETITION_NS`` (by the median
-    warm-up call), one for calls that long already, never more frames than a block
-    holds (``BLOCK_BYTES`` of payload)."""
+    warm-up call), one for calls that long already, never more than ``GROUP_BYTES`` of
+    payload."""
     forward = sorted(r[0] for r in warmup)
     backward = sorted(r[2] for r in warmup)
     fastest = max(1, min(forward[len(forward) // 2], backward[len(backward) // 2]))
     if fastest >= MIN_REPETITION_NS:
         return 1
     wanted = math.ceil(MIN_REPETITION_NS / fastest)
-    return max(1, min(wanted, MAX_CALLS, BLOCK_BYTES // data_bytes))
+    return max(1, min(wanted, MAX_CALLS, GROUP_BYTES // data_bytes))
 
 
 def oneshot_pass(mechanism: Mechanism, payload: bytes) -> tuple[Timing, Timing]:

@@ -1051,7 +1051,7 @@ export interface components {
             /** Format: double */
             throughput_mb_s: number;
             peak_rss_kb: number;
-            /** @description Back-to-back calls each repetition timed (calls shorter than 100 µs are timed in groups; the times are then means per call); null: one call per repetition (older agents) or a throughput run. */
+            /** @description Back-to-back calls each repetition timed (calls shorter than 1 ms are timed in groups; the times are then means per call); null: one call per repetition (older agents) or a throughput run. */
             calls_per_repetition: number | null;
             /** Format: double */
             packets_per_s_mean: number | null;
