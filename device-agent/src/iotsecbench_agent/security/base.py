@@ -84,22 +84,24 @@ class MechanismInfo:
 
 
 class Mechanism(abc.ABC):
-    """Base of every security mechanism. Build one with ``registry.create``."""
+    """Base of every security mechanism. Build one with ``registry.create``.
+
+    Every mechanism has two per-message calls, as methods or, where that makes the
+    per-message path shorter (``mechanisms.ChainedCbc``), as functions made per instance:
+
+    - ``secure(payload)``: the bytes to put on the wire for ``payload`` (e.g. iv ||
+      ciphertext, nonce || ciphertext || tag, payload || mac, payload || signature);
+    - ``unsecure(data)``: the payload inside wire bytes made by ``secure``; raises
+      DecryptError (frame, padding or AEAD tag) or SignatureError (MAC or signature).
+    """
+
+    secure: Callable[[bytes], bytes]
+    unsecure: Callable[[bytes], bytes]
 
     def __init__(self, info: MechanismInfo) -> None:
         self.info = info
         self.name = info.name
         self.kind = info.kind
-
-    @abc.abstractmethod
-    def secure(self, payload: bytes) -> bytes:
-        """The bytes to put on the wire for ``payload`` (e.g. iv || ciphertext,
-        nonce || ciphertext || tag, payload || mac, payload || signature)."""
-
-    @abc.abstractmethod
-    def unsecure(self, data: bytes) -> bytes:
-        """The payload inside wire bytes made by ``secure``; raises DecryptError (frame,
-        padding or AEAD tag) or SignatureError (MAC or signature)."""
 
     def overhead(self, payload_len: int) -> int:
         """Exact number of bytes ``secure`` adds to a payload of ``payload_len`` bytes."""
