@@ -143,6 +143,18 @@ def test_secured_messaging_run_records_securing_costs_and_larger_wire_bytes(
         assert row["floor_unsecure_mean_us"] > 0
         net = row["secure_mean_us"] - row["floor_secure_mean_us"]
         assert abs(row["net_secure_mean_us"] - net) < 1e-9
+    # The medians of the raw times and of each message's net time, as PostgreSQL gives them.
+    medians = product.sql(
+        "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.secure_ns),"
+        " percentile_cont(0.5) WITHIN GROUP (ORDER BY r.secure_ns - r.floor_secure_ns)"
+        " FROM measurements_messagerecord r"
+        " JOIN experiments_rundevice rd ON rd.id = r.run_device_id WHERE rd.run_id = %s",
+        run["id"],
+    )
+    (total,) = [row for row in run["summary"] if row["device_id"] is None]
+    assert abs(total["secure_median_us"] - medians[0][0] / 1000) < 1e-6
+    assert abs(total["net_secure_median_us"] - medians[0][1] / 1000) < 1e-6
+    assert 0 < total["net_secure_median_us"] < total["secure_median_us"]
 
 
 def test_cipher_bench_runs_on_the_agents_and_reports_per_size_statistics(

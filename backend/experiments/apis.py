@@ -597,6 +597,23 @@ class RunSummaryRowSerializer(serializers.Serializer[object]):
     net_unsecure_mean_us = serializers.FloatField(
         allow_null=True, help_text="unsecure_mean_us - floor_unsecure_mean_us."
     )
+    secure_median_us = serializers.FloatField(
+        allow_null=True,
+        help_text="Median time inside the mechanism's secure (raw): a few slow (cold) calls "
+        "move it less than the mean.",
+    )
+    unsecure_median_us = serializers.FloatField(
+        allow_null=True, help_text="Median time inside the mechanism's unsecure (raw)."
+    )
+    net_secure_median_us = serializers.FloatField(
+        allow_null=True,
+        help_text="Median over the messages of each one's securing time net of its own "
+        "harness floor; null without a floor.",
+    )
+    net_unsecure_median_us = serializers.FloatField(
+        allow_null=True,
+        help_text="Median over the messages of each one's unsecuring time net of its floor.",
+    )
 
 
 @extend_schema_serializer(component_name="BenchSummaryRow")
@@ -701,6 +718,10 @@ def run_output(run: Run) -> dict[str, object]:
             "floor_unsecure_mean_us": _us(s.floor_unsecure_mean_ns),
             "net_secure_mean_us": _us(s.net_secure_mean_ns),
             "net_unsecure_mean_us": _us(s.net_unsecure_mean_ns),
+            "secure_median_us": _us(s.secure_median_ns),
+            "unsecure_median_us": _us(s.unsecure_median_ns),
+            "net_secure_median_us": _us(s.net_secure_median_ns),
+            "net_unsecure_median_us": _us(s.net_unsecure_median_ns),
         }
         for s in run_statistics(run=run)
     ]

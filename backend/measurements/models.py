@@ -131,6 +131,15 @@ class RunStatistic(models.Model):
     # secure_mean_ns - floor_secure_mean_ns (`net_secure_mean_ns`).
     floor_secure_mean_ns = models.FloatField(null=True)
     floor_unsecure_mean_ns = models.FloatField(null=True)
+    # Medians over the same records: raw, and of each message's own net cost (secure_ns -
+    # floor_secure_ns). A mechanism's calls after a pause run cold (caches and branch
+    # predictors evicted: AES-128-CBC ~100 µs with 50 ms between messages against ~17 µs
+    # back to back on the local testbed), and a few slow calls move a mean much more than
+    # a median. NULL where the mean is NULL.
+    secure_median_ns = models.FloatField(null=True)
+    unsecure_median_ns = models.FloatField(null=True)
+    net_secure_median_ns = models.FloatField(null=True)
+    net_unsecure_median_ns = models.FloatField(null=True)
 
     class Meta:
         constraints = [

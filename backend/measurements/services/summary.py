@@ -24,7 +24,11 @@ SELECT r.run_device_id,
        avg(r.secure_ns),
        avg(r.unsecure_ns),
        avg(r.floor_secure_ns),
-       avg(r.floor_unsecure_ns)
+       avg(r.floor_unsecure_ns),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.secure_ns),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.unsecure_ns),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.secure_ns - r.floor_secure_ns),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.unsecure_ns - r.floor_unsecure_ns)
 FROM {_RECORDS} r
 JOIN experiments_rundevice rd ON rd.id = r.run_device_id
 WHERE rd.run_id = %s
@@ -58,7 +62,9 @@ def summarize(*, run_id: Any) -> None:
 def run_summarize(*, run_id: Any) -> list[RunStatistic]:
     """Round-trip summary per device and over all devices (GROUP BY ROLLUP), with the mean
     securing and unsecuring times and the means of their harness floors (the net figures
-    are their differences, `RunStatistic.net_secure_mean_ns`)."""
+    are their differences, `RunStatistic.net_secure_mean_ns`), and the medians of the raw
+    times and of each message's net time (percentile_cont ignores the NULLs of lost
+    messages and of records without a floor)."""
     with connection.cursor() as cursor:
         cursor.execute(_SUMMARY_SQL, [run_id])
         rows = cursor.fetchall()
@@ -77,6 +83,10 @@ def run_summarize(*, run_id: Any) -> list[RunStatistic]:
         unsecure,
         floor_secure,
         floor_unsecure,
+        secure_median,
+        unsecure_median,
+        net_secure_median,
+        net_unsecure_median,
     ) in rows:
         median, p95, p99 = pcts if pcts is not None else (None, None, None)
         statistics.append(
@@ -96,6 +106,10 @@ def run_summarize(*, run_id: Any) -> list[RunStatistic]:
                 unsecure_mean_ns=_float(unsecure),
                 floor_secure_mean_ns=_float(floor_secure),
                 floor_unsecure_mean_ns=_float(floor_unsecure),
+                secure_median_ns=_float(secure_median),
+                unsecure_median_ns=_float(unsecure_median),
+                net_secure_median_ns=_float(net_secure_median),
+                net_unsecure_median_ns=_float(net_unsecure_median),
             )
         )
     return RunStatistic.objects.bulk_create(statistics)

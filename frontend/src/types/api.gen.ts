@@ -2208,6 +2208,26 @@ export interface components {
              * @description unsecure_mean_us - floor_unsecure_mean_us.
              */
             net_unsecure_mean_us: number | null;
+            /**
+             * Format: double
+             * @description Median time inside the mechanism's secure (raw): a few slow (cold) calls move it less than the mean.
+             */
+            secure_median_us: number | null;
+            /**
+             * Format: double
+             * @description Median time inside the mechanism's unsecure (raw).
+             */
+            unsecure_median_us: number | null;
+            /**
+             * Format: double
+             * @description Median over the messages of each one's securing time net of its own harness floor; null without a floor.
+             */
+            net_secure_median_us: number | null;
+            /**
+             * Format: double
+             * @description Median over the messages of each one's unsecuring time net of its floor.
+             */
+            net_unsecure_median_us: number | null;
         };
         RunTransition: {
             status: components["schemas"]["RunStatusEnum"];

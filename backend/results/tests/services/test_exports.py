@@ -124,7 +124,7 @@ def test_summary_exports_have_a_row_per_device_and_one_for_all_with_device_facts
 
 
 @pytest.mark.django_db
-def test_summary_exports_show_securing_raw_its_harness_floor_and_net_of_it(make_run):
+def test_summary_exports_show_securing_raw_its_harness_floor_net_of_it_and_medians(make_run):
     # Every timed record: secure 1000 ns, unsecure 2000 ns, floors 100 and 200 ns.
     made = make_run(MESSAGES, spec=SPEC)
     statistics = run_statistics_compute(run=made.run)
@@ -136,13 +136,17 @@ def test_summary_exports_show_securing_raw_its_harness_floor_and_net_of_it(make_
         "secure_mean_us",
         "floor_secure_mean_us",
         "net_secure_mean_us",
+        "secure_median_us",
+        "net_secure_median_us",
         "unsecure_mean_us",
         "floor_unsecure_mean_us",
         "net_unsecure_mean_us",
+        "unsecure_median_us",
+        "net_unsecure_median_us",
     ]
     assert list(rows[0])[-len(columns) :] == columns
     assert {tuple(r[c] for c in columns) for r in rows} == {
-        ("1.0", "0.1", "0.9", "2.0", "0.2", "1.8")
+        ("1.0", "0.1", "0.9", "1.0", "0.9", "2.0", "0.2", "1.8", "2.0", "1.8")
     }
     table = pq.read_table(io.BytesIO(run_summary_parquet(run=made.run, statistics=statistics)))
     assert table.column("net_unsecure_mean_us").to_pylist() == [1.8, 1.8, 1.8]

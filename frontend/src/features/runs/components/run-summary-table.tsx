@@ -3,21 +3,28 @@ import type { RunSummaryRow } from '@/types/api';
 
 type RunSummaryTableProps = { rows: RunSummaryRow[] };
 
-// Each mean securing time three ways: raw (inside the mechanism's calls), the harness floor
-// (the Null mechanism on the same payload size, timed the same way beside every message) and
-// net of it (raw − floor; the API computes it).
+// Each securing time raw (inside the mechanism's calls), the harness floor (the Null
+// mechanism on the same payload size, timed the same way beside every message) and net of it,
+// as means (net = raw − floor; the API computes it) and as medians (the net median is the
+// median of each message's own net time): a few cold calls after pauses move a mean, hardly
+// a median.
 const TIME_COLUMNS = [
-  ['secure_mean_us', 'Secure (µs)'],
+  ['secure_mean_us', 'Secure mean (µs)'],
+  ['secure_median_us', 'Secure median (µs)'],
   ['floor_secure_mean_us', 'Secure floor (µs)'],
-  ['net_secure_mean_us', 'Secure net (µs)'],
-  ['unsecure_mean_us', 'Unsecure (µs)'],
+  ['net_secure_mean_us', 'Secure net mean (µs)'],
+  ['net_secure_median_us', 'Secure net median (µs)'],
+  ['unsecure_mean_us', 'Unsecure mean (µs)'],
+  ['unsecure_median_us', 'Unsecure median (µs)'],
   ['floor_unsecure_mean_us', 'Unsecure floor (µs)'],
-  ['net_unsecure_mean_us', 'Unsecure net (µs)'],
+  ['net_unsecure_mean_us', 'Unsecure net mean (µs)'],
+  ['net_unsecure_median_us', 'Unsecure net median (µs)'],
 ] as const satisfies readonly (readonly [keyof RunSummaryRow, string])[];
 
 /**
- * The mean time spent securing a payload before sending and unsecuring it after receiving,
- * per device (runs with payload security): raw, the harness floor and net of the floor.
+ * The time spent securing a payload before sending and unsecuring it after receiving, per
+ * device (runs with payload security): raw, the harness floor and net of the floor, means and
+ * medians.
  * From the run's stored summary: GET /statistics/ does not carry these times (yet); the
  * round-trip statistics are in RunStatisticsTable.
  */
@@ -52,7 +59,8 @@ export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => (
     </table>
     <p className="muted">
       Floor: the Null mechanism&rsquo;s cost on the same path (same payload size, same timing, no cryptography),
-      measured on every message of this run; net = raw − floor.
+      measured on every message of this run; net = raw − floor. Medians: a few slow (cold) calls, e.g. after
+      pauses between messages, raise a mean but hardly a median.
     </p>
   </div>
 );

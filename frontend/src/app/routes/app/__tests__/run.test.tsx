@@ -50,6 +50,10 @@ const NO_SECURING = {
   floor_unsecure_mean_us: null,
   net_secure_mean_us: null,
   net_unsecure_mean_us: null,
+  secure_median_us: null,
+  unsecure_median_us: null,
+  net_secure_median_us: null,
+  net_unsecure_median_us: null,
 };
 
 const completedRun: Run = runFixture({
@@ -344,6 +348,10 @@ describe('Run page', () => {
         floor_unsecure_mean_us: 0.71,
         net_secure_mean_us: 12.04567,
         net_unsecure_mean_us: 7.29,
+        secure_median_us: 5.5,
+        unsecure_median_us: 7.9,
+        net_secure_median_us: 5.2,
+        net_unsecure_median_us: 7.19,
       })),
     });
     arrangeResults();
@@ -351,15 +359,17 @@ describe('Run page', () => {
 
     const table = await screen.findByRole('table', { name: 'Securing times' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Device', 'n', 'Secure (µs)', 'Secure floor (µs)', 'Secure net (µs)',
-      'Unsecure (µs)', 'Unsecure floor (µs)', 'Unsecure net (µs)',
+      'Device', 'n',
+      'Secure mean (µs)', 'Secure median (µs)', 'Secure floor (µs)', 'Secure net mean (µs)', 'Secure net median (µs)',
+      'Unsecure mean (µs)', 'Unsecure median (µs)', 'Unsecure floor (µs)', 'Unsecure net mean (µs)',
+      'Unsecure net median (µs)',
     ]);
     const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
     expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      '100', '12.346', '0.300', '12.046', '8.000', '0.710', '7.290',
+      '100', '12.346', '5.500', '0.300', '12.046', '5.200', '8.000', '7.900', '0.710', '7.290', '7.190',
     ]);
     expect(screen.getByText(/Floor: the Null mechanism’s cost on the same path/)).toHaveTextContent(
-      'measured on every message of this run; net = raw − floor.',
+      'measured on every message of this run; net = raw − floor. Medians: a few slow (cold) calls',
     );
     expect(screen.getByRole('region', { name: 'Round-trip time histogram' })).toBeInTheDocument();
   });
@@ -376,6 +386,10 @@ describe('Run page', () => {
         floor_unsecure_mean_us: 0.5,
         net_secure_mean_us: 299.5,
         net_unsecure_mean_us: 499.5,
+        secure_median_us: 300,
+        unsecure_median_us: 500,
+        net_secure_median_us: 299.5,
+        net_unsecure_median_us: 499.5,
       })),
     });
     arrangeResults();
@@ -383,8 +397,8 @@ describe('Run page', () => {
 
     const table = await screen.findByRole('table', { name: 'Securing times' });
     const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
-    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent).slice(1, 4)).toEqual([
-      '300.000', '0.500', '299.500',
+    expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent).slice(1, 6)).toEqual([
+      '300.000', '300.000', '0.500', '299.500', '299.500',
     ]);
   });
 
@@ -401,7 +415,14 @@ describe('Run page', () => {
     db.runs.push({
       ...completedRun,
       spec: { ...completedRun.spec, security: 'aes-128-cbc' },
-      summary: completedRun.summary.map((row) => ({ ...row, ...NO_SECURING, secure_mean_us: 5, unsecure_mean_us: 6 })),
+      summary: completedRun.summary.map((row) => ({
+        ...row,
+        ...NO_SECURING,
+        secure_mean_us: 5,
+        unsecure_mean_us: 6,
+        secure_median_us: 4.5,
+        unsecure_median_us: 5.5,
+      })),
     });
     arrangeResults();
     renderApp(`/runs/${RUN_ID}`);
@@ -409,7 +430,7 @@ describe('Run page', () => {
     const table = await screen.findByRole('table', { name: 'Securing times' });
     const totalRow = within(table).getByRole('row', { name: /All devices/ });
     expect(within(totalRow).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      '101', '5.000', '—', '—', '6.000', '—', '—',
+      '101', '5.000', '4.500', '—', '—', '—', '6.000', '5.500', '—', '—', '—',
     ]);
   });
 
