@@ -28,6 +28,12 @@ BACKEND_DIR = REPO_DIR / "backend"
 VENV_BIN = Path(sys.executable).parent
 MOSQUITTO_CONF = REPO_DIR / "deploy" / "mosquitto" / "mosquitto.conf"
 STOP_GRACE_S = 10.0
+# Gunicorn closes an idle keep-alive connection after 2 s by default: a script polling the
+# API every 2 s on one session then races the close and gets "Remote end closed connection
+# without response". 75 s (above the usual 60 s client and proxy idle timeouts) keeps a
+# polling client's connection open; gthread workers park idle connections in a poller, not
+# in a thread, so this costs no worker threads.
+GUNICORN_KEEP_ALIVE = ("--keep-alive", "75")
 
 
 class StackError(RuntimeError):
@@ -332,6 +338,7 @@ class Stack:
                 "2",
                 "--threads",
                 "4",
+                *GUNICORN_KEEP_ALIVE,
                 # One control socket per stack, so `make up` and the e2e tests can coexist.
                 "--control-socket",
                 str(self.state_dir / "gunicorn.ctl"),
