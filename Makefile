@@ -94,6 +94,7 @@ bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/ingest.py
 	$(PY) bench/ciphers.py
 	$(PY) bench/cipher_grouping.py
+	$(PY) bench/cipher_grouping.py --size 8192 --calls 3000
 	$(PY) bench/messaging.py
 	$(PY) bench/power.py
 	$(PY) bench/results.py

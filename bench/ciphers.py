@@ -85,7 +85,7 @@ class Settings:
     cpb_batches: int  # part 3, bench_cpb.py --batches
 
 
-FULL = Settings(3, 1000, 500, 2, 9, 5000, 600, 200, 7)
+FULL = Settings(3, 1000, 500, 2, 15, 5000, 600, 200, 7)
 QUICK = Settings(1, 200, 100, 1, 3, 1000, 150, 60, 3)
 
 
@@ -340,7 +340,7 @@ def agent_calls(mechanism: str, key: bytes, size: int) -> int:
     gc.collect()
     gc.disable()  # as the agent's child does
     try:
-        return calls_per_repetition(oneshot_block(m, payload, block_repetitions(batch)), size)
+        return calls_per_repetition(oneshot_block(m, payload, block_repetitions(batch)))
     finally:
         gc.enable()
 
@@ -349,10 +349,11 @@ def timed_in_process(
     mechanism: str, key: bytes, size: int, n: int, calls: int | None = None
 ) -> tuple[float, float]:
     """Mean ns per call of the agent's child's own timing code (``oneshot_block``: blocks
-    of repetitions one direction at a time, each repetition's calls timed with the wall
-    and CPU clocks, every frame kept and checked; ``calls`` per repetition, by default as
-    many as the child's calibration picks) run here, in this long-warm process: the
-    timing without the fresh child process and its sample writes."""
+    of repetitions one direction at a time, each repetition's ``calls`` calls timed with
+    the wall and CPU clocks, its last frame kept, unsecured ``calls`` times and checked;
+    ``calls`` by default as many as the child's calibration picks) run here, in this
+    long-warm process: the timing without the fresh child process and its sample
+    writes."""
     m = registry.create(mechanism, key=key)
     payload = os.urandom(size)
     batch = Batch(mechanism, size, n, key, stream=False, chunk_bytes=CHUNK_BYTES)
@@ -363,7 +364,7 @@ def timed_in_process(
         # warm-up and calibration, as the child's
         warmup = oneshot_block(m, payload, block_repetitions(batch))
         if calls is None:
-            calls = calls_per_repetition(warmup, size)
+            calls = calls_per_repetition(warmup)
         per_block = block_repetitions(batch, calls)
         oneshot_block(m, payload, per_block, calls)
         done = 0
@@ -427,7 +428,7 @@ def part2(s: Settings) -> dict[str, dict[str, list[float]]]:
         label: {way: [] for way in WAYS} for case in OVERHEAD_CASES for label in case.labels
     }
     keys = {case.mechanism: generate_key(case.mechanism) for case in OVERHEAD_CASES}
-    # The agent's ways time groups of calls (1 ms each, at most 32 KiB): n // calls
+    # The agent's ways time groups of calls (1 ms each): n // calls
     # repetitions of them make about the n calls the loops make.
     calls = {
         case: agent_calls(case.mechanism, keys[case.mechanism], case.size)

@@ -236,8 +236,8 @@ def run_bench_methods_paragraph(*, run: Run) -> str:
         "decrypt, or sign and verify), in a fresh child process per mechanism and size after "
         "an unrecorded warm-up, with the garbage collector off; each repetition's wall time "
         "(perf_counter_ns) and CPU time (process_time_ns) were taken around the mechanism's "
-        "calls only (a repetition of an operation shorter than 1 ms timed enough "
-        "back-to-back calls to last 1 ms, at most 32 KiB of data, and reports their mean "
+        "calls only (a repetition of an operation shorter than 1 ms timed up to 1 ms of "
+        "back-to-back calls, their number stored with each sample, and reports their mean "
         "per call), and the peak "
         "memory is the child's resident high-water mark (VmHWM).",
         _stored(planned, stored, "samples"),

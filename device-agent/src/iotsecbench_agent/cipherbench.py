@@ -31,20 +31,19 @@ How a batch is measured, and why:
   around the mechanism calls only. A call shorter than 1 ms (``MIN_REPETITION_NS``; AES
   on 16 bytes takes a few µs from Python) is timed as ``calls`` back-to-back calls per
   repetition, as timeit's ``number``: a warm-up block of single calls sets ``calls`` so a
-  repetition lasts 1 ms (at most 32 KiB of payload, ``GROUP_BYTES``), and the sample is
-  the mean per call (its ``calls`` says how many); the spread of the samples is then the
-  spread of those means. Timed one call at a time, the clock reads alone added 4-25 % to
-  a 16-byte AES call (docs/benchmarks.md).
+  repetition lasts 1 ms, and the sample is the mean per call (its ``calls`` says how
+  many); the spread of the samples is then the spread of those means. Timed one call at
+  a time, the clock reads alone added 4-25 % to a 16-byte AES call (docs/benchmarks.md).
   Up to 1 MiB the repetitions are timed in blocks, one direction at a time
-  (``cipherbench_child.oneshot_block``: up to 256 repetitions of ``secure`` calls,
-  keeping at most 256 KiB of frames, then ``unsecure`` of each frame in order), so a
-  timed call follows a call of its own kind, as in a loop, not the other direction's
-  call; from 256 KiB up a block is one repetition (the directions alternate). A streamed
-  repetition interleaves the directions chunk by chunk (encrypt a chunk, decrypt it; hash
-  it to sign, hash it again to verify) and adds each direction's calls up, so the
-  ciphertext is never stored; checking what came back is outside the timed calls. A
-  warm-up block (streamed: one repetition capped at four chunks) is not recorded, and the
-  child's cyclic GC is off, as ``timeit`` does.
+  (``cipherbench_child.oneshot_block``: up to 256 repetitions of ``calls`` ``secure``
+  calls, each frame dropping the one before it and each repetition's last kept, then
+  ``calls`` ``unsecure`` calls of each kept frame in order), so a timed call follows a
+  call of its own kind, as in a loop, and the frames do not outgrow the caches. A
+  streamed repetition interleaves the directions chunk by chunk (encrypt a chunk,
+  decrypt it; hash it to sign, hash it again to verify) and adds each direction's calls
+  up, so the ciphertext is never stored; checking what came back is outside the timed
+  calls. A warm-up block (streamed: one repetition capped at four chunks) is not
+  recorded, and the child's cyclic GC is off, as ``timeit`` does.
 - A decrypt that does not give the plaintext back, or a tag, MAC or signature that does
   not verify, fails the run with a message (BenchFailed): such a sample means nothing.
 """

@@ -50,13 +50,13 @@ DATA_SEED = 0x1075EC
 # not depend on it: it polls the stop flag every POLL_S whether lines come or not).
 FLUSH_REPETITIONS = 256
 FLUSH_NS = 200_000_000
-# A block (see ``oneshot_block``) is at most this many bytes of payload (the frames it
-# keeps are that plus their IVs, padding, tags or signatures): 256 repetitions of 16
-# bytes, 32 of 8 KiB, one from 256 KiB up. It also stops encrypting once its forward
-# calls have taken BLOCK_FORWARD_NS, so that slow calls (RSA-4096 signing on a Pi takes a
-# tenth of a second or more) do not hold a group of samples back for many seconds.
+# A block (see ``oneshot_block``: repetitions timed one direction at a time, each keeping
+# its last frame) is at most this many bytes of payload: 256 repetitions of one 16-byte
+# call, 32 of one 8 KiB call, one from 256 KiB of calls up. It also stops encrypting once
+# its forward calls have taken BLOCK_NS, so that slow calls (RSA-4096 signing on a Pi
+# takes a tenth of a second or more) do not hold a group of samples back for many seconds.
 BLOCK_BYTES = 256 * 1024
-BLOCK_FORWARD_NS = 50_000_000
+BLOCK_NS = 50_000_000
 # A call shorter than this (AES on a 16-byte message takes ~4 µs from Python) is timed as
 # ``calls`` back-to-back calls per repetition, as timeit's ``number`` and pyperf's loops
 # do: the clock reads around a timed interval (~0.25 µs for the CPU clock's two system
@@ -65,10 +65,7 @@ BLOCK_FORWARD_NS = 50_000_000
 # call, groups of 100 µs still left +1.5-2 % of timing cost, groups of 1 ms +0.1-0.3 %
 # (docs/benchmarks.md, "The harness overhead").
 MIN_REPETITION_NS = 1_000_000
-# ... but a group's calls never cover more than this much payload: the frames and results
-# of one group are alive at once, and beyond the core's own cache they are what is timed
-# (8 KiB AES-CBC groups of 32 calls, 256 KiB, took 3-18 % longer per call than groups of 5).
-GROUP_BYTES = 32 * 1024
+# A clock too coarse to see one call must not make a repetition endless.
 MAX_CALLS = 100_000
 
 
@@ -118,69 +115,74 @@ def oneshot_block(
     payload: bytes,
     count: int,
     calls: int = 1,
-    forward_ns: int = BLOCK_FORWARD_NS,
+    budget_ns: int = BLOCK_NS,
 ) -> list[Repetition]:
-    """Up to ``count`` repetitions timed direction by direction: ``calls`` back-to-back
-    ``secure`` calls of ``payload`` per repetition, ``count`` times (fewer if these calls
-    have taken ``forward_ns`` of wall time), keeping every frame, then ``unsecure`` of
-    each repetition's frames in the same order, checking each result after its
-    repetition's timed calls. Each time is the total over the repetition's calls.
+    """Up to ``count`` repetitions timed direction by direction: for each, ``calls``
+    back-to-back ``secure`` calls of ``payload`` timed together (fewer repetitions once
+    they have taken ``budget_ns`` of wall time); then for each, ``calls`` back-to-back
+    ``unsecure`` calls of that repetition's last frame, timed together, and what came back
+    checked after them. Each time is the total over the repetition's calls.
 
-    Between two timed groups of calls there are only the clock reads, a list append and
-    (backward) the comparison, so each call follows a call of its own kind, with the
-    caches and branch predictors as that call left them, as in a loop of the same calls;
-    repetition ``i``'s two samples are still the same messages' two directions, and
-    every frame is decrypted or verified (a chained CBC decrypts them in the order sent).
-    Measured so, a call is what it costs in a stream of messages going one way, not
-    right after the opposite operation on the same message.
+    Direction by direction, so a timed call follows a call of its own kind, with the
+    caches and branch predictors as that call left them, as in a loop of the same calls:
+    alternating the directions every 1 ms cost Ed25519 signing +2-3 % (verification's
+    tables evicting signing's), against +0.2 % within a block (``bench/ciphers.py``).
 
-    The calls of a repetition are a list comprehension, not ``list(map(secure, ...))``:
-    CPython (3.11 on) runs a call from Python code to a Python function in the same
-    evaluation loop, while ``map`` calls it from C, which enters the loop anew for every
-    call and, for a bound method, builds its arguments again. Measured on a 16-byte
-    AES-128-CBC call (~3.9 µs), the comprehension's calls cost 1-3 % less than ``map``'s
-    (``bench/cipher_grouping.py``)."""
+    Within a repetition each ``secure`` drops the frame before it, as a sender frees a
+    message once it is sent, so the calls reuse the same freed memory as a loop does; only
+    the repetition's last frame is kept for the way back. Keeping every frame alive to
+    unsecure each of them cost +3 to +5 % per call at 8 KiB in groups of 4, and +15 to
+    +19 % in groups of 29, the frames outgrowing the core's cache. Unsecuring one frame
+    ``calls`` times is the same work each time: no mechanism keeps replay state (a chained
+    CBC decrypts any frame in any order), and its result is still checked.
+
+    The calls of a group are a plain ``for`` loop over ``range(calls)``: CPython (3.11
+    on) runs a call from Python code to a Python function in the same evaluation loop,
+    while ``list(map(secure, ...))`` calls it from C, which enters the loop anew for every
+    call (1-3 % on a 16-byte AES-128-CBC call, ``bench/cipher_grouping.py``)."""
     secure, unsecure = mechanism.secure, mechanism.unsecure
     clock, cpu = time.perf_counter_ns, time.process_time_ns
-    frames: list[list[bytes]] = []
-    forward: list[tuple[int, int]] = []
     each = range(calls)
-    deadline = clock() + forward_ns
+    frame = back = b""
+    frames: list[bytes] = []
+    forward: list[tuple[int, int]] = []
+    deadline = clock() + budget_ns
     for _ in range(count):
         c0 = cpu()
         w0 = clock()
-        group = [secure(payload) for _ in each]
+        for _ in each:
+            frame = secure(payload)
         w1 = clock()
         c1 = cpu()
-        frames.append(group)
+        frames.append(frame)
         forward.append((w1 - w0, c1 - c0))
         if w1 >= deadline:
             break
     done: list[Repetition] = []
-    for group, (f_wall, f_cpu) in zip(frames, forward):
+    for frame, (f_wall, f_cpu) in zip(frames, forward):
         c0 = cpu()
         w0 = clock()
-        backs = [unsecure(frame) for frame in group]
+        for _ in each:
+            back = unsecure(frame)
         w1 = clock()
         c1 = cpu()
-        if backs.count(payload) != calls:
+        if back != payload:
             raise VerificationFailed("unsecure did not give the payload back")
         done.append((f_wall, f_cpu, w1 - w0, c1 - c0))
     return done
 
 
-def calls_per_repetition(warmup: list[Repetition], data_bytes: int) -> int:
+def calls_per_repetition(warmup: list[Repetition]) -> int:
     """How many back-to-back calls one repetition times, from a warm-up of single calls:
     enough that the faster direction's calls last ``MIN_REPETITION_NS`` (by the median
-    warm-up call), one for calls that long already, never more than ``GROUP_BYTES`` of
-    payload."""
+    warm-up call), one for calls that long already, never more than ``MAX_CALLS``."""
     forward = sorted(r[0] for r in warmup)
     backward = sorted(r[2] for r in warmup)
     fastest = max(1, min(forward[len(forward) // 2], backward[len(backward) // 2]))
     if fastest >= MIN_REPETITION_NS:
         return 1
     wanted = math.ceil(MIN_REPETITION_NS / fastest)
-    return max(1, min(wanted, MAX_CALLS, GROUP_BYTES // data_bytes))
+    return min(wanted, MAX_CALLS)
 
 
 def oneshot_pass(mechanism: Mechanism, payload: bytes) -> tuple[Timing, Timing]:
@@ -318,7 +320,7 @@ def run(batch: Batch, out: IO[bytes]) -> None:
         calls = 1
         single = measure(warmup, per_block, 1)
         if not batch.stream:
-            calls = calls_per_repetition(single, batch.data_bytes)
+            calls = calls_per_repetition(single)
         if calls > 1:
             per_block = block_repetitions(batch, calls)
             measure(warmup, per_block, calls)  # and one block as it will be timed
