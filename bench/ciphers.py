@@ -21,7 +21,8 @@ Measures, in one run so the ratios are comparable on a shared, noisy machine:
   3. cycles/byte of the native lightweight ciphers (``device-agent/native/bench_cpb.py
      --json``, run as it is) next to the designers' published software figures, which were
      measured on other processors: side by side, no ratios.
-Prints Markdown tables for docs/benchmarks.md. About 100 s; ``--quick`` about 15 s.
+Prints Markdown tables for docs/benchmarks.md. 150-250 s on the development VMs;
+``--quick`` about 35 s.
 """
 
 from __future__ import annotations
