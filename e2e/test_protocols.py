@@ -8,6 +8,8 @@ import ssl
 import time
 from typing import Any
 
+import pytest
+
 from e2e.conftest import Product
 from e2e.test_full_path import wait_run_finished
 
@@ -121,18 +123,21 @@ def test_a_device_health_check_measures_the_four_checks_on_a_real_agent(
     assert abs(checks["clock_offset"]["value"]) < 50  # same machine: the same clock
 
 
+# AES under the run's shared key; Ed25519 signed by the platform's per-run private key and
+# verified on each agent with the public key its job carried.
+@pytest.mark.parametrize("security", ["aes-128-cbc", "ed25519"])
 def test_a_one_way_run_sent_by_the_platform_is_received_and_clock_corrected_on_each_agent(
-    product: Product,
+    product: Product, security: str
 ) -> None:
     devices = product.wait_devices_online()
     experiment = product.api(
         "POST",
         "/api/experiments/",
         {
-            "name": "e2e one way",
+            "name": f"e2e one way {security}",
             "protocol": "mqtt",
             "measurement": "one_way",
-            "security": "aes-128-cbc",
+            "security": security,
             "qos": 1,
             "payload_size": 66,
             "message_count": 25,

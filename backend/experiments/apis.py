@@ -21,7 +21,6 @@ from devices.models import Device
 from experiments import design_file
 from experiments.catalogue import (
     MECHANISM_CHOICES,
-    MECHANISM_KIND,
     MECHANISM_KINDS,
     MECHANISMS,
 )
@@ -105,10 +104,6 @@ NETWORK_PROFILE_MESSAGING = (
 ONE_WAY_PROTOCOLS = (
     "One-way delay is measured for MQTT and SRUP (the platform sends through the broker); "
     "measure CoAP and MQTT-SN as round trips."
-)
-ONE_WAY_NO_SIGNATURE = (
-    "In one-way runs the platform secures the payload with a key the device shares: choose "
-    "a cipher, an AEAD or HMAC, or SRUP for signed messages."
 )
 # Sequence number and the controller's send time travel in the payload.
 ONE_WAY_PAYLOAD_MIN = 16
@@ -360,8 +355,6 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     if attrs["measurement"] == Measurement.ONE_WAY:
         if protocol not in BROKER_PROTOCOLS:
             return {"measurement": [ONE_WAY_PROTOCOLS]}
-        if MECHANISM_KIND.get(attrs["security"]) == "signature":
-            return {"security": [ONE_WAY_NO_SIGNATURE]}
         if attrs["payload_size"] < ONE_WAY_PAYLOAD_MIN:
             return {"payload_size": [ONE_WAY_PAYLOAD_TOO_SMALL]}
     if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:

@@ -558,8 +558,9 @@ ONE_WAY_DEADLINE_SLACK_S = 60
 
 def _controller_secrets(design: Experiment) -> dict[str, Any]:
     """A one-way run's keys, made per run and never shown by the API (Run.controller): the
-    payload key the platform secures with and the devices unsecure with, or the SRUP
-    controller's key pair and sender id."""
+    payload key the platform secures with and the devices unsecure with (for a signature,
+    a key pair: the devices get its public half), or the SRUP controller's key pair and
+    sender id."""
     if design.kind != ExperimentKind.MESSAGING or design.measurement != Measurement.ONE_WAY:
         return {}
     if design.protocol == Protocol.SRUP:
@@ -581,8 +582,19 @@ def _controller_secrets(design: Experiment) -> dict[str, Any]:
         }
     if design.security in ("none", "null"):
         return {}
-    length = agent_registry.describe(design.security).key_bytes or 32
-    return {"security_key": secrets.token_hex(length)}
+    info = agent_registry.describe(design.security)
+    if info.kind == "signature":
+        # The controller signs; the devices get the public key only (security_key).
+        pair: RSA.RsaKey | ECC.EccKey = (
+            RSA.generate(info.key_bits)
+            if info.name.startswith("rsa-")
+            else ECC.generate(curve="ed25519" if info.name == "ed25519" else "P-256")
+        )
+        return {
+            "security_key": pair.public_key().export_key(format="DER").hex(),
+            "security_private_key": pair.export_key(format="DER").hex(),
+        }
+    return {"security_key": secrets.token_hex(info.key_bytes or 32)}
 
 
 def _one_way_job(run: Run) -> dict[str, Any]:
@@ -606,21 +618,19 @@ def _one_way_job(run: Run) -> dict[str, Any]:
 ONE_WAY_SEND_FAILED_MESSAGE = "The platform could not send the one-way messages: {error}"
 
 
-def run_oneway_send(*, run_id: UUID | str) -> int:
-    """The controller of a one-way run (device-agent oneway/controller.py): sends each
-    device its messages, in random device order at the design's intervals, then the END
-    markers; stops early when the run is cancelled or fails. Returns the messages sent."""
-    run = Run.objects.get(pk=run_id)
-    if run.status in FINISHED_STATUSES:
-        return 0
+def oneway_targets(run: Run) -> list[OneWayTarget]:
+    """What the controller of a one-way run sends to, device by device, and how it secures
+    the messages: the run's shared key, a payload signature's private key, or the SRUP
+    controller's signer."""
     spec, controller = run.spec, run.controller
     signer = None
     if spec["protocol"] == Protocol.SRUP:
         signer = load_srup_key(
             spec["srup_signature"], controller["srup_private_key"].encode(), slot="controller"
         ).signer
-    key = bytes.fromhex(controller["security_key"]) if "security_key" in controller else None
-    targets = [
+    secret = controller.get("security_private_key", controller.get("security_key"))
+    key = bytes.fromhex(secret) if secret is not None else None
+    return [
         OneWayTarget(
             topic=f"iotsecbench/data/{run.pk}/{part.device_id}",
             security=spec["security"] if signer is None else "none",
@@ -629,6 +639,18 @@ def run_oneway_send(*, run_id: UUID | str) -> int:
         )
         for part in RunDevice.objects.filter(run=run).order_by("device__name")
     ]
+
+
+def run_oneway_send(*, run_id: UUID | str) -> int:
+    """The controller of a one-way run (device-agent oneway/controller.py): sends each
+    device its messages, in random device order at the design's intervals, then the END
+    markers; stops early when the run is cancelled or fails. Returns the messages sent."""
+    run = Run.objects.get(pk=run_id)
+    if run.status in FINISHED_STATUSES:
+        return 0
+    spec, controller = run.spec, run.controller
+    targets = oneway_targets(run)
+    sender = controller.get("srup_controller_id")
     link_fields = ("broker_url", "mqtt_version", "qos", "tls_version", "ca_cert")
     link_spec = {k: spec[k] for k in link_fields if k in spec}
     if "tls_version" in spec and client_certificates_enabled():
@@ -647,7 +669,7 @@ def run_oneway_send(*, run_id: UUID | str) -> int:
             interval_ms=float(spec["interval_ms"]),
             interval_distribution=spec["interval_distribution"],
             interval_seed=spec.get("interval_seed"),
-            srup_sender_id=int(controller["srup_controller_id"], 16) if signer else None,
+            srup_sender_id=int(sender, 16) if sender is not None else None,
             stop=stop,
         ).run()
     except (AgentError, ValueError) as exc:

@@ -20,7 +20,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from Crypto.PublicKey import ECC
+from Crypto.PublicKey import ECC, RSA
 from paho.mqtt.enums import CallbackAPIVersion
 
 from iotsecbench_agent.errors import AgentError, UnsupportedJob
@@ -298,6 +298,53 @@ def test_messages_under_another_key_are_recorded_as_decrypt_errors_in_their_plac
     assert all(r.t_recv_ns is not None and r.unsecure_ns is not None for r in device.records)
 
 
+@pytest.mark.parametrize("mechanism", ["ed25519", "ecdsa-p256", "rsa-2048-pss"])
+@pytest.mark.integration
+def test_payloads_signed_by_the_controller_verify_with_its_public_key_and_a_flip_is_refused(
+    broker: Broker,
+    time_url: str,  # noqa: F811
+    topics: Callable[[str], str],
+    mechanism: str,
+) -> None:
+    private: RSA.RsaKey | ECC.EccKey = (
+        RSA.generate(2048)
+        if mechanism.startswith("rsa")
+        else ECC.generate(curve="ed25519" if mechanism == "ed25519" else "P-256")
+    )
+    public_der = private.public_key().export_key(format="DER")
+    spec = receiver_spec(
+        broker, topics("device"), time_url, security=mechanism, security_key=public_der.hex()
+    )
+
+    def tamper(index: int, wire: bytes) -> list[bytes]:
+        if index == 5:  # one bit of the signed payload flipped
+            return [bytes([wire[0] ^ 0x01]) + wire[1:]]
+        return [wire]
+
+    relay = Relay(broker, topics("relay"), topics("device"), tamper)
+    (device,) = devices = [Device(spec)]
+    try:
+        run_oneway(
+            broker,
+            devices,
+            [Target(topics("relay"), security=mechanism, key=private.export_key(format="DER"))],
+        )
+    finally:
+        relay.close()
+
+    assert [(r.seq, r.outcome) for r in device.records] == [
+        (seq, REJECTED_SIGNATURE if seq == 5 else OK) for seq in range(12)
+    ]
+    ok = [r for r in device.records if r.outcome == OK]
+    assert device.delays_plausible(ok), delays_ms(ok)
+    # The receiver timed each verification, and the null floor beside it.
+    assert all(r.unsecure_ns is not None and r.unsecure_ns > 0 for r in device.records)
+    assert all(r.floor_unsecure_ns is not None for r in device.records)
+    signed = PAYLOAD + registry.describe(mechanism).overhead(PAYLOAD)
+    size = publish_packet_size(topic=topics("device"), payload_size=signed, qos=1)
+    assert {r.wire_bytes for r in device.records} == {size}
+
+
 @pytest.mark.integration
 def test_srup_receiver_verifies_ed25519_and_refuses_a_flipped_bit_and_a_replay(
     broker: Broker,
@@ -399,7 +446,9 @@ BASE = {
     ("overrides", "message"),
     [
         ({"security": "aes-128-cbc"}, "security_key"),
-        ({"security": "ed25519", "security_key": "00" * 32}, "choose a cipher"),
+        # a raw Ed25519 private key: the device must get the controller's public key only
+        ({"security": "ed25519", "security_key": "00" * 32}, "public key, not a private key"),
+        ({"security": "ecdsa-p256", "security_key": "abcd"}, "security_key: ecdsa-p256"),
         ({"payload_size": 15}, "payload_size"),
         ({"oneway_deadline_s": None}, "oneway_deadline_s"),
         ({"time_url": None}, "time_url"),

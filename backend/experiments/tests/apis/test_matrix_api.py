@@ -201,11 +201,51 @@ def test_one_way_jobs_carry_the_runs_keys_which_the_api_never_shows(
     assert key not in shown
 
 
+@pytest.mark.parametrize("mechanism", ["ed25519", "ecdsa-p256", "rsa-2048-pkcs1v15"])
+@pytest.mark.django_db
+def test_a_one_way_signed_run_gives_devices_the_public_key_and_signs_with_the_private_one(
+    owner_client, devices, monkeypatch, mechanism
+):
+    from iotsecbench_agent.security import registry
+    from iotsecbench_agent.security.base import SignatureError
+    from iotsecbench_agent.security.mechanisms import Signature
+
+    from experiments.models import Run
+    from experiments.services import _job_for, oneway_targets
+
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    body = _design(devices, measurement="one_way", payload_size=16, security=mechanism)
+    created = owner_client.post("/api/experiments/", body, format="json")
+    assert created.status_code == 201, created.json()
+    owner_client.post(f"/api/experiments/{created.json()['id']}/runs/")
+    run = Run.objects.get(experiment_id=created.json()["id"])
+    part = run.run_devices.order_by("device__name").first()
+    assert part is not None
+
+    spec = _job_for(part, seq=1, now=0.0)["spec"]
+    (target, *_) = oneway_targets(run)
+
+    # The device's key verifies but cannot sign; the controller's signs.
+    verifier = registry.create(mechanism, key=bytes.fromhex(spec["security_key"]))
+    signer = registry.create(mechanism, key=target.key)
+    assert isinstance(verifier, Signature)
+    assert isinstance(signer, Signature)
+    assert (verifier.can_sign, signer.can_sign) == (False, True)
+    assert "security_private_key" not in spec
+    payload = bytes(range(16))
+    assert verifier.unsecure(signer.secure(payload)) == payload
+    forged = registry.create(mechanism).secure(payload)  # a key of its own: not the run's
+    with pytest.raises(SignatureError):
+        verifier.unsecure(forged)
+    shown = owner_client.get(f"/api/runs/{run.pk}/").content.decode()
+    assert run.controller["security_private_key"] not in shown
+    assert run.controller["security_key"] not in shown
+
+
 @pytest.mark.django_db
 def test_one_way_rules_are_field_errors(owner_client, devices):
     cases: list[tuple[dict[str, Any], str, str]] = [
         ({"protocol": "coap"}, "measurement", "MQTT and SRUP"),
-        ({"security": "ed25519"}, "security", "choose a cipher"),
         ({"payload_size": 15}, "payload_size", "at least 16 bytes"),
     ]
     for changes, field, words in cases:

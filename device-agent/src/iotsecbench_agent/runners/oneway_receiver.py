@@ -8,7 +8,8 @@ The run, in order:
 
 1. connect (``mqtt_link.MqttLink``: TCP_NODELAY, TLS below paho) and build what unsecures
    a message: the payload security mechanism with the key from the job (the controller
-   secured the messages, so a key made here would not open them), or for SRUP a
+   secured the messages, so a key made here would not open them; for a signature, the
+   controller's public key: a job carrying a private key is refused), or for SRUP a
    ``srup.receiver.Receiver`` holding the controller's public key;
 2. probe the clock offset to the platform (``oneway.clock``; eight NTP-style probes,
    minimum-RTT filter), on this run's ``RunClock``;
@@ -79,6 +80,7 @@ from iotsecbench_agent.runners.srup_roundtrip import _id_field
 from iotsecbench_agent.runners.timing import HarnessFloor, refusal_outcome, time_unsecure
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import SIGNATURE, MechanismError
+from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import MAX_FIELD_BYTES, MalformedMessage
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
 from iotsecbench_agent.srup.receiver import Receiver
@@ -156,17 +158,29 @@ class OneWaySpec:
             raise UnsupportedJob(
                 f"security {security!r} is not supported (see `iotsecbench-agent mechanisms`)"
             )
-        if registry.describe(security).kind == SIGNATURE:
-            raise UnsupportedJob(
-                "a one-way run's payload is secured by the platform with a key the device "
-                "shares: choose a cipher, an AEAD or a MAC (or protocol srup to sign)"
-            )
         if security != SECURITY_NONE and security_key is None:
             raise UnsupportedJob(
                 "in a one-way run the platform secures the messages: spec.security_key "
-                "(the key it uses) is required"
+                "(the key it uses, or for a signature its public key) is required"
             )
+        if registry.describe(security).kind == SIGNATURE:
+            _check_verify_only(security, security_key)
         return cls(**common, security=security, security_key=security_key)
+
+
+def _check_verify_only(security: str, key: bytes | None) -> None:
+    """A signed one-way payload is verified with the controller's public key: a job that
+    carries a key that can sign (the controller's private key) is refused, so a device
+    never holds what would let it sign as the platform."""
+    try:
+        mechanism = registry.create(security, key=key)
+    except MechanismError as exc:
+        raise UnsupportedJob(f"spec.security_key: {exc}") from None
+    if not isinstance(mechanism, Signature) or mechanism.can_sign:
+        raise UnsupportedJob(
+            f"spec.security_key must be the controller's {security} public key, not a "
+            "private key: the device only verifies"
+        )
 
 
 @dataclass
