@@ -8,6 +8,9 @@ from django.http import HttpResponse
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA
+from iotsecbench_agent.security import registry as agent_registry
+from iotsecbench_agent.throughput_plan import MAX_UDP_PAYLOAD
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny
@@ -23,6 +26,7 @@ from experiments.catalogue import (
     MECHANISM_CHOICES,
     MECHANISM_KINDS,
     MECHANISMS,
+    largest_payload,
 )
 from experiments.describe import describe_plain
 from experiments.estimate import duration_words
@@ -127,14 +131,17 @@ PROFILE_NEEDS_BROKER_PROTOCOL = (
 )
 # One MQTT-SN message in one UDP datagram (3-byte length form, PUBLISH header 7 bytes,
 # 64-bit IV and a padding block of the lightweight ciphers).
-MQTTSN_PAYLOAD_MAX = 65_000
+# The largest Data of an MQTT-SN PUBLISH in one UDP datagram (the agent's limit: 65,507
+# octets less the 9-octet header with the 3-octet length).
+MQTTSN_DATA_MAX = MAX_PUBLISH_DATA
 MQTTSN_PAYLOAD_TOO_LARGE = (
-    f"An MQTT-SN message travels in one UDP datagram: at most {MQTTSN_PAYLOAD_MAX} bytes."
+    "An MQTT-SN message travels in one UDP datagram, whose PUBLISH carries at most "
+    "{limit:,} bytes: with {mechanism} use at most {fits:,} bytes of payload."
 )
 DESIGN_FILE_NOT_TEXT = "The file is not UTF-8 text; export a design as YAML and upload that."
-THROUGHPUT_PAYLOAD_MAX = 65_000
 THROUGHPUT_PAYLOAD_TOO_LARGE = (
-    f"Throughput payloads go in one UDP datagram: at most {THROUGHPUT_PAYLOAD_MAX} bytes."
+    "Throughput packets go in one UDP datagram of at most {limit:,} bytes: {mechanism} "
+    "turns {size:,} bytes into {frame:,}; use at most {fits:,} bytes with it."
 )
 
 
@@ -361,8 +368,28 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
         return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
     if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:
         return {"network_profile": [PROFILE_NEEDS_BROKER_PROTOCOL]}
-    if protocol == Protocol.MQTTSN and attrs["payload_size"] > MQTTSN_PAYLOAD_MAX:
-        return {"payload_size": [MQTTSN_PAYLOAD_TOO_LARGE]}
+    if protocol == Protocol.MQTTSN:
+        fits = largest_payload(attrs["security"], MQTTSN_DATA_MAX)
+        if attrs["payload_size"] > fits:
+            message = MQTTSN_PAYLOAD_TOO_LARGE.format(
+                limit=MQTTSN_DATA_MAX, mechanism=attrs["security"], fits=fits
+            )
+            return {"payload_size": [message]}
+    return {}
+
+
+def _datagram_errors(mechanisms: list[str], sizes: list[int]) -> dict[str, list[str]]:
+    """A throughput packet (payload secured by each mechanism) must fit one UDP datagram;
+    the first pair that does not, named with the size that would fit."""
+    for mechanism in mechanisms:
+        fits = largest_payload(mechanism, MAX_UDP_PAYLOAD)
+        for size in sizes:
+            if size > fits:
+                frame = size + agent_registry.describe(mechanism).overhead(size)
+                message = THROUGHPUT_PAYLOAD_TOO_LARGE.format(
+                    limit=MAX_UDP_PAYLOAD, mechanism=mechanism, size=size, frame=frame, fits=fits
+                )
+                return {"data_sizes": [message]}
     return {}
 
 
@@ -377,10 +404,8 @@ def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     if attrs["kind"] in SAMPLE_KINDS:
         if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
             errors["mechanisms"] = [BENCH_NO_NONE]
-        if attrs["kind"] == ExperimentKind.THROUGHPUT and any(
-            size > THROUGHPUT_PAYLOAD_MAX for size in attrs["data_sizes"]
-        ):
-            errors["data_sizes"] = [THROUGHPUT_PAYLOAD_TOO_LARGE]
+        if attrs["kind"] == ExperimentKind.THROUGHPUT:
+            errors |= _datagram_errors(attrs["mechanisms"], attrs["data_sizes"])
         if not attrs["mechanisms"]:
             errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
         if not attrs["data_sizes"]:

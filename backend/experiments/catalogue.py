@@ -80,3 +80,15 @@ MECHANISM_NAMES = tuple(m.name for m in MECHANISMS)
 MECHANISM_KINDS = ["none", "null", "cipher", "aead", "mac", "signature"]
 MECHANISM_CHOICES = [(m.name, m.label) for m in MECHANISMS]
 MECHANISM_KIND = {m.name: m.kind for m in MECHANISMS}
+
+
+def largest_payload(mechanism: str, limit: int) -> int:
+    """The largest payload that ``mechanism`` secures into at most ``limit`` bytes (the
+    agent registry's exact overhead: IV, padding, tag or signature)."""
+    from iotsecbench_agent.security import registry
+
+    info = registry.describe(mechanism)
+    size = limit - info.fixed_overhead
+    while size > 0 and size + info.overhead(size) > limit:  # at most a block of padding
+        size -= 1
+    return max(size, 0)

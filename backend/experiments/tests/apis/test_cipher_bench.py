@@ -3,7 +3,11 @@ from __future__ import annotations
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import BENCH_NEEDS_MECHANISMS, BENCH_NEEDS_SIZES
+from experiments.apis import (
+    BENCH_NEEDS_MECHANISMS,
+    BENCH_NEEDS_SIZES,
+    THROUGHPUT_PAYLOAD_TOO_LARGE,
+)
 from experiments.catalogue import MECHANISM_NAMES
 from experiments.models import Experiment, ExperimentKind, Run, RunDevice
 
@@ -133,11 +137,37 @@ def test_throughput_experiment_sends_its_window_and_allows_none_as_baseline(
     run = owner_client.post(f"/api/experiments/{response.json()['id']}/runs/").json()
     assert Run.objects.get(pk=run["id"]).spec["window_ms"] == 2000
     assert RunDevice.objects.get(run_id=run["id"]).total == 2 * 3 * 2 * 5
+
+
+@pytest.mark.django_db
+def test_throughput_sizes_must_fit_one_datagram_once_each_mechanism_has_framed_them(
+    personas, owner_client
+):
+    device = DeviceFactory.create(workspace=personas.workspace)
+    body = {
+        "name": "largest datagrams",
+        "kind": "throughput",
+        "mechanisms": ["none", "aes-128-cbc"],
+        "data_sizes": [1, 65_487],  # AES-CBC: + 16 IV + 1 padding = 65,504 <= 65,507
+        "device_ids": [str(device.pk)],
+    }
+    fits = owner_client.post("/api/experiments/", body, format="json")
+    assert fits.status_code == 201, fits.json()
+
     too_big = owner_client.post(
-        "/api/experiments/", {**body, "data_sizes": [65_001]}, format="json"
+        "/api/experiments/",
+        {**body, "mechanisms": ["none", "rsa-4096-pss"], "data_sizes": [1, 65_000]},
+        format="json",
     )
     assert too_big.status_code == 400
-    assert "data_sizes" in too_big.json()["extra"]["fields"]
+    assert too_big.json()["extra"]["fields"] == {
+        "data_sizes": [
+            THROUGHPUT_PAYLOAD_TOO_LARGE.format(
+                limit=65_507, mechanism="rsa-4096-pss", size=65_000, frame=65_512, fits=64_995
+            )
+        ]
+    }
+    assert Experiment.objects.filter(name="largest datagrams").count() == 1
 
 
 @pytest.mark.django_db

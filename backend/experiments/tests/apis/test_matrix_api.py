@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from core.testing.factories import DeviceFactory
+from experiments.apis import MQTTSN_PAYLOAD_TOO_LARGE
 from experiments.models import Experiment, Run, RunDevice, RunStatus, RunTransition
 
 BASE = {
@@ -165,6 +166,14 @@ def test_coap_and_mqttsn_rules_are_field_errors(owner_client, devices):
         )
         assert response.status_code == 400, changes
         assert words in response.json()["extra"]["fields"][field][0]
+    # An MQTT-SN PUBLISH carries at most 65,498 bytes in one datagram, framing included.
+    sn = _design(devices, protocol="mqttsn", security="rsa-4096-pss", payload_size=64_987)
+    response = owner_client.post("/api/experiments/plan/", sn, format="json")
+    assert response.json()["extra"]["fields"]["payload_size"] == [
+        MQTTSN_PAYLOAD_TOO_LARGE.format(limit=65_498, mechanism="rsa-4096-pss", fits=64_986)
+    ]
+    sn["payload_size"] = 64_986
+    assert owner_client.post("/api/experiments/plan/", sn, format="json").status_code == 200
     coap = _design(devices, protocol="coap", coap_type="non", coap_method="put")
     assert owner_client.post("/api/experiments/plan/", coap, format="json").status_code == 200
 

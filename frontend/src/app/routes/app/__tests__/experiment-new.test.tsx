@@ -543,7 +543,7 @@ describe('New experiment page', () => {
 
       const sizes = screen.getByRole('textbox', { name: 'Payload sizes' });
       expect(sizes).toHaveValue('1, 1280');
-      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('each at most 65000'));
+      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('each at most 65507'));
       expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveValue(10);
       expect(screen.getByRole('spinbutton', { name: 'Window (ms)' })).toHaveValue(2000);
       expect(screen.getByRole('checkbox', { name: 'pi-lab-1' })).toBeChecked();
@@ -574,7 +574,7 @@ describe('New experiment page', () => {
       await user.click(screen.getByRole('checkbox', { name: 'None' }));
       const sizes = screen.getByRole('textbox', { name: 'Payload sizes' });
       await user.clear(sizes);
-      await user.type(sizes, '1, 65001');
+      await user.type(sizes, '1, 65508');
       const windowMs = screen.getByRole('spinbutton', { name: 'Window (ms)' });
       await user.clear(windowMs);
       await user.type(windowMs, '5');
@@ -582,7 +582,7 @@ describe('New experiment page', () => {
 
       expect(await screen.findByRole('alert')).toHaveTextContent('Please correct the highlighted fields.');
       expect(sizes).toHaveAttribute('aria-invalid', 'true');
-      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('Each payload size must be at most 65000 bytes.'));
+      expect(sizes).toHaveAccessibleDescription(expect.stringContaining('Each payload size must be at most 65507 bytes.'));
       expect(windowMs).toHaveAttribute('aria-invalid', 'true');
       expect(windowMs).toHaveAccessibleDescription(expect.stringContaining('The window must be at least 10 ms.'));
       // Unchecking "None" left nothing checked; the hint stays next to the error.
@@ -604,7 +604,7 @@ describe('New experiment page', () => {
         http.post('/api/experiments/', () =>
           errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
             fields: {
-              data_sizes: ['Throughput payloads go in one UDP datagram: at most 65000 bytes.'],
+              data_sizes: ['Throughput packets go in one UDP datagram of at most 65,507 bytes: rsa-4096-pss turns 65,000 bytes into 65,512; use at most 64,995 bytes with it.'],
               window_ms: ['Ensure this value is less than or equal to 60000.'],
               repetitions: ['Ensure this value is greater than or equal to 1.'],
               security: ['Not shown for a throughput experiment.'],
@@ -621,7 +621,7 @@ describe('New experiment page', () => {
         'Some fields are invalid: correct them and send again. Not shown for a throughput experiment.',
       );
       expect(screen.getByRole('textbox', { name: 'Payload sizes' })).toHaveAccessibleDescription(
-        expect.stringContaining('Throughput payloads go in one UDP datagram: at most 65000 bytes.'),
+        expect.stringContaining('Throughput packets go in one UDP datagram of at most 65,507 bytes: rsa-4096-pss turns 65,000 bytes into 65,512; use at most 64,995 bytes with it.'),
       );
       const windowMs = screen.getByRole('spinbutton', { name: 'Window (ms)' });
       expect(windowMs).toHaveAttribute('aria-invalid', 'true');
