@@ -92,7 +92,6 @@ BENCH_NEEDS_MECHANISMS = "A cipher benchmark needs at least one mechanism."
 BENCH_NEEDS_SIZES = "A cipher benchmark needs at least one data size (bytes)."
 BENCH_DUPLICATES = "List each value once."
 BENCH_NO_NONE = "A cipher benchmark times cryptography: leave out None (Null is the floor)."
-# A UDP datagram carries at most 65,507 bytes; leave room for the largest framing overhead.
 SRUP_SIGNS_ITSELF = (
     "SRUP signs every message itself: choose the signature under SRUP and leave payload "
     "security at None."
@@ -129,8 +128,6 @@ PROFILE_NEEDS_BROKER_PROTOCOL = (
     "Network profiles are enforced on the broker link of MQTT and SRUP runs; CoAP and MQTT-SN "
     "runs cannot be measured under one yet: leave it empty."
 )
-# One MQTT-SN message in one UDP datagram (3-byte length form, PUBLISH header 7 bytes,
-# 64-bit IV and a padding block of the lightweight ciphers).
 # The largest Data of an MQTT-SN PUBLISH in one UDP datagram (the agent's limit: 65,507
 # octets less the 9-octet header with the 3-octet length).
 MQTTSN_DATA_MAX = MAX_PUBLISH_DATA

@@ -126,7 +126,7 @@ def oneshot_block(
     Direction by direction, so a timed call follows a call of its own kind, with the
     caches and branch predictors as that call left them, as in a loop of the same calls:
     alternating the directions every 1 ms cost Ed25519 signing +2-3 % (verification's
-    tables evicting signing's), against +0.2 % within a block (``bench/ciphers.py``).
+    tables evicting signing's), against +0.2 % within a block (docs/benchmarks.md).
 
     Within a repetition each ``secure`` drops the frame before it, as a sender frees a
     message once it is sent, so the calls reuse the same freed memory as a loop does; only
