@@ -190,6 +190,29 @@ class Relay:
         self.client.disconnect()
 
 
+def run_through_relay(
+    broker: Broker,
+    topics: Callable[[str], str],
+    spec: dict[str, Any],
+    tamper: Relay | Callable[[int, bytes], list[bytes]],
+    target: Target,
+    **options: Any,
+) -> Device:
+    """One receiver on ``topics("device")``, the controller sending to ``topics("relay")``
+    and a Relay (given, or made from ``tamper``) between them; the relay is closed after."""
+    relay = (
+        tamper
+        if isinstance(tamper, Relay)
+        else Relay(broker, topics("relay"), topics("device"), tamper)
+    )
+    device = Device(spec)
+    try:
+        run_oneway(broker, [device], [target], **options)
+    finally:
+        relay.close()
+    return device
+
+
 def _nodelay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
@@ -321,16 +344,13 @@ def test_payloads_signed_by_the_controller_verify_with_its_public_key_and_a_flip
             return [bytes([wire[0] ^ 0x01]) + wire[1:]]
         return [wire]
 
-    relay = Relay(broker, topics("relay"), topics("device"), tamper)
-    (device,) = devices = [Device(spec)]
-    try:
-        run_oneway(
-            broker,
-            devices,
-            [Target(topics("relay"), security=mechanism, key=private.export_key(format="DER"))],
-        )
-    finally:
-        relay.close()
+    device = run_through_relay(
+        broker,
+        topics,
+        spec,
+        tamper,
+        Target(topics("relay"), security=mechanism, key=private.export_key(format="DER")),
+    )
 
     assert [(r.seq, r.outcome) for r in device.records] == [
         (seq, REJECTED_SIGNATURE if seq == 5 else OK) for seq in range(12)
@@ -377,16 +397,14 @@ def test_srup_receiver_verifies_ed25519_and_refuses_a_flipped_bit_and_a_replay(
         return [wire]
 
     relay = Relay(broker, topics("relay"), topics("device"), tamper)
-    (device,) = devices = [Device(spec)]
-    try:
-        run_oneway(
-            broker,
-            devices,
-            [Target(topics("relay"), srup_signer=srup_keys[("controller", "ed25519")].signer)],
-            srup_sender_id=CONTROLLER_ID,
-        )
-    finally:
-        relay.close()
+    device = run_through_relay(
+        broker,
+        topics,
+        spec,
+        relay,
+        Target(topics("relay"), srup_signer=srup_keys[("controller", "ed25519")].signer),
+        srup_sender_id=CONTROLLER_ID,
+    )
 
     outcomes = {r.seq: r.outcome for r in device.records}
     assert [r.seq for r in device.records] == list(range(12))
