@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from iotsecbench_agent.security import registry
+
 
 @dataclass(frozen=True)
 class MechanismInfo:
@@ -85,8 +87,6 @@ MECHANISM_KIND = {m.name: m.kind for m in MECHANISMS}
 def largest_payload(mechanism: str, limit: int) -> int:
     """The largest payload that ``mechanism`` secures into at most ``limit`` bytes (the
     agent registry's exact overhead: IV, padding, tag or signature)."""
-    from iotsecbench_agent.security import registry
-
     info = registry.describe(mechanism)
     size = limit - info.fixed_overhead
     while size > 0 and size + info.overhead(size) > limit:  # at most a block of padding

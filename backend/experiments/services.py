@@ -556,6 +556,22 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
 ONE_WAY_DEADLINE_SLACK_S = 60
 
 
+# SRUP's signatures as the agent registry's signature mechanisms (the same keys).
+_SRUP_MECHANISMS = {
+    SrupSignature.RSA_2048: "rsa-2048-pkcs1v15",
+    SrupSignature.RSA_4096: "rsa-4096-pkcs1v15",
+    SrupSignature.ED25519: "ed25519",
+}
+
+
+def _signing_key(mechanism: str) -> RSA.RsaKey | ECC.EccKey:
+    """A fresh private key for a signature mechanism of the agent registry."""
+    info = agent_registry.describe(mechanism)
+    if info.name.startswith("rsa-"):
+        return RSA.generate(info.key_bits)
+    return ECC.generate(curve="ed25519" if info.name == "ed25519" else "P-256")
+
+
 def _controller_secrets(design: Experiment) -> dict[str, Any]:
     """A one-way run's keys, made per run and never shown by the API (Run.controller): the
     payload key the platform secures with and the devices unsecure with (for a signature,
@@ -564,20 +580,10 @@ def _controller_secrets(design: Experiment) -> dict[str, Any]:
     if design.kind != ExperimentKind.MESSAGING or design.measurement != Measurement.ONE_WAY:
         return {}
     if design.protocol == Protocol.SRUP:
-        if design.srup_signature == SrupSignature.ED25519:
-            key = ECC.generate(curve="ed25519")
-            private_pem, public_pem = (
-                key.export_key(format="PEM"),
-                key.public_key().export_key(format="PEM"),
-            )
-        else:
-            bits = 4096 if design.srup_signature == SrupSignature.RSA_4096 else 2048
-            rsa = RSA.generate(bits)
-            private_pem = rsa.export_key().decode()
-            public_pem = rsa.public_key().export_key().decode()
+        key = _signing_key(_SRUP_MECHANISMS[SrupSignature(design.srup_signature)])
         return {
-            "srup_private_key": private_pem,
-            "srup_public_key": public_pem,
+            "srup_private_key": _pem(key.export_key(format="PEM")),
+            "srup_public_key": _pem(key.public_key().export_key(format="PEM")),
             "srup_controller_id": f"{secrets.randbits(64):016x}",
         }
     if design.security in ("none", "null"):
@@ -585,16 +591,17 @@ def _controller_secrets(design: Experiment) -> dict[str, Any]:
     info = agent_registry.describe(design.security)
     if info.kind == "signature":
         # The controller signs; the devices get the public key only (security_key).
-        pair: RSA.RsaKey | ECC.EccKey = (
-            RSA.generate(info.key_bits)
-            if info.name.startswith("rsa-")
-            else ECC.generate(curve="ed25519" if info.name == "ed25519" else "P-256")
-        )
+        pair = _signing_key(info.name)
         return {
             "security_key": pair.public_key().export_key(format="DER").hex(),
             "security_private_key": pair.export_key(format="DER").hex(),
         }
     return {"security_key": secrets.token_hex(info.key_bytes or 32)}
+
+
+def _pem(exported: str | bytes) -> str:
+    """pycryptodome exports RSA PEM as bytes and ECC PEM as text."""
+    return exported.decode() if isinstance(exported, bytes) else exported
 
 
 def _one_way_job(run: Run) -> dict[str, Any]:
