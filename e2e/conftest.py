@@ -9,6 +9,7 @@ import secrets
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,9 @@ from scripts.signing_key import generate_pem
 from scripts.stack import REPO_DIR, Stack, StackError, free_port
 
 PG_ADMIN_URL = os.environ.get("E2E_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DATABASE_NAME = "iotsecbench_e2e"
+# Overridable so that two checkouts can run their e2e suites at once without dropping each
+# other's database or flushing each other's Redis.
+DATABASE_NAME = os.environ.get("E2E_DATABASE", "iotsecbench_e2e")
 REDIS_URL = os.environ.get("E2E_REDIS_URL", "redis://127.0.0.1:6379/14")
 USERNAME = "e2e-user"
 AGENTS = ("e2e-agent-1", "e2e-agent-2")
@@ -79,73 +82,84 @@ class Product:
         with psycopg.connect(self.database_url.replace("postgres://", "postgresql://")) as conn:
             return conn.execute(query, params).fetchall()
 
-    def wait_devices_online(self, timeout: float = 30) -> list[dict[str, Any]]:
+    def wait_devices_online(
+        self, timeout: float = 30, count: int = len(AGENTS)
+    ) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
         devices: list[dict[str, Any]] = []
         while time.monotonic() < deadline:
             self.stack.check_alive()
             devices = self.api("GET", "/api/devices/")
-            if len(devices) == len(AGENTS) and all(d["online"] for d in devices):
+            if len(devices) == count and all(d["online"] for d in devices):
                 return devices
             time.sleep(0.2)
         raise AssertionError(f"agents not online after {timeout} s: {devices}")
 
 
-def _recreate_database() -> str:
+def _recreate_database(name: str) -> str:
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE_NAME}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
-    return (
-        PG_ADMIN_URL.replace("postgresql://", "postgres://").rsplit("/", 1)[0] + f"/{DATABASE_NAME}"
-    )
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return PG_ADMIN_URL.replace("postgresql://", "postgres://").rsplit("/", 1)[0] + f"/{name}"
 
 
-@pytest.fixture(scope="session")
-def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
-    state_dir: Path = tmp_path_factory.mktemp("stack")
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    database_url = _recreate_database()
+@contextmanager
+def running_platform(
+    state_dir: Path, *, database: str, redis_url: str, host: str = "127.0.0.1"
+) -> Iterator[Product]:
+    """The platform's processes as `make up` starts them (scripts/stack.py), listening on
+    `host`: broker with identities, web, worker, controller, beat, control-plane listener.
+    No agents: the caller enrolls and starts them."""
+    redis.Redis.from_url(redis_url).flushdb()
+    database_url = _recreate_database(database)
     web_port = free_port()
-    url = f"http://127.0.0.1:{web_port}"
+    url = f"http://{host}:{web_port}"
     password = secrets.token_urlsafe(12)
     stack = Stack(
         state_dir=state_dir,
         env={
             "DATABASE_URL": database_url,
-            "REDIS_URL": REDIS_URL,
+            "REDIS_URL": redis_url,
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(32),
             "JOB_SIGNING_KEY": generate_pem(),
             "PLATFORM_PUBLIC_URL": url,
+            "DJANGO_ALLOWED_HOSTS": ",".join(dict.fromkeys((host, "127.0.0.1", "localhost"))),
             "MEDIA_ROOT": str(state_dir / "media"),
             "PYTHONPATH": f"{REPO_DIR / 'backend'}{os.pathsep}{REPO_DIR}",
         },
     )
     try:
-        tls_port = free_port()
-        stack.env["MQTT_URL"] = stack.start_mosquitto(free_port(), tls_port=tls_port)
-        stack.env.update(stack.tls_env(tls_port))
+        stack.env.update(stack.start_broker(free_port(), tls_port=free_port(), host=host))
         stack.manage("migrate", "--noinput")
+        stack.sync_broker()
         stack.manage("bootstrap_demo", "--username", USERNAME, f"--password={password}")
         token = stack.manage("drf_create_token", USERNAME).split()[2]
-        stack.start_web(web_port)
+        stack.start_web(web_port, host)
         stack.start_worker()
         stack.start_controller()
         stack.start_beat()
         stack.start_controlplane()
-        for name in AGENTS:
-            agent_dir = stack.enroll_agent(
-                name=name, server=url, username=USERNAME, platform_id=database_url
-            )
-            stack.start_agent(name, agent_dir)
-        product = Product(url, USERNAME, password, token, database_url, stack)
-        product.wait_devices_online()
-        yield product
+        yield Product(url, USERNAME, password, token, database_url, stack)
     except (StackError, AssertionError):
-        for name in ("web", "worker", "controlplane", *AGENTS):
+        for name, _ in stack.processes:
             print(f"--- {name} log ---\n{stack.log_tail(name)}")
         raise
     finally:
         stack.stop()
         ARTIFACTS.mkdir(exist_ok=True)
         for log in stack.log_dir.glob("*.log"):
-            (ARTIFACTS / log.name).write_bytes(log.read_bytes())
+            (ARTIFACTS / f"{database}-{log.name}").write_bytes(log.read_bytes())
+
+
+@pytest.fixture(scope="session")
+def product(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Product]:
+    with running_platform(
+        tmp_path_factory.mktemp("stack"), database=DATABASE_NAME, redis_url=REDIS_URL
+    ) as product:
+        for name in AGENTS:
+            agent_dir = product.stack.enroll_agent(
+                name=name, server=product.url, username=USERNAME, platform_id=product.database_url
+            )
+            product.stack.start_agent(name, agent_dir)
+        product.wait_devices_online()
+        yield product

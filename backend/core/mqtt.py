@@ -9,6 +9,8 @@ from __future__ import annotations
 import socket
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -58,10 +60,20 @@ def mqtt_client(url: str, *, client_id_prefix: str) -> tuple[mqtt.Client, Broker
         callback_api_version=CallbackAPIVersion.VERSION2,
         client_id=f"{client_id_prefix}-{uuid.uuid4().hex[:12]}",
     )
+    # With broker identities (devices/broker.py) the platform is `iotsecbench-platform`: its
+    # own certificate on a TLS listener, its data-plane user on a plain one.
+    from devices.broker import identities_enabled, platform_data_credentials, platform_tls_files
+
+    identities = identities_enabled()
     if address.username:
         client.username_pw_set(address.username, address.password)
-    if address.tls:
-        client.tls_set()
+    elif identities and not address.tls:
+        client.username_pw_set(*platform_data_credentials())
+    if address.tls and identities:
+        files = platform_tls_files()
+        client.tls_set(ca_certs=files.ca_file, certfile=files.cert_file, keyfile=files.key_file)
+    elif address.tls:
+        client.tls_set(ca_certs=settings.MQTT_TLS_CA_FILE or None)
     return client, address
 
 
@@ -77,15 +89,7 @@ def mqtt_publish_many(messages: list[tuple[str, bytes, int, bool]]) -> None:
     client.on_socket_open = _nodelay
     connected = threading.Event()
     client.on_connect = lambda c, u, flags, reason, props: connected.set()
-    where = f"{address.host}:{address.port}"
-    try:
-        client.connect(address.host, address.port, keepalive=30)
-    except OSError as exc:
-        raise BrokerUnavailable(f"Cannot reach the MQTT broker at {where}: {exc}") from exc
-    client.loop_start()
-    try:
-        if not connected.wait(CONNECT_TIMEOUT_S):
-            raise BrokerUnavailable(f"The MQTT broker at {where} did not accept the connection.")
+    with broker_session(client, address, connected, error=BrokerUnavailable) as where:
         infos = [client.publish(t, p, qos=q, retain=r) for t, p, q, r in messages]
         for info in infos:
             info.wait_for_publish(timeout=PUBLISH_TIMEOUT_S)
@@ -94,6 +98,30 @@ def mqtt_publish_many(messages: list[tuple[str, bytes, int, bool]]) -> None:
                     f"The MQTT broker at {where} did not acknowledge a publish within "
                     f"{PUBLISH_TIMEOUT_S} s."
                 )
+
+
+@contextmanager
+def broker_session(
+    client: mqtt.Client,
+    address: BrokerAddress,
+    ready: threading.Event,
+    *,
+    error: type[ApplicationError],
+    what: str = "the connection",
+) -> Iterator[str]:
+    """Connect, run paho's loop, wait for `ready` (set by the caller's on_connect or
+    on_subscribe), yield "host:port", disconnect. `error` (an ApplicationError) names the
+    broker when it cannot be reached or does not get ready."""
+    where = f"{address.host}:{address.port}"
+    try:
+        client.connect(address.host, address.port, keepalive=30)
+    except OSError as exc:
+        raise error(f"Cannot reach the MQTT broker at {where}: {exc}") from exc
+    client.loop_start()
+    try:
+        if not ready.wait(CONNECT_TIMEOUT_S):
+            raise error(f"The MQTT broker at {where} did not accept {what}.")
+        yield where
     finally:
         client.disconnect()
         client.loop_stop()

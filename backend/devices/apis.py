@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import asdict
 from typing import Any
 from uuid import UUID
 
@@ -24,6 +25,8 @@ from devices.services import (
     enrollment_token_create,
 )
 from devices.signing import job_public_key_b64
+
+CSR_MAX_CHARS = 16_384
 
 
 @extend_schema_serializer(component_name="HealthCheck")
@@ -132,6 +135,18 @@ class EnrollmentTokenCreateApi(APIView):
         return Response(data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_serializer(component_name="AgentBrokerIdentity")
+class AgentBrokerIdentitySerializer(serializers.Serializer[object]):
+    ca_cert = serializers.CharField(help_text="CA of the broker's TLS listener (PEM).")
+    client_cert = serializers.CharField(
+        help_text="The device's client certificate for the CSR's key, CN = device id."
+    )
+    data_username = serializers.CharField(help_text="User on the plain listener.")
+    data_password = serializers.CharField(
+        help_text="Its password: grants this device's data topics only."
+    )
+
+
 class AgentEnrollApi(APIView):
     """An agent exchanges a one-time enrollment token for its identity (control-plane §1)."""
 
@@ -143,6 +158,12 @@ class AgentEnrollApi(APIView):
         token = serializers.CharField()
         name = serializers.CharField(max_length=120)
         facts = serializers.DictField(required=False, default=dict)
+        csr = serializers.CharField(
+            required=False,
+            max_length=CSR_MAX_CHARS,
+            help_text="PEM certificate signing request for the broker key the agent made "
+            "(required when the platform's broker gives devices identities).",
+        )
 
     @extend_schema_serializer(component_name="AgentEnrollment")
     class OutputSerializer(serializers.Serializer[object]):
@@ -151,6 +172,9 @@ class AgentEnrollApi(APIView):
         mqtt_url = serializers.CharField()
         job_public_key = serializers.CharField()
         topic_prefix = serializers.CharField()
+        mqtt_identity = AgentBrokerIdentitySerializer(
+            allow_null=True, help_text="The device's broker identity; null: an anonymous broker."
+        )
 
     @extend_schema(
         operation_id="agent_enroll",
@@ -161,7 +185,7 @@ class AgentEnrollApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        device, api_token = device_enroll(**serializer.validated_data)
+        device, api_token, identity = device_enroll(**serializer.validated_data)
         data = self.OutputSerializer(
             {
                 "device_id": device.id,
@@ -169,6 +193,7 @@ class AgentEnrollApi(APIView):
                 "mqtt_url": settings.MQTT_URL,
                 "job_public_key": job_public_key_b64(),
                 "topic_prefix": f"iotsecbench/agents/{device.id}",
+                "mqtt_identity": None if identity is None else asdict(identity),
             }
         ).data
         return Response(data, status=status.HTTP_201_CREATED)

@@ -31,6 +31,9 @@ class Device(models.Model):
     # value}], error}; {} before the first.
     health = models.JSONField(default=dict, blank=True)
     enrolled_at = models.DateTimeField(auto_now_add=True)
+    # The broker client certificate issued at enrollment for the key the agent made (PEM;
+    # devices/broker.py): secrets a job must carry are sealed to its public key.
+    broker_certificate = models.TextField(blank=True, default="")
     # Revoked (devices.services.device_revoke): its token no longer works, its messages are
     # ignored, it gets no jobs and leaves the devices list; its past runs keep it.
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -14,9 +17,26 @@ from django.utils import timezone
 
 from accounts.models import Workspace
 from devices.authentication import token_hash
+from devices.broker import (
+    BrokerAdminFailed,
+    CertificateRequestInvalid,
+    broker_device_grant,
+    broker_device_revoke,
+    ca_certificate_pem,
+    device_certificate,
+    device_data_credentials,
+    identities_enabled,
+)
 from devices.errors import DeviceBusy, DeviceOffline, EnrollmentTokenInvalid
 from devices.models import Device, EnrollmentToken
 
+logger = logging.getLogger(__name__)
+
+CSR_MISSING_MESSAGE = (
+    "This platform's broker gives every device its own identity: the enrollment needs a "
+    "`csr` (a certificate signing request for a key made on the device). Update the agent "
+    "(`pip install -U iotsecbench-agent`) and run `iotsecbench-agent enroll` again."
+)
 ENROLLMENT_REFUSED_MESSAGE = (
     "This enrollment token is unknown, already used or expired. Create a new one on the "
     "Devices page and run `iotsecbench-agent enroll` again."
@@ -50,9 +70,25 @@ def _clean_facts(facts: dict[str, Any]) -> dict[str, Any]:
     return dict(list(facts.items())[:FACTS_MAX_KEYS])
 
 
+@dataclass(frozen=True)
+class BrokerIdentity:
+    """What an enrolled device needs for the broker (devices/broker.py); no secret of the
+    platform's and not the device's key, which never left it."""
+
+    ca_cert: str
+    client_cert: str
+    data_username: str
+    data_password: str
+
+
 @transaction.atomic
-def device_enroll(*, token: str, name: str, facts: dict[str, Any]) -> tuple[Device, str]:
-    """Exchange a one-time enrollment token for a device identity and its API token.
+def device_enroll(
+    *, token: str, name: str, facts: dict[str, Any], csr: str | None = None
+) -> tuple[Device, str, BrokerIdentity | None]:
+    """Exchange a one-time enrollment token for a device identity, its API token and, with
+    broker identities on, its broker identity: a certificate for the CSR's key and its
+    data-plane credentials, granted on the broker before the token's claim commits (a broker
+    that refuses leaves the token unused).
 
     The token is claimed with a conditional UPDATE, so two agents racing with the same token
     cannot both enroll: exactly one sees the row count 1.
@@ -77,7 +113,16 @@ def device_enroll(*, token: str, name: str, facts: dict[str, Any]) -> tuple[Devi
     device.save()
     enrollment.device = device
     enrollment.save(update_fields=["device"])
-    return device, api_token
+    if not identities_enabled():
+        return device, api_token, None
+    if not csr:
+        raise CertificateRequestInvalid(CSR_MISSING_MESSAGE)
+    certificate = device_certificate(device_id=str(device.pk), csr_pem=csr)
+    device.broker_certificate = certificate
+    device.save(update_fields=["broker_certificate"])
+    broker_device_grant(device_id=str(device.pk))
+    username, password = device_data_credentials(str(device.pk))
+    return device, api_token, BrokerIdentity(ca_certificate_pem(), certificate, username, password)
 
 
 def device_facts_update(*, device: Device, facts: dict[str, Any]) -> Device:
@@ -230,4 +275,14 @@ def device_revoke(*, device: Device) -> Device:
     device.online = False
     device.token_hash = f"revoked-{uuid.uuid4().hex}"
     device.save(update_fields=["revoked_at", "online", "token_hash"])
+    # Its broker identities go once this commits; a broker that is down then gets it from
+    # broker_sync at its next start (the platform already ignores the device's messages).
+    transaction.on_commit(partial(_broker_revoke, str(device.pk)))
     return device
+
+
+def _broker_revoke(device_id: str) -> None:
+    try:
+        broker_device_revoke(device_id=device_id)
+    except BrokerAdminFailed:
+        logger.exception("devices.broker_revoke_failed device=%s", device_id)

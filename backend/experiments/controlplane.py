@@ -47,10 +47,17 @@ def _parse(topic: str, payload: bytes) -> tuple[str, str, dict[str, Any]] | None
 
 
 def _timestamp(body: dict[str, Any]) -> datetime:
+    """The message's own time, never later than now: a status stamped in the future would
+    otherwise outrank every real one after it (older statuses are ignored) and pin the
+    device online or offline."""
+    now = datetime.now(tz=UTC)
     ts = body.get("ts")
-    if isinstance(ts, (int, float)):
-        return datetime.fromtimestamp(ts, tz=UTC)
-    return datetime.now(tz=UTC)
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        try:
+            return min(datetime.fromtimestamp(ts, tz=UTC), now)
+        except (OverflowError, OSError, ValueError):
+            return now
+    return now
 
 
 def handle_message(topic: str, payload: bytes) -> bool:

@@ -28,7 +28,7 @@ from iotsecbench_agent.srup.keys import load_key as load_srup_key
 
 from accounts.models import Workspace
 from core.mqtt import BrokerUnavailable, mqtt_publish_many
-from devices.certificates import client_certificates_enabled, issue_client_certificate
+from devices.broker import controller_link_fields, seal_for_device
 from devices.models import Device
 from devices.services import device_health_check, device_next_job_seq, job_header
 from devices.signing import job_envelope
@@ -215,7 +215,7 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         protocol_fields = {"topic_id_type": experiment.topic_id_type}
     else:
         protocol_fields = {}
-    transport: dict[str, Any] = {"broker_url": settings.MQTT_URL, **protocol_fields}
+    transport: dict[str, Any] = {"broker_url": settings.MQTT_DATA_URL, **protocol_fields}
     if experiment.transport != Transport.TCP:
         transport = {
             "broker_url": settings.MQTT_TLS_URL,
@@ -543,11 +543,7 @@ def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
         if "network_profile" in run.spec:
             job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
         if one_way:
-            job["spec"].update(_one_way_job(run))
-        if "tls_version" in run.spec and client_certificates_enabled():
-            certificate = issue_client_certificate(common_name=device_id)
-            job["spec"]["client_cert"] = certificate.cert_pem
-            job["spec"]["client_key"] = certificate.key_pem
+            job["spec"].update(_one_way_job(run, run_device))
         job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
     return job
 
@@ -604,8 +600,10 @@ def _pem(exported: str | bytes) -> str:
     return exported.decode() if isinstance(exported, bytes) else exported
 
 
-def _one_way_job(run: Run) -> dict[str, Any]:
-    """What a one-way receiver needs besides the shared spec (docs/control-plane.md §5)."""
+def _one_way_job(run: Run, part: RunDevice) -> dict[str, Any]:
+    """What a one-way receiver needs besides the shared spec (docs/control-plane.md §5).
+    A shared payload key goes sealed to the device's broker key (devices/broker.py), so
+    only that device reads it; a signature's public key goes as it is."""
     spec = run.spec
     devices = RunDevice.objects.filter(run=run).count()
     expected_s = spec["message_count"] * devices * spec["interval_ms"] / 1000
@@ -615,7 +613,20 @@ def _one_way_job(run: Run) -> dict[str, Any]:
     }
     controller = run.controller
     if "security_key" in controller:
-        fields["security_key"] = controller["security_key"]
+        shared = "security_private_key" not in controller
+        sealed = (
+            seal_for_device(
+                part.device,
+                bytes.fromhex(controller["security_key"]),
+                context=f"{run.pk}/{part.device_id}",
+            )
+            if shared
+            else None
+        )
+        if sealed is not None:
+            fields["security_key_sealed"] = sealed
+        else:
+            fields["security_key"] = controller["security_key"]
     if "srup_public_key" in controller:
         fields["srup_controller_public_key"] = controller["srup_public_key"]
         fields["srup_controller_id"] = controller["srup_controller_id"]
@@ -659,11 +670,7 @@ def run_oneway_send(*, run_id: UUID | str) -> int:
     targets = oneway_targets(run)
     sender = controller.get("srup_controller_id")
     link_fields = ("broker_url", "mqtt_version", "qos", "tls_version", "ca_cert")
-    link_spec = {k: spec[k] for k in link_fields if k in spec}
-    if "tls_version" in spec and client_certificates_enabled():
-        certificate = issue_client_certificate(common_name=f"platform-controller-{run.pk}")
-        link_spec |= {"client_cert": certificate.cert_pem, "client_key": certificate.key_pem}
-    link = LinkSpec.parse(link_spec)
+    link = LinkSpec.parse(controller_link_fields({k: spec[k] for k in link_fields if k in spec}))
     stop = threading.Event()
     watcher = threading.Thread(target=_stop_when_finished, args=(run.pk, stop), daemon=True)
     watcher.start()

@@ -189,6 +189,8 @@ class FakePlatform:
     script: dict[str, list[int]] = field(default_factory=dict)
     chunks: dict[str, Request] = field(default_factory=dict)
     enroll_answer: dict[str, Any] = field(default_factory=dict)
+    # Answers an enrollment request with an mqtt_identity (None: an anonymous broker).
+    sign_csr: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     changed: threading.Condition = field(init=False)
 
@@ -231,6 +233,8 @@ class FakePlatform:
                         "code": "enrollment_token_invalid",
                         "extra": {},
                     }
+                if self.sign_csr is not None:  # the platform's broker identity for the CSR
+                    return 201, {**self.enroll_answer, "mqtt_identity": self.sign_csr(req.json())}
                 return 201, self.enroll_answer
             if req.headers.get("authorization") != f"Device {TOKEN}":
                 return 401, {"message": "bad token", "code": "not_authenticated", "extra": {}}

@@ -1,17 +1,24 @@
 """IoTSecBench's own settings: control plane, job signing, limits."""
 
-from config.env import REPO_DIR, envint, envsecret, envstr
+from config.env import REPO_DIR, envbool, envint, envsecret, envstr
 
-# The MQTT broker of the control plane (jobs, status, heartbeats). Runs use it as their data
-# plane broker too unless an experiment names another.
+# The MQTT broker of the control plane (jobs, status, heartbeats): mqtts:// with broker
+# identities (below), so that no device's messages cross the LAN in clear.
 MQTT_URL = envstr("MQTT_URL", default="mqtt://127.0.0.1:1883")
+# The listener that runs without TLS (plain MQTT, MQTT-SN's gateway) use as their data plane.
+# Default: MQTT_URL.
+MQTT_DATA_URL = envstr("MQTT_DATA_URL", default="") or MQTT_URL
+# The broker runs Mosquitto's dynamic-security plugin, refuses anonymous clients, and every
+# device gets its own identity at enrollment (devices/broker.py): needs MQTT_TLS_CA_FILE,
+# MQTT_TLS_CLIENT_CA_FILE and MQTT_TLS_CLIENT_CA_KEY_FILE. Off: an anonymous broker (tests).
+MQTT_BROKER_IDENTITIES = envbool("MQTT_BROKER_IDENTITIES", default=False)
 
 # A TLS listener of the same broker for runs over MQTT+TLS (e.g. mqtts://127.0.0.1:8883),
 # and the CA certificate (PEM file) agents verify it with. Empty: TLS runs are refused.
 MQTT_TLS_URL = envstr("MQTT_TLS_URL", default="")
 MQTT_TLS_CA_FILE = envstr("MQTT_TLS_CA_FILE", default="")
-# With both set, the TLS listener requires client certificates signed by this CA, and each
-# TLS job carries a fresh one for its device (devices/certificates.py).
+# The CA (and its key) that signs devices' client certificates at enrollment and the
+# platform's own (devices/broker.py); the TLS listener requires certificates of this CA.
 MQTT_TLS_CLIENT_CA_FILE = envstr("MQTT_TLS_CLIENT_CA_FILE", default="")
 MQTT_TLS_CLIENT_CA_KEY_FILE = envstr("MQTT_TLS_CLIENT_CA_KEY_FILE", default="")
 

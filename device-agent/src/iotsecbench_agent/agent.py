@@ -23,6 +23,7 @@ from iotsecbench_agent.errors import ConfigError, PlatformRejected, PlatformUnav
 from iotsecbench_agent.events import JOBS_QOS, EventPublisher, JobIntake
 from iotsecbench_agent.executor import JobExecutor
 from iotsecbench_agent.facts import collect_facts
+from iotsecbench_agent.identity import BrokerIdentity
 from iotsecbench_agent.jobs import JobVerifier, SeqStore
 from iotsecbench_agent.netemu.errors import NetemuError
 from iotsecbench_agent.progress import Progress
@@ -47,6 +48,7 @@ TransportFactory = Callable[[ControlPlaneOptions], ControlPlane]
 class AgentOptions:
     state_dir: Path
     state: AgentState
+    identity: BrokerIdentity = field(default_factory=BrokerIdentity)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     heartbeat_active_s: float = HEARTBEAT_ACTIVE_S
     heartbeat_idle_s: float = HEARTBEAT_IDLE_S
@@ -72,6 +74,7 @@ class Agent:
                 client_id=f"iotsecbench-agent-{state.device_id}",
                 will=status_message(self.topics, "offline"),
                 birth=lambda: status_message(self.topics, "online"),
+                tls_context=options.identity.control_tls_context(),
             )
         )
         self.api = PlatformApi(
@@ -87,6 +90,7 @@ class Agent:
             progress=self.progress,
             stop=self.stop,
             network_backend=options.network_backend,
+            identity=options.identity,
         )
         self.intake = JobIntake(
             verifier=JobVerifier(

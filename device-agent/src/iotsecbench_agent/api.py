@@ -169,7 +169,9 @@ class PlatformApi:
         return with_retries(call, policy=policy or self.retry, what=what, sleep=self.sleep)
 
 
-def enroll(server_url: str, *, token: str, name: str, facts: Mapping[str, Any]) -> dict[str, Any]:
+def enroll(
+    server_url: str, *, token: str, name: str, facts: Mapping[str, Any], csr: str
+) -> dict[str, Any]:
     """POST /api/agent/enroll/ and return the answer (PlatformRejected on a bad token).
 
     Tried once: the token is single-use, so a retry after a lost answer would only earn
@@ -177,7 +179,9 @@ def enroll(server_url: str, *, token: str, name: str, facts: Mapping[str, Any]) 
     """
     url = f"{server_url.rstrip('/')}/api/agent/enroll/"
     response = with_retries(
-        lambda: post_json(url, {"token": token, "name": name, "facts": facts}, token=None),
+        lambda: post_json(
+            url, {"token": token, "name": name, "facts": facts, "csr": csr}, token=None
+        ),
         policy=RetryPolicy(attempts=1),
         what="enrollment",
     )

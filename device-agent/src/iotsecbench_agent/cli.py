@@ -49,6 +49,12 @@ from iotsecbench_agent.errors import (
     PlatformUnavailable,
 )
 from iotsecbench_agent.facts import collect_facts
+from iotsecbench_agent.identity import (
+    BrokerIdentity,
+    certificate_request,
+    new_key,
+    save_identity,
+)
 from iotsecbench_agent.jobs import SEQ_FILE
 from iotsecbench_agent.mqttsn import cli as cli_mqttsn
 from iotsecbench_agent.security import blockmodes, registry
@@ -206,8 +212,10 @@ def cmd_enroll(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     if (state_dir / STATE_FILE).exists() and not args.force:
         raise ConfigError(f"{state_dir} already holds an enrollment; pass --force to replace it")
     name = args.name or socket.gethostname()
+    # The broker identity's key is made here and stays here: the platform gets a CSR.
+    csr = certificate_request(new_key(state_dir), name=name)
     try:
-        answer = api.enroll(server, token=token, name=name, facts=collect_facts())
+        answer = api.enroll(server, token=token, name=name, facts=collect_facts(), csr=csr)
     except PlatformRejected as exc:
         raise EnrollmentError(f"enrollment refused: {exc}") from None
     except PlatformUnavailable as exc:
@@ -216,10 +224,12 @@ def cmd_enroll(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         {**answer, "server_url": server, "name": name}, source="the platform's enrollment answer"
     )
     path = save_state(state_dir, state)
+    with_identity = save_identity(state_dir, answer)
     # A new identity starts a new job sequence; the old device's seq must not block it.
     (state_dir / SEQ_FILE).unlink(missing_ok=True)
     logger.info("agent.enrolled device_id=%s state=%s", state.device_id, path)
-    print(f"enrolled as {state.device_id}; state saved to {path}")
+    broker = "with its own broker identity" if with_identity else "(the broker is anonymous)"
+    print(f"enrolled as {state.device_id} {broker}; state saved to {path}")
     return 0
 
 
@@ -231,10 +241,15 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], formatter: Redacti
         mqtt_url=args.mqtt_url or env_value(env, ENV_MQTT_URL),
     )
     backend = network_backend(args.network_backend or env_value(env, ENV_NETEM_BACKEND))
-    formatter.secrets.extend(state.secrets())
+    identity = BrokerIdentity.load(Path(state_dir))
+    formatter.secrets.extend(state.secrets() + identity.secrets())
     logger.info("agent.config %s", json.dumps(state.redacted(), sort_keys=True))
     logger.info("agent.network_backend setting=%s", backend)
-    agent = Agent(AgentOptions(state_dir=Path(state_dir), state=state, network_backend=backend))
+    agent = Agent(
+        AgentOptions(
+            state_dir=Path(state_dir), state=state, identity=identity, network_backend=backend
+        )
+    )
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         logger.info("agent.signal signal=%s", signal.Signals(signum).name)

@@ -14,6 +14,7 @@ existence of that file is what selects the samples upload, also when resuming.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import queue
@@ -36,6 +37,7 @@ from iotsecbench_agent.errors import (
 from iotsecbench_agent.events import EventPublisher
 from iotsecbench_agent.fsutil import atomic_write_text
 from iotsecbench_agent.health import HEALTH_CHECK, health_report
+from iotsecbench_agent.identity import BrokerIdentity
 from iotsecbench_agent.jobs import Job
 from iotsecbench_agent.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.recordlog import (
@@ -98,8 +100,10 @@ class JobExecutor:
         progress: Progress,
         stop: threading.Event,
         network_backend: str = AUTO,
+        identity: BrokerIdentity | None = None,
     ) -> None:
         self._state_dir = state_dir
+        self._identity = identity or BrokerIdentity()
         self._network_backend = network_backend  # enforcement.choose_backend's setting
         self._device_id = device_id
         self._api = api
@@ -115,7 +119,10 @@ class JobExecutor:
         self._cancelled: set[str] = set()
 
     def submit(self, job: Job) -> None:
-        """Queue a run's job; a ``cancel`` job (spec.job_id: the run's job) acts at once."""
+        """Queue a run's job; a ``cancel`` job (spec.job_id: the run's job) acts at once.
+        The device's broker identity joins the spec here, never on the wire."""
+        context = f"{job.run_id}/{self._device_id}"
+        job = dataclasses.replace(job, spec=self._identity.apply(job.spec, context=context))
         if job.kind == CANCEL:
             self.cancel(str(job.spec.get("job_id", "")))
             return

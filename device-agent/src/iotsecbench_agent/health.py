@@ -27,6 +27,7 @@ from iotsecbench_agent.security.selftest import FAIL
 from iotsecbench_agent.security.selftest import results as selftest_results
 
 HEALTH_CHECK = "health_check"
+TLS_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")
 BROKER_PROBES = 5
 PROBE_TIMEOUT_S = 5.0
 # A clock further off than this cannot time one-way delays of cellular links honestly.
@@ -51,6 +52,8 @@ def broker_round_trip(spec: Mapping[str, Any], device_id: str) -> dict[str, Any]
         "timeout_ms": PROBE_TIMEOUT_S * 1000,
         "broker_url": spec.get("broker_url"),
         "topic": spec.get("topic"),
+        # Over mqtts:// the device's own certificate (identity.BrokerIdentity.apply).
+        **{k: spec[k] for k in TLS_FIELDS if k in spec},
     }
     context = RunContext(
         run_id="health",

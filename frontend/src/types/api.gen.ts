@@ -979,12 +979,24 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AgentBrokerIdentity: {
+            /** @description CA of the broker's TLS listener (PEM). */
+            ca_cert: string;
+            /** @description The device's client certificate for the CSR's key, CN = device id. */
+            client_cert: string;
+            /** @description User on the plain listener. */
+            data_username: string;
+            /** @description Its password: grants this device's data topics only. */
+            data_password: string;
+        };
         AgentEnrollInput: {
             token: string;
             name: string;
             facts?: {
                 [key: string]: unknown;
             };
+            /** @description PEM certificate signing request for the broker key the agent made (required when the platform's broker gives devices identities). */
+            csr?: string;
         };
         AgentEnrollment: {
             /** Format: uuid */
@@ -993,6 +1005,8 @@ export interface components {
             mqtt_url: string;
             job_public_key: string;
             topic_prefix: string;
+            /** @description The device's broker identity; null: an anonymous broker. */
+            mqtt_identity: components["schemas"]["AgentBrokerIdentity"] | null;
         };
         AgentFactsInput: {
             facts: {

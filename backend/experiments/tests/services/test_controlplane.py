@@ -20,12 +20,33 @@ def _msg(device: Device, kind: str, body: Mapping[str, object]) -> tuple[str, by
 def test_status_messages_set_online_and_ignore_older_ones(personas):
     device = DeviceFactory.create(workspace=personas.workspace, online=False)
     now = time.time()
-    assert handle_message(*_msg(device, "status", {"state": "online", "ts": now}))
+    assert handle_message(*_msg(device, "status", {"state": "online", "ts": now - 10}))
     device.refresh_from_db()
     assert device.online is True
     # A retained "online" from before a newer "offline" arrives late: ignored.
-    assert handle_message(*_msg(device, "status", {"state": "offline", "ts": now + 5}))
-    assert not handle_message(*_msg(device, "status", {"state": "online", "ts": now + 1}))
+    assert handle_message(*_msg(device, "status", {"state": "offline", "ts": now - 5}))
+    assert not handle_message(*_msg(device, "status", {"state": "online", "ts": now - 9}))
+    device.refresh_from_db()
+    assert device.online is False
+
+
+@pytest.mark.django_db
+def test_a_status_stamped_in_the_far_future_pins_nothing(personas):
+    """Seen as an attack: {"state": "offline", "ts": 32503680000} (year 3000) made every
+    later real status look older, so the device stayed offline for good."""
+    device = DeviceFactory.create(workspace=personas.workspace, online=True)
+    assert handle_message(*_msg(device, "status", {"state": "offline", "ts": 32503680000}))
+    device.refresh_from_db()
+    assert device.online is False
+    assert device.status_at is not None
+    assert device.status_at.timestamp() <= time.time()
+    # The real agent's next status (its own clock, now) applies.
+    time.sleep(0.01)
+    assert handle_message(*_msg(device, "status", {"state": "online", "ts": time.time()}))
+    device.refresh_from_db()
+    assert device.online is True
+    # Timestamps no clock can hold are taken as now, not an error.
+    assert handle_message(*_msg(device, "status", {"state": "offline", "ts": 1e300}))
     device.refresh_from_db()
     assert device.online is False
 

@@ -112,7 +112,7 @@ class LinkSpec:
         context.minimum_version = version
         context.maximum_version = version
         if self.client_cert is not None and self.client_key is not None:
-            _load_client_chain(context, self.client_cert, self.client_key)
+            load_client_chain(context, self.client_cert, self.client_key)
         return context
 
 
@@ -206,7 +206,7 @@ def choice_field(spec: Mapping[str, Any], key: str, choices: tuple[str, ...], de
     return str(value)
 
 
-def _load_client_chain(context: ssl.SSLContext, cert_pem: str, key_pem: str) -> None:
+def load_client_chain(context: ssl.SSLContext, cert_pem: str, key_pem: str) -> None:
     """``load_cert_chain`` reads files only: write the PEMs to 0600 temporary files for the
     call and remove them straight after."""
     with tempfile.TemporaryDirectory(prefix="isb-tls-") as tmp:

@@ -158,6 +158,9 @@ class OneWaySpec:
             raise UnsupportedJob(
                 f"security {security!r} is not supported (see `iotsecbench-agent mechanisms`)"
             )
+        if security_key is None and spec.get("security_key_error"):
+            # identity.BrokerIdentity.apply could not open the key sealed to this device.
+            raise UnsupportedJob(str(spec["security_key_error"]))
         if security != SECURITY_NONE and security_key is None:
             raise UnsupportedJob(
                 "in a one-way run the platform secures the messages: spec.security_key "
