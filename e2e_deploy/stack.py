@@ -10,6 +10,7 @@ import secrets
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -228,8 +229,12 @@ class Client:
         request = urllib.request.Request(
             f"{self.url}{path}", method=method, data=data, headers=headers
         )
-        with self.opener.open(request, timeout=30) as response:
-            return json.loads(response.read() or b"null")
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            # The error envelope says what was wrong; urllib's message does not.
+            raise StackError(f"{method} {path}: {exc.code} {exc.read()[:2000]!r}") from exc
 
     def api(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()

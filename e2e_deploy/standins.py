@@ -73,10 +73,10 @@ def debian_sources() -> list[str]:
         text = path.read_text()
         if path.suffix == ".sources":
             for stanza in re.split(r"\n\s*\n", text):
-                fields = dict(
-                    (m.group(1).lower(), m.group(2).strip())
+                fields = {
+                    m.group(1).lower(): m.group(2).strip()
                     for m in re.finditer(r"^([A-Za-z-]+):\s*(.*)$", stanza, re.M)
-                )
+                }
                 if "deb" not in fields.get("types", "").split():
                     continue
                 for uri in fields.get("uris", "").split():
@@ -131,7 +131,7 @@ def base_image(log: list[str]) -> str:
                 "mmdebstrap",
                 "--variant=minbase",
                 "--include=ca-certificates",
-                f"--customize-hook=mkdir -p \"$1{HOST_CA_DIR}\"",
+                f'--customize-hook=mkdir -p "$1{HOST_CA_DIR}"',
                 *hooks,
                 SUITE,
                 str(tarball),

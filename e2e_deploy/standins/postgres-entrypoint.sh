@@ -11,7 +11,7 @@ if [ "${1:-}" = "postgres" ]; then
     : "${POSTGRES_PASSWORD:?POSTGRES_PASSWORD must be set}"
     user="${POSTGRES_USER:-postgres}"
     pwfile=$(mktemp) && printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile" && chown postgres "$pwfile"
-    as_postgres initdb -D "$PGDATA" -U "$user" --pwfile="$pwfile" \
+    as_postgres initdb -D "$PGDATA" -U "$user" --pwfile="$pwfile" --encoding=UTF8 --locale=C.UTF-8 \
       --auth-local=trust --auth-host=scram-sha-256
     rm -f "$pwfile"
     echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
