@@ -164,16 +164,48 @@ class Compose:
         return [n["IPAddress"] for n in networks.values() if n.get("IPAddress")]
 
 
+def anonymous_volumes() -> list[str]:
+    """Volumes of the project's containers that are no compose volume: those the images
+    declare (VOLUME, e.g. redis's /data) and compose gives no name. `down -v` leaves them."""
+    ids = subprocess.run(
+        ["podman", "ps", "-aq", "--filter", f"label=io.podman.compose.project={PROJECT}"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    ).stdout.split()
+    if not ids:
+        return []
+    inspected = json.loads(run(["podman", "inspect", *ids], timeout=60))
+    return [
+        mount["Name"]
+        for container in inspected
+        for mount in container.get("Mounts") or []
+        if mount.get("Type") == "volume" and re.fullmatch(r"[0-9a-f]{64}", mount.get("Name", ""))
+    ]
+
+
+def compose_down(compose: Compose, *, volumes: bool) -> None:
+    """`compose down` (with `-v`: and the named volumes), then the images' anonymous
+    volumes, which would otherwise pile up with every run."""
+    anonymous = anonymous_volumes()
+    compose("down", *(["-v"] if volumes else []), "-t", "10")
+    if anonymous:
+        subprocess.run(
+            ["podman", "volume", "rm", "-f", *anonymous],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+
+
 def remove_project(compose: Compose) -> None:
     """compose down with its volumes, then whatever of the project is still there."""
     label = f"label=io.podman.compose.project={PROJECT}"
-    subprocess.run(
-        [PODMAN_COMPOSE, "-p", PROJECT, "-f", str(COMPOSE_FILE), "down", "-v", "-t", "10"],
-        env=compose.env,
-        capture_output=True,
-        timeout=COMMAND_TIMEOUT_S,
-        check=False,
-    )
+    try:
+        compose_down(compose, volumes=True)
+    except (StackError, subprocess.TimeoutExpired) as exc:
+        print(f"compose down failed, removing the project's containers directly: {exc}")
     for kind in ("container", "volume", "network"):
         listed = subprocess.run(
             ["podman", kind, "ls", "-q", "--filter", label]
@@ -186,7 +218,7 @@ def remove_project(compose: Compose) -> None:
         ).stdout.split()
         if listed:
             subprocess.run(
-                ["podman", kind, "rm", "-f", *listed],
+                ["podman", kind, "rm", "-f", *(["-v"] if kind == "container" else []), *listed],
                 capture_output=True,
                 timeout=120,
                 check=False,

@@ -28,6 +28,7 @@ from e2e_deploy.stack import (
     Compose,
     StackError,
     compose_builds,
+    compose_down,
     compose_image_variables,
     leftovers,
     remove_project,
@@ -270,7 +271,7 @@ def test_data_survives_the_stack_taken_down_and_started_again(deployment: Deploy
         pytest.skip("the experiment test made nothing to find again")
     compose = deployment.compose
     started = time.monotonic()
-    compose("down", "-t", "10")  # containers gone; named volumes kept
+    compose_down(compose, volumes=False)  # containers gone; named volumes kept
     deployment.start()
     compose.up(*AGENT_SERVICES)  # enrolled before: the identity is in their volumes
     deployment.timings.append(f"down + up again in {time.monotonic() - started:.0f} s")
