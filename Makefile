@@ -62,7 +62,7 @@ up: preflight deps frontend ## install, build, migrate and start the whole produ
 preflight:
 	@scripts/preflight.sh
 
-test: check test-backend test-agent test-frontend test-e2e ## every suite, exactly what CI runs
+test: check test-backend test-agent test-frontend test-e2e test-deploy ## every suite, exactly what CI runs
 
 # --- parts ----------------------------------------------------------------------------------
 
