@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -194,7 +195,11 @@ def deployment() -> Iterator[Deployment]:
         compose.up(*AGENT_SERVICES)
         yield deployment
     finally:
-        deployment.save_logs()
+        try:
+            deployment.save_logs()
+        except (OSError, StackError, subprocess.TimeoutExpired) as exc:
+            # The stack goes down in any case.
+            timings.append(f"saving the containers' logs failed: {exc}")
         started = time.monotonic()
         remove_project(compose)
         timings.append(f"stack removed (compose down -v) in {time.monotonic() - started:.0f} s")
