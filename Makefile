@@ -7,8 +7,8 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
-.PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e screenshot bench \
-        schema frontend deps chromium tshark coap-client clean
+.PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e test-deploy screenshot bench \
+        schema frontend deps chromium tshark coap-client podman clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -47,6 +47,13 @@ coap-client: ## install Debian's libcoap3-bin for the agent's CoAP interop tests
 	  echo "installing libcoap3-bin (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcoap3-bin >/dev/null; }
 
+# No Docker engine here: Debian's podman (with runc: crun fails on hybrid cgroups), and
+# mmdebstrap for the test's stand-in base images (e2e_deploy/standins.py).
+podman: ## install Debian's podman, runc and mmdebstrap for the deployment test, if missing
+	@command -v podman >/dev/null && command -v runc >/dev/null && command -v mmdebstrap >/dev/null || { \
+	  echo "installing podman, runc, mmdebstrap (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc mmdebstrap >/dev/null; }
+
 # --- the two commands ---------------------------------------------------------------------
 
 up: preflight deps frontend ## install, build, migrate and start the whole product (Ctrl-C stops it)
@@ -55,7 +62,7 @@ up: preflight deps frontend ## install, build, migrate and start the whole produ
 preflight:
 	@scripts/preflight.sh
 
-test: check test-backend test-agent test-frontend test-e2e ## every suite, exactly what CI runs
+test: check test-backend test-agent test-frontend test-e2e test-deploy ## every suite, exactly what CI runs
 
 # --- parts ----------------------------------------------------------------------------------
 
@@ -65,13 +72,13 @@ compose: ## validate docker-compose.yml (no Docker engine needed)
 	scripts/check_compose.sh
 
 lint: deps
-	$(VENV)/bin/ruff check backend worker e2e bench scripts
-	$(VENV)/bin/ruff format --check backend worker e2e bench scripts
+	$(VENV)/bin/ruff check backend worker e2e e2e_deploy bench scripts
+	$(VENV)/bin/ruff format --check backend worker e2e e2e_deploy bench scripts
 	cd device-agent && ../$(VENV)/bin/ruff check . && ../$(VENV)/bin/ruff format --check .
 	cd frontend && npm run lint
 
 types: deps
-	$(VENV)/bin/mypy backend worker e2e bench scripts
+	$(VENV)/bin/mypy backend worker e2e e2e_deploy bench scripts
 	cd device-agent && ../$(VENV)/bin/mypy --strict src tests
 	cd frontend && npm run typecheck
 
@@ -86,6 +93,12 @@ test-frontend: deps ## vitest
 
 test-e2e: deps frontend chromium ## the whole path: real worker, agents, broker and Chromium
 	$(VENV)/bin/pytest e2e -p no:cacheprovider
+
+# CONTAINERS_CONF: runc with cgroupfs and no default ulimits (see the file); `-p no:django`:
+# the test drives the stack from outside and imports no Django.
+test-deploy: deps podman ## build every image, run docker-compose.yml in podman, drive an experiment through nginx
+	CONTAINERS_CONF=$${CONTAINERS_CONF:-$(CURDIR)/e2e_deploy/containers.conf} \
+	  $(VENV)/bin/pytest e2e_deploy -p no:cacheprovider -p no:django
 
 screenshot: deps frontend chromium ## refresh docs/img/run-page.png from the browser test
 	UPDATE_DOCS_SCREENSHOT=1 $(VENV)/bin/pytest e2e/test_browser.py -p no:cacheprovider

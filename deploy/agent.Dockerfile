@@ -1,5 +1,8 @@
 # A demo device agent (on a Raspberry Pi, install the package directly: docs/agent-on-a-pi.md).
-FROM python:3.11-slim
+# The base is an argument so a machine without Docker Hub can build on a local stand-in
+# (e2e_deploy/standins.py); it defaults to the official image.
+ARG PYTHON_IMAGE=python:3.11-slim
+FROM ${PYTHON_IMAGE}
 WORKDIR /agent
 COPY device-agent .
 # gcc builds the lightweight-cipher C extension, then goes (the image keeps only the .so).
