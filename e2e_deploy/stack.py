@@ -132,6 +132,12 @@ class Compose:
                 every=2,
             )
 
+    def run_once(self, service: str, *, timeout: float) -> str:
+        """Run a one-shot service to completion in a container removed afterwards (what
+        `depends_on: condition: service_completed_successfully` waits for in compose);
+        StackError with its output unless it exits 0."""
+        return self("run", "--rm", "--no-deps", service, timeout=timeout)
+
     def up(self, *services: str) -> None:
         # --no-deps: the test starts the stack in the order of its dependencies itself,
         # because podman-compose ignores `condition: service_healthy` on podman < 4.6.

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from e2e.test_broker_identities import ANONYMOUS_CONNECT, tls_connack_without_certificate
 from e2e_deploy.conftest import TIMINGS
 from e2e_deploy.stack import (
     BUILD_TIMEOUT_S,
@@ -55,6 +56,7 @@ PLAIN = {
     "message_count": MESSAGES,
     "measurement": "round_trip",
 }
+NOT_AUTHORIZED_V311 = 5  # CONNACK return code
 TRACE = REPO_DIR / "fixtures" / "power-traces" / "ppk2-export.csv"
 ARTIFACTS = REPO_DIR / "e2e_deploy" / "artifacts"
 SERVICES = (
@@ -89,6 +91,7 @@ class Deployment:
     def start(self) -> None:
         """Start the stack in its dependencies' order, each step healthy before the next."""
         started = time.monotonic()
+        self.compose.run_once("broker-setup", timeout=120)  # the broker's CA and files
         self.compose.up("db", "redis", "mosquitto")
         self.compose.wait_healthy("db", "redis", "mosquitto", timeout=120)
         self.compose.up("backend")  # migrates, then serves
@@ -152,6 +155,7 @@ def deployment() -> Iterator[Deployment]:
         # Published on loopback only, on free ports: the machine's own broker may hold 1883.
         "HTTP_PUBLISH": f"127.0.0.1:{port}",
         "MQTT_PUBLISH": f"127.0.0.1:{free_port()}",
+        "MQTTS_PUBLISH": f"127.0.0.1:{free_port()}",
         "DJANGO_CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port}",
     }
     compose = Compose(env)
@@ -268,6 +272,23 @@ def test_experiment_through_nginx_runs_on_two_agent_containers_and_lands_in_post
     assert trace["sample_count"] == body.strip().count(b"\n")
 
     deployment.made.update(plain=plain, secured=secured, trace=trace, raw=body)
+
+
+def test_the_broker_admits_no_anonymous_client_on_either_published_port(
+    deployment: Deployment,
+) -> None:
+    """From outside the stack, as anyone on the LAN: the plain listener refuses a CONNECT
+    without credentials, the TLS listener a client without a certificate of the CA."""
+    env = deployment.compose.env
+    plain_port = int(env["MQTT_PUBLISH"].rsplit(":", 1)[1])
+    tls_port = int(env["MQTTS_PUBLISH"].rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", plain_port), timeout=10) as plain:
+        plain.sendall(ANONYMOUS_CONNECT)
+        connack = plain.recv(4)
+    assert connack[:1] == b"\x20", connack  # a CONNACK ...
+    assert connack[3] == NOT_AUTHORIZED_V311, connack  # ... that refuses
+    answer = tls_connack_without_certificate("127.0.0.1", tls_port)
+    assert answer == b"", answer
 
 
 def test_data_survives_the_stack_taken_down_and_started_again(deployment: Deployment) -> None:

@@ -218,45 +218,6 @@ class Stack:
 
     # --- services ---------------------------------------------------------------------------
 
-    def local_pki(self, hosts: Sequence[str] = ("127.0.0.1", "localhost")) -> Path:
-        """The local CA and the broker's server certificate for `hosts`, made with the openssl
-        CLI in <state_dir>/pki and kept: devices' certificates (signed by this CA at
-        enrollment) stay valid across starts. The server certificate is made again when
-        `hosts` change. The CA's key signs devices' and the platform's client certificates
-        (MQTT_TLS_CLIENT_CA_KEY_FILE)."""
-        directory = self.state_dir / "pki"
-        directory.mkdir(mode=0o700, exist_ok=True)
-        d = str(directory)
-        ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        if not (directory / "ca.crt").exists():
-            self.run(
-                "openssl ca",
-                ["openssl", "req", "-x509", *ec, "-keyout", f"{d}/ca.key", "-out", f"{d}/ca.crt",
-                 "-days", "3650", "-subj", "/CN=IoTSecBench local CA"],
-            )  # fmt: skip
-            (directory / "server.ext").unlink(missing_ok=True)
-        names = ",".join(
-            f"IP:{h}" if h.replace(".", "").isdigit() or ":" in h else f"DNS:{h}" for h in hosts
-        )
-        extensions = f"subjectAltName={names}\nextendedKeyUsage=serverAuth\n"
-        ext = directory / "server.ext"
-        if not ext.exists() or ext.read_text() != extensions:
-            ext.write_text(extensions)
-            self.run(
-                "openssl csr",
-                ["openssl", "req", *ec, "-keyout", f"{d}/server.key", "-out", f"{d}/server.csr",
-                 "-subj", "/CN=IoTSecBench broker"],
-            )  # fmt: skip
-            self.run(
-                "openssl sign",
-                ["openssl", "x509", "-req", "-in", f"{d}/server.csr", "-CA", f"{d}/ca.crt",
-                 "-CAkey", f"{d}/ca.key", "-CAcreateserial", "-days", "825",
-                 "-out", f"{d}/server.crt", "-extfile", str(ext)],
-            )  # fmt: skip
-        for path in directory.iterdir():
-            path.chmod(0o600)
-        return directory
-
     def _broker_dir(self) -> Path:
         """A directory the broker can read and write (started as root, mosquitto drops to
         its own user, and a state directory may sit under a private one, pytest's): the
@@ -280,13 +241,15 @@ class Stack:
                 "`brew install mosquitto`, or set MQTT_URL to a broker you run."
             )
         plugin = dynsec_plugin()
-        pki = self.local_pki(tuple(dict.fromkeys((host, "127.0.0.1", "localhost"))))
+        # The CA is kept in <state_dir>/pki (`.local/pki` for make up: certificates it signed
+        # at enrollment stay valid across starts); the broker's own files in a directory of
+        # its own, made anew at each start (`broker_identities sync` then fills the plugin).
+        pki = self.state_dir / "pki"
         broker = self._broker_dir()
-        for name in ("ca.crt", "server.crt", "server.key"):
-            shutil.copyfile(pki / name, broker / name)
+        hosts = [host, "127.0.0.1", "localhost"]
+        self.manage("broker_identities", "setup", str(pki), f"--broker-dir={broker}",
+                    *[f"--host={h}" for h in dict.fromkeys(hosts)])  # fmt: skip
         dynsec = broker / "dynamic-security.json"
-        dynsec.unlink(missing_ok=True)  # made anew: `broker_identities sync` fills it
-        self.manage("broker_identities", "init", str(dynsec))
         _give_to_mosquitto(broker)
         conf = self.state_dir / "mosquitto.conf"
         conf.write_text(
@@ -304,8 +267,9 @@ class Stack:
         stdbuf = shutil.which("stdbuf")
         line_buffered = [stdbuf, "-oL"] if stdbuf else []
         self.start("mosquitto", [*line_buffered, binary, "-c", str(conf)])
+        # Mosquitto opens every listener before it accepts on any; a bare TCP probe of the
+        # TLS one would only log a failed handshake.
         wait_for(lambda: port_open(port, host), timeout=10, what="mosquitto")
-        wait_for(lambda: port_open(tls_port, host), timeout=10, what="mosquitto (TLS)")
         return {
             "MQTT_URL": f"mqtts://{host}:{tls_port}",
             "MQTT_DATA_URL": f"mqtt://{host}:{port}",

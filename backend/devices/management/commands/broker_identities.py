@@ -1,46 +1,53 @@
-"""The broker's identities (devices/broker.py): write the dynamic-security plugin's starting
-file, or bring a running broker in step with the database."""
+"""The broker's identities (devices/broker.py): make its files, or bring a running broker in
+step with the database."""
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from devices.broker import BrokerAdminFailed, broker_sync, dynsec_initial_config, identities_enabled
+from devices.broker import BrokerAdminFailed, broker_sync, identities_enabled
+from devices.broker_setup import broker_setup
 
 
 class Command(BaseCommand):
     help = (
-        "`init FILE`: write the dynamic-security plugin's starting file (the platform's "
-        "certificate identity as admin), unless it exists; `sync`: grant every enrolled "
-        "device and remove every revoked one on the running broker."
+        "`setup PKI_DIR --broker-dir DIR --host NAME…`: make (or keep) the CA in PKI_DIR and "
+        "the broker's TLS files and dynamic-security starting file in DIR "
+        "(devices/broker_setup.py); `sync`: grant every enrolled device and remove every "
+        "revoked one on the running broker."
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("action", choices=["init", "sync"])
-        parser.add_argument("file", nargs="?", help="the plugin's config file (init)")
-        parser.add_argument("--force", action="store_true", help="init: replace an existing file")
+        parser.add_argument("action", choices=["setup", "sync"])
+        parser.add_argument("pki_dir", nargs="?", help="setup: where the CA is kept")
+        parser.add_argument("--broker-dir", help="setup: the broker's own directory")
+        parser.add_argument(
+            "--host",
+            action="append",
+            default=[],
+            help="setup: a name or address agents reach the broker by (repeat; the first is "
+            "the certificate's CN)",
+        )
 
     def handle(
-        self, *args: Any, action: str, file: str | None, force: bool, **options: Any
+        self,
+        *args: Any,
+        action: str,
+        pki_dir: str | None,
+        broker_dir: str | None,
+        host: list[str],
+        **options: Any,
     ) -> None:
-        if action == "init":
-            if not file:
+        if action == "setup":
+            if not (pki_dir and broker_dir and host):
                 raise CommandError(
-                    "init needs the plugin's config file: broker_identities init FILE"
+                    "setup needs PKI_DIR, --broker-dir DIR and at least one --host NAME"
                 )
-            path = Path(file)
-            if path.exists() and not force:
-                self.stdout.write(f"{path} exists; kept (--force replaces it)")
-                return
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(dynsec_initial_config(), indent=2) + "\n")
-            os.chmod(path, 0o600)
-            self.stdout.write(f"wrote {path}")
+            files = broker_setup(Path(pki_dir), Path(broker_dir), host)
+            self.stdout.write(f"broker files in {files.broker_dir} for {', '.join(host)}")
             return
         if not identities_enabled():
             raise CommandError(
