@@ -39,3 +39,6 @@ urlpatterns = [
     # Everything else is a route of the single-page app.
     re_path(r"^(?!api/|admin/|static/).*$", spa_index, name="spa"),
 ]
+
+# Unmatched /api/ paths answer the JSON error envelope (wrong methods already do: DRF).
+handler404 = "core.views.not_found"

@@ -8,11 +8,18 @@ from typing import Any
 import numpy as np
 import pytest
 from django.test import override_settings
+from rest_framework.test import APIClient
 
 from core.testing.factories import DeviceFactory, ExperimentFactory
+from core.testing.http import declared_body
 from experiments.models import Run, RunDevice, RunStatus
 from power.models import PowerSampleBlock, PowerTrace, TraceStatus
-from power.services import BUSY_MESSAGE, DEVICE_NOT_IN_RUN_MESSAGE, trace_parse
+from power.services import (
+    BUSY_MESSAGE,
+    DEVICE_NOT_IN_RUN_MESSAGE,
+    TOO_LARGE_MESSAGE,
+    trace_parse,
+)
 from power.tests.conftest import CUSTOM_SPEC, upload, vi_csv
 
 pytestmark = pytest.mark.django_db
@@ -113,6 +120,28 @@ def test_a_file_over_the_limit_is_refused_and_not_stored(owner_client) -> None:
     response = upload(owner_client, vi_csv(ROWS))
     assert response.status_code == 413
     assert response.json()["code"] == "power_trace_too_large"
+    assert not PowerTrace.objects.exists()
+
+
+def test_an_upload_over_the_limit_is_refused_from_content_length_before_it_is_read(
+    personas,
+) -> None:
+    client = APIClient(enforce_csrf_checks=True)
+    client.login(username="owner", password="correct horse battery")
+    csrf = client.get("/api/auth/csrf/").json()["csrf_token"]
+    size = 2**30  # 1 GiB declared; the stream fails the test if any byte of it is read
+    response = client.post(
+        "/api/power-traces/",
+        content_type="multipart/form-data; boundary=xyz",
+        HTTP_X_CSRFTOKEN=csrf,
+        **declared_body(size),
+    )
+    assert response.status_code == 413
+    assert response.json() == {
+        "message": TOO_LARGE_MESSAGE.format(size_mb=1024, max_mb=200),
+        "code": "power_trace_too_large",
+        "extra": {},
+    }
     assert not PowerTrace.objects.exists()
 
 
