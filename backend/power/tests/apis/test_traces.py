@@ -14,6 +14,7 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from core.testing.http import declared_body
 from experiments.models import Run, RunDevice, RunStatus
 from power.models import PowerSampleBlock, PowerTrace, TraceStatus
+from power.parsing import MAX_LINE_BYTES
 from power.services import (
     BUSY_MESSAGE,
     DEVICE_NOT_IN_RUN_MESSAGE,
@@ -222,9 +223,9 @@ def test_delete_removes_the_samples_and_the_raw_file(
     ("body", "needle"),
     [
         (b"", "empty"),
-        (b"time,power\n0," + b"1" * (1024 * 1024 + 10) + b"\n", "Line 2 is longer than 64 KiB"),
+        (b"time,power\n0," + b"1" * (MAX_LINE_BYTES + 10) + b"\n", "Line 2 is longer than 16 KiB"),
     ],
-    ids=["empty file", "line over 1 MB"],
+    ids=["empty file", "line over the line limit"],
 )
 def test_files_that_cannot_be_traces_are_kept_and_say_why(owner_client, body, needle) -> None:
     response = upload(owner_client, body)
