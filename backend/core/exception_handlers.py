@@ -29,9 +29,17 @@ def envelope(message: str, code: str, extra: dict[str, Any] | None = None) -> di
     return {"message": message, "code": code, "extra": extra or {}}
 
 
+def _retry_after(exc: ApplicationError) -> dict[str, str] | None:
+    return None if exc.retry_after_s is None else {"Retry-After": str(exc.retry_after_s)}
+
+
 def application_error_response(exc: ApplicationError) -> JsonResponse:
     """The envelope of a domain error raised outside DRF (middleware, Django's handlers)."""
-    return JsonResponse(envelope(exc.message, exc.code, exc.extra), status=exc.status_code)
+    return JsonResponse(
+        envelope(exc.message, exc.code, exc.extra),
+        status=exc.status_code,
+        headers=_retry_after(exc),
+    )
 
 
 def _flatten(errors: Any, prefix: str = "") -> list[str]:
@@ -50,7 +58,11 @@ def _flatten(errors: Any, prefix: str = "") -> list[str]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, ApplicationError):
-        return Response(envelope(exc.message, exc.code, exc.extra), status=exc.status_code)
+        return Response(
+            envelope(exc.message, exc.code, exc.extra),
+            status=exc.status_code,
+            headers=_retry_after(exc),
+        )
 
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))

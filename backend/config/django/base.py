@@ -110,6 +110,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", default="INFO")},
 }
 
+from config.settings.cache import *  # noqa: E402,F403
 from config.settings.celery import *  # noqa: E402,F403
 from config.settings.drf import *  # noqa: E402,F403
 from config.settings.platform import *  # noqa: E402,F403
