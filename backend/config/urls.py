@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from core.apis import HealthApi
 from core.views import spa_index
@@ -29,7 +33,9 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("presets/", include((preset_urlpatterns, "presets"))),
     path("agent/", include((agent_urlpatterns, "agent"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # The split view serves its start-up script as a file, not inline: it works under the
+    # Content-Security-Policy (config/settings/csp.py).
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
 ]
 

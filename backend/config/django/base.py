@@ -37,6 +37,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Before CsrfViewMiddleware: both act in process_view, and only this one must not read
     # the body (core/middleware.py).
     "core.middleware.BodyLimitMiddleware",
@@ -112,5 +113,6 @@ LOGGING = {
 
 from config.settings.cache import *  # noqa: E402,F403
 from config.settings.celery import *  # noqa: E402,F403
+from config.settings.csp import *  # noqa: E402,F403
 from config.settings.drf import *  # noqa: E402,F403
 from config.settings.platform import *  # noqa: E402,F403
