@@ -28,7 +28,8 @@ HEADERS_MESSAGE = (
     "(true/false), plus X-Record-Total on the final chunk."
 )
 TOO_LARGE_MESSAGE = (
-    "The chunk is {size} bytes; a chunk may hold at most {max} bytes (16 MiB). Send smaller chunks."
+    "The chunk is {size} bytes; a chunk may hold at most {max} bytes ({max_mib} MiB). "
+    "Send smaller chunks."
 )
 # X-Chunk-Index and X-Record-Total are stored in PostgreSQL `integer` columns
 # (UploadChunk.index, UploadChunk.record_total, RunDevice.record_total): a larger value
@@ -99,7 +100,11 @@ class AgentChunkUploadApi(APIView):
     def refuse_body_over_limit(cls, content_length: int) -> None:
         """Called by core.middleware.BodyLimitMiddleware before the body is read."""
         if content_length > CHUNK_MAX_BYTES:
-            raise ChunkTooLarge(TOO_LARGE_MESSAGE.format(size=content_length, max=CHUNK_MAX_BYTES))
+            raise ChunkTooLarge(
+                TOO_LARGE_MESSAGE.format(
+                    size=content_length, max=CHUNK_MAX_BYTES, max_mib=CHUNK_MAX_BYTES // 2**20
+                )
+            )
 
     @extend_schema_serializer(component_name="ChunkReceipt")
     class OutputSerializer(serializers.Serializer[object]):

@@ -69,7 +69,7 @@ def test_chunk_over_the_limit_is_refused_from_content_length_unread(running_run,
     )
     assert response.status_code == 413
     assert response.json() == {
-        "message": TOO_LARGE_MESSAGE.format(size=size, max=CHUNK_MAX_BYTES),
+        "message": TOO_LARGE_MESSAGE.format(size=size, max=CHUNK_MAX_BYTES, max_mib=16),
         "code": "chunk_too_large",
         "extra": {},
     }
