@@ -6,6 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from accounts.views import admin_login
 from core.apis import HealthApi
 from core.views import spa_index
 from devices.urls import agent_urlpatterns as device_agent_urls
@@ -40,6 +41,8 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    # Before the admin's own URLs: its sign-in form is throttled like the API's.
+    path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("api/", include(api_urlpatterns)),
     # Everything else is a route of the single-page app.

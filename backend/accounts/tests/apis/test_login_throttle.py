@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.test import override_settings
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from accounts.apis import INVALID_CREDENTIALS_MESSAGE
@@ -104,3 +104,23 @@ def test_behind_a_proxy_the_address_comes_from_its_header(personas):
         assert response.status_code == 400
     # The attacker's address is locked; another client behind the same proxy is not.
     assert _login("teammate", RIGHT, proxy).status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_admin_sign_in_form_is_throttled_like_the_api(personas):
+    personas.owner.is_staff = True
+    personas.owner.save()
+    for _ in range(ACCOUNT_FAILURES_MAX):
+        _login("owner", "guess", ATTACKER)
+
+    client = Client()
+    form = {"username": "owner", "password": RIGHT, "next": "/admin/"}
+    locked = client.post("/admin/login/", form, REMOTE_ADDR="198.51.100.20")
+    assert locked.status_code == 429
+    assert int(locked["Retry-After"]) > 0
+    assert "_auth_user_id" not in client.session
+
+    for i in range(ACCOUNT_FAILURES_MAX):
+        wrong = client.post("/admin/login/", {"username": "teammate", "password": f"g{i}"})
+        assert wrong.status_code == 200  # the form again, with its error
+    assert _login("teammate", RIGHT, "198.51.100.30").status_code == 429
