@@ -11,7 +11,8 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 CONTENT_SECURITY_POLICY = {
     # ReDoc's page (drf-spectacular) starts itself with an inline script and loads web
     # fonts from a CDN; it is a third-party UI behind login and gets no policy rather than a
-    # hollow one. Swagger UI works under the policy (SpectacularSwaggerSplitView).
+    # hollow one. Swagger UI's start-up script is a file (SpectacularSwaggerSplitView), so
+    # its page needs no inline script.
     "EXCLUDE_URL_PREFIXES": ["/api/redoc/"],
     "DIRECTIVES": {
         "default-src": [SELF],
