@@ -6,7 +6,7 @@ import os
 import shutil
 import time
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import ConsoleMessage, Page, expect, sync_playwright
 
 from e2e.conftest import AGENTS, Product
 from scripts.stack import REPO_DIR
@@ -27,8 +27,33 @@ INTERVAL_MS = "40"
 RUN_TIMEOUT_MS = 90_000
 
 
+# The page's own policy (backend/config/settings/csp.py); the tests fail on any violation.
+CSP_VIOLATION_LISTENER = """
+window.addEventListener('securitypolicyviolation', (event) => console.error(
+  `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} ` +
+  `at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`));
+"""
+
+
+def watch_csp(page: Page) -> list[str]:
+    """Collect every Content-Security-Policy violation of the page, from its
+    `securitypolicyviolation` events and from Chromium's console messages about them."""
+    violations: list[str] = []
+    page.add_init_script(CSP_VIOLATION_LISTENER)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or message.text.startswith("CSP violation"):
+            violations.append(message.text)
+
+    page.on("console", on_console)
+    return violations
+
+
 def sign_in(page: Page, product: Product) -> None:
-    page.goto(f"{product.url}/login")
+    response = page.goto(f"{product.url}/login")
+    assert response is not None
+    policy = response.headers.get("content-security-policy", "")
+    assert "script-src 'self';" in policy, f"no Content-Security-Policy on the SPA: {policy!r}"
     page.get_by_label("Username").fill(product.username)
     page.get_by_label("Password").fill(product.password)
     page.get_by_role("button", name="Sign in").click()
@@ -61,6 +86,7 @@ def test_run_page_shows_live_progress_then_histogram_boxplot_and_summary(product
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         page = browser.new_page(viewport={"width": 1280, "height": 1600})
+        csp_violations = watch_csp(page)
         try:
             sign_in(page, product)
             page.get_by_role("link", name="New experiment").first.click()
@@ -97,6 +123,8 @@ def test_run_page_shows_live_progress_then_histogram_boxplot_and_summary(product
                 expect(summary.get_by_role("row", name=name)).to_be_visible()
             SCREENSHOT.parent.mkdir(exist_ok=True)
             page.screenshot(path=str(SCREENSHOT), full_page=True)
+            # The SPA and its Plotly charts work under the Content-Security-Policy.
+            assert csp_violations == [], csp_violations
             if os.environ.get("UPDATE_DOCS_SCREENSHOT") == "1":
                 shutil.copyfile(SCREENSHOT, DOCS_SCREENSHOT)
         finally:
@@ -116,6 +144,7 @@ def test_power_trace_is_uploaded_confirmed_parsed_and_measured_in_the_browser(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         page = browser.new_page(viewport={"width": 1280, "height": 1800})
+        csp_violations = watch_csp(page)
         try:
             sign_in(page, product)
             page.get_by_role("link", name="Power").first.click()
@@ -148,5 +177,6 @@ def test_power_trace_is_uploaded_confirmed_parsed_and_measured_in_the_browser(
             expect(page.locator(".js-plotly-plot").first).to_be_visible()
             POWER_SCREENSHOT.parent.mkdir(exist_ok=True)
             page.screenshot(path=str(POWER_SCREENSHOT), full_page=True)
+            assert csp_violations == [], csp_violations
         finally:
             browser.close()

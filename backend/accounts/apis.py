@@ -5,7 +5,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
+from drf_spectacular.utils import (
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -13,6 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.errors import InvalidCredentials
+from accounts.login_throttle import (
+    client_address,
+    login_failure_record,
+    login_success_record,
+    login_throttle_check,
+)
 from accounts.selectors import workspace_for_user
 
 INVALID_CREDENTIALS_MESSAGE = "Wrong username or password."
@@ -69,9 +79,14 @@ class LoginApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        username = serializer.validated_data["username"]
+        address = client_address(request._request)
+        login_throttle_check(username=username, address=address)
         user = authenticate(request._request, **serializer.validated_data)
         if user is None:
+            login_failure_record(username=username, address=address)
             raise InvalidCredentials(INVALID_CREDENTIALS_MESSAGE)
+        login_success_record(username=username)
         login(request._request, user)
         return Response(_user_payload(user))
 

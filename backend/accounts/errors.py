@@ -13,3 +13,11 @@ class NoWorkspace(ApplicationError):
 
     code = "no_workspace"
     status_code = 409
+
+
+class LoginThrottled(ApplicationError):
+    """Too many wrong passwords for this account, or from this address, in a short time:
+    sign-in is refused, even with the right password, until `Retry-After` seconds pass."""
+
+    code = "login_throttled"
+    status_code = 429

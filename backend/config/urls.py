@@ -1,7 +1,12 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
+from accounts.views import admin_login
 from core.apis import HealthApi
 from core.views import spa_index
 from devices.urls import agent_urlpatterns as device_agent_urls
@@ -29,13 +34,20 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("presets/", include((preset_urlpatterns, "presets"))),
     path("agent/", include((agent_urlpatterns, "agent"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # The split view serves its start-up script as a file, not inline: it works under the
+    # Content-Security-Policy (config/settings/csp.py).
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
 ]
 
 urlpatterns = [
+    # Before the admin's own URLs: its sign-in form is throttled like the API's.
+    path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("api/", include(api_urlpatterns)),
     # Everything else is a route of the single-page app.
     re_path(r"^(?!api/|admin/|static/).*$", spa_index, name="spa"),
 ]
+
+# Unmatched /api/ paths answer the JSON error envelope (wrong methods already do: DRF).
+handler404 = "core.views.not_found"

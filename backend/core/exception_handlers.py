@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
@@ -27,6 +27,19 @@ INTERNAL_MESSAGE = "The server failed to handle this request; it has been logged
 
 def envelope(message: str, code: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"message": message, "code": code, "extra": extra or {}}
+
+
+def _retry_after(exc: ApplicationError) -> dict[str, str] | None:
+    return None if exc.retry_after_s is None else {"Retry-After": str(exc.retry_after_s)}
+
+
+def application_error_response(exc: ApplicationError) -> JsonResponse:
+    """The envelope of a domain error raised outside DRF (middleware, Django's handlers)."""
+    return JsonResponse(
+        envelope(exc.message, exc.code, exc.extra),
+        status=exc.status_code,
+        headers=_retry_after(exc),
+    )
 
 
 def _flatten(errors: Any, prefix: str = "") -> list[str]:
@@ -45,7 +58,11 @@ def _flatten(errors: Any, prefix: str = "") -> list[str]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, ApplicationError):
-        return Response(envelope(exc.message, exc.code, exc.extra), status=exc.status_code)
+        return Response(
+            envelope(exc.message, exc.code, exc.extra),
+            status=exc.status_code,
+            headers=_retry_after(exc),
+        )
 
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))

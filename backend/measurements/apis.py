@@ -16,17 +16,29 @@ from devices.authentication import DeviceTokenAuthentication, IsDevice
 from devices.models import Device
 from experiments.models import RunDevice
 from experiments.services import run_device_fail
-from measurements.errors import ChunkFormatError
+from measurements.errors import ChunkFormatError, ChunkTooLarge
 from measurements.models import Stream
 from measurements.services import chunk_receive
 
-# A chunk above this is refused before it is read: 5,000 records are ~250 kB.
+# A chunk above this is refused from its Content-Length, before it is read
+# (core.middleware.BodyLimitMiddleware); an agent chunk (20,000 records) is a few MB.
 CHUNK_MAX_BYTES = 16 * 1024 * 1024
 HEADERS_MESSAGE = (
     "Send the headers Idempotency-Key, X-Chunk-Index (0-based integer) and X-Final-Chunk "
     "(true/false), plus X-Record-Total on the final chunk."
 )
-TOO_LARGE_MESSAGE = f"A chunk may hold at most {CHUNK_MAX_BYTES} bytes; send smaller chunks."
+TOO_LARGE_MESSAGE = (
+    "The chunk is {size} bytes; a chunk may hold at most {max} bytes ({max_mib} MiB). "
+    "Send smaller chunks."
+)
+# X-Chunk-Index and X-Record-Total are stored in PostgreSQL `integer` columns
+# (UploadChunk.index, UploadChunk.record_total, RunDevice.record_total): a larger value
+# would fail in the database instead of being refused as a bad request.
+HEADER_INT_MAX = 2**31 - 1
+HEADER_RANGE_MESSAGE = (
+    "{header} must be an integer from 0 to {max}; it was `{value}`. "
+    "Number chunks from 0 and send the device's record count."
+)
 
 
 class CsvParser(BaseParser):
@@ -45,11 +57,30 @@ def _agent_run_device(request: Request, run_id: UUID) -> RunDevice:
     )
 
 
+def _header_int(request: Request, header: str) -> str | None:
+    """The header's value for the serializer, after refusing an integer outside
+    0..HEADER_INT_MAX with `chunk_format_invalid` (non-integers are the serializer's)."""
+    value = request.headers.get(header)
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        return value
+    if not 0 <= number <= HEADER_INT_MAX:
+        raise ChunkFormatError(
+            HEADER_RANGE_MESSAGE.format(header=header, max=HEADER_INT_MAX, value=value[:40])
+        )
+    return value
+
+
 class _ChunkHeaders(serializers.Serializer[object]):
     idempotency_key = serializers.CharField(max_length=200)
-    index = serializers.IntegerField(min_value=0)
+    index = serializers.IntegerField(min_value=0, max_value=HEADER_INT_MAX)
     is_final = serializers.BooleanField()
-    record_total = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    record_total = serializers.IntegerField(
+        min_value=0, max_value=HEADER_INT_MAX, required=False, allow_null=True
+    )
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         if attrs["is_final"] and attrs.get("record_total") is None:
@@ -64,6 +95,16 @@ class AgentChunkUploadApi(APIView):
     authentication_classes = [DeviceTokenAuthentication]
     permission_classes = [IsDevice]
     parser_classes = [CsvParser]
+
+    @classmethod
+    def refuse_body_over_limit(cls, content_length: int) -> None:
+        """Called by core.middleware.BodyLimitMiddleware before the body is read."""
+        if content_length > CHUNK_MAX_BYTES:
+            raise ChunkTooLarge(
+                TOO_LARGE_MESSAGE.format(
+                    size=content_length, max=CHUNK_MAX_BYTES, max_mib=CHUNK_MAX_BYTES // 2**20
+                )
+            )
 
     @extend_schema_serializer(component_name="ChunkReceipt")
     class OutputSerializer(serializers.Serializer[object]):
@@ -86,9 +127,9 @@ class AgentChunkUploadApi(APIView):
         headers = _ChunkHeaders(
             data={
                 "idempotency_key": request.headers.get("Idempotency-Key"),
-                "index": request.headers.get("X-Chunk-Index"),
+                "index": _header_int(request, "X-Chunk-Index"),
                 "is_final": request.headers.get("X-Final-Chunk"),
-                "record_total": request.headers.get("X-Record-Total") or None,
+                "record_total": _header_int(request, "X-Record-Total"),
             }
         )
         if not headers.is_valid():
@@ -96,8 +137,6 @@ class AgentChunkUploadApi(APIView):
         body = request.data
         if not isinstance(body, bytes):
             raise ChunkFormatError("Send the records as `Content-Type: text/csv`.")
-        if len(body) > CHUNK_MAX_BYTES:
-            raise ChunkFormatError(TOO_LARGE_MESSAGE)
         chunk, created = chunk_receive(
             run_device=run_device, stream=self.stream, body=body, **headers.validated_data
         )

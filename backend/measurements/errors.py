@@ -20,3 +20,10 @@ class RunNotAcceptingUploads(ApplicationError):
 
     code = "run_not_accepting_uploads"
     status_code = 409
+
+
+class ChunkTooLarge(ApplicationError):
+    """An uploaded chunk is larger than a chunk may be; the agent should send smaller ones."""
+
+    code = "chunk_too_large"
+    status_code = 413

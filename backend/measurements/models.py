@@ -79,12 +79,15 @@ class Stream(models.TextChoices):
 class UploadChunk(models.Model):
     """A chunk of records or samples uploaded by an agent, kept as received until ingested.
 
-    `idempotency_key` is unique: the same chunk sent twice is stored once.
+    `idempotency_key` is unique per device part of a run: the same chunk sent twice is
+    stored once. The key is chosen by the agent, so it is never unique across devices: a
+    device of another workspace sending a victim's key first would otherwise make the
+    victim's real chunk answer "duplicate" and be dropped.
     """
 
     run_device = models.ForeignKey(RunDevice, on_delete=models.CASCADE, related_name="chunks")
     stream = models.CharField(max_length=16, choices=Stream.choices, default=Stream.RECORDS)
-    idempotency_key = models.CharField(max_length=200, unique=True)
+    idempotency_key = models.CharField(max_length=200)
     index = models.PositiveIntegerField()
     is_final = models.BooleanField(default=False)
     record_total = models.PositiveIntegerField(null=True, blank=True)
@@ -101,6 +104,9 @@ class UploadChunk(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["run_device", "stream", "index"], name="uniq_chunk_stream_index"
+            ),
+            models.UniqueConstraint(
+                fields=["run_device", "idempotency_key"], name="uniq_chunk_device_key"
             ),
         ]
 

@@ -34,7 +34,14 @@ from power.selectors import (
     trace_projection,
     trace_run_window,
 )
-from power.services import trace_delete, trace_parse_request, trace_update, trace_upload
+from power.services import (
+    UPLOAD_FORM_ALLOWANCE_BYTES,
+    trace_delete,
+    trace_parse_request,
+    trace_size_check,
+    trace_update,
+    trace_upload,
+)
 
 NO_SUCH_DEVICE = "No device with this id in your workspace."
 NO_SUCH_RUN = "No run with this id in your workspace."
@@ -205,6 +212,12 @@ class PowerTracesApi(APIView):
     """List the workspace's power traces (GET) or upload one (POST, multipart)."""
 
     parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    @classmethod
+    def refuse_body_over_limit(cls, content_length: int) -> None:
+        """Called by core.middleware.BodyLimitMiddleware before the body is read: a file
+        over the limit is refused without a byte of it written to disk."""
+        trace_size_check(size=content_length, allowance=UPLOAD_FORM_ALLOWANCE_BYTES)
 
     class FilterSerializer(serializers.Serializer[object]):
         run = serializers.UUIDField(required=False)

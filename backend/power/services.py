@@ -40,6 +40,9 @@ ENVELOPE_STRIDE = 256
 # A running parse writes its progress at most this often (seconds).
 PROGRESS_INTERVAL_S = 0.5
 
+# What a multipart upload adds to the file: boundaries, part headers and the small form
+# fields. nginx's client_max_body_size (deploy/nginx.conf) is POWER_TRACE_MAX_MB plus this.
+UPLOAD_FORM_ALLOWANCE_BYTES = 2**20
 TOO_LARGE_MESSAGE = (
     "The file is {size_mb:.1f} MB; power traces may be at most {max_mb} MB. "
     "Split the recording or export a lower sample rate."
@@ -74,6 +77,14 @@ def _check_attachment(*, device: Device | None, run: Run | None, baseline_name: 
         )
 
 
+def trace_size_check(*, size: int, allowance: int = 0) -> None:
+    """Raise TraceTooLarge, naming the limit, when `size` bytes are over POWER_TRACE_MAX_MB
+    (MB here are MiB, as the UI counts them) plus `allowance`."""
+    max_mb = settings.POWER_TRACE_MAX_MB
+    if size > max_mb * 2**20 + allowance:
+        raise TraceTooLarge(TOO_LARGE_MESSAGE.format(size_mb=size / 2**20, max_mb=max_mb))
+
+
 @transaction.atomic
 def trace_upload(
     *,
@@ -90,10 +101,8 @@ def trace_upload(
     A file that cannot be a trace (empty, binary, ...) is stored too, as `failed` with the
     reason, so the user sees what was wrong with exactly the file they sent.
     """
-    max_mb = settings.POWER_TRACE_MAX_MB
     size = file.size or 0
-    if size > max_mb * 2**20:  # MB here are MiB, as the UI counts them
-        raise TraceTooLarge(TOO_LARGE_MESSAGE.format(size_mb=size / 2**20, max_mb=max_mb))
+    trace_size_check(size=size)
     _check_attachment(device=device, run=run, baseline_name=baseline_name)
     digest = hashlib.sha256()
     for chunk in file.chunks():

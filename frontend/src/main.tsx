@@ -1,3 +1,6 @@
+// First: it configures zod before any module parses a schema.
+import './lib/zod-config';
+
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 

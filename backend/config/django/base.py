@@ -37,6 +37,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Before CsrfViewMiddleware: both act in process_view, and only this one must not read
+    # the body (core/middleware.py).
+    "core.middleware.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -107,6 +111,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", default="INFO")},
 }
 
+from config.settings.cache import *  # noqa: E402,F403
 from config.settings.celery import *  # noqa: E402,F403
+from config.settings.csp import *  # noqa: E402,F403
 from config.settings.drf import *  # noqa: E402,F403
 from config.settings.platform import *  # noqa: E402,F403

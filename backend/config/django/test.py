@@ -18,3 +18,12 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 # Uploaded raw files of this test process go to a throwaway directory.
 MEDIA_ROOT = tempfile.mkdtemp(prefix="iotsecbench-media-")
+# The cache is the machine's Redis, as in production (login throttling must work across
+# processes), but a database of its own: backend/conftest.py empties it before every test,
+# which must never touch a broker's queues (the e2e tests use database 14).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ.get("TEST_CACHE_URL", "redis://127.0.0.1:6379/13"),
+    }
+}

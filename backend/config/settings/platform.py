@@ -45,3 +45,9 @@ ENROLLMENT_TOKEN_TTL_HOURS = envint("ENROLLMENT_TOKEN_TTL_HOURS", default=24)
 MEDIA_ROOT = envstr("MEDIA_ROOT", default=str(REPO_DIR / ".local" / "media"))
 # The largest power trace a user may upload, in MB (nginx's client_max_body_size must allow it).
 POWER_TRACE_MAX_MB = envint("POWER_TRACE_MAX_MB", default=200)
+
+# The request header holding the client's address when a reverse proxy in front sets it
+# (docker-compose's nginx sets X-Real-IP to $remote_addr); empty: the socket's peer address.
+# Login throttling counts failures per address. Set it only behind a proxy that overwrites
+# the header, or clients could choose their address.
+CLIENT_ADDRESS_HEADER = envstr("CLIENT_ADDRESS_HEADER", default="")

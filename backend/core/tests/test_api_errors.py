@@ -7,6 +7,8 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
+from core.views import API_NOT_FOUND_MESSAGE
+
 
 @pytest.mark.django_db
 def test_unknown_token_answers_authentication_failed(personas):
@@ -51,3 +53,37 @@ def test_csrf_failure_answers_permission_denied_with_the_reason(personas):
     body = response.json()
     assert body["code"] == "permission_denied"
     assert "CSRF" in body["message"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "post", "delete"])
+@pytest.mark.parametrize("path", ["/api/nope/", "/api/runs/not-a-uuid/", "/api/agent"])
+def test_unmatched_api_path_answers_the_not_found_envelope(anonymous_client, method, path):
+    response = getattr(anonymous_client, method)(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "message": API_NOT_FOUND_MESSAGE.format(path=path),
+        "code": "not_found",
+        "extra": {},
+    }
+
+
+@pytest.mark.django_db
+def test_wrong_method_on_an_open_endpoint_answers_the_method_not_allowed_envelope(
+    anonymous_client,
+):
+    response = anonymous_client.put("/api/health/")
+    assert response.status_code == 405
+    assert response.json() == {
+        "message": 'Method "PUT" not allowed.',
+        "code": "method_not_allowed",
+        "extra": {},
+    }
+
+
+@pytest.mark.django_db
+def test_unmatched_path_outside_the_api_keeps_djangos_page(anonymous_client):
+    response = anonymous_client.get("/static/nope.js")
+    assert response.status_code == 404
+    assert not response["Content-Type"].startswith("application/json")

@@ -103,12 +103,16 @@ def chunk_receive(
 ) -> tuple[UploadChunk, bool]:
     """Store an uploaded chunk and queue its ingestion. Returns (chunk, created).
 
-    The same idempotency key twice returns the stored chunk and queues nothing: an agent that
-    lost our answer and retries never makes a record land twice.
+    The same idempotency key twice from the same device part returns the stored chunk and
+    queues nothing: an agent that lost our answer and retries never makes a record land
+    twice. Keys are looked up only within `run_device`, so no other device's key can shadow
+    this one's chunks.
     """
     from measurements.tasks import chunk_ingest_task
 
-    existing = UploadChunk.objects.filter(idempotency_key=idempotency_key).first()
+    existing = UploadChunk.objects.filter(
+        run_device=run_device, idempotency_key=idempotency_key
+    ).first()
     if existing is not None:
         return existing, False
     run = run_device.run
@@ -132,7 +136,9 @@ def chunk_receive(
             transaction.on_commit(lambda: chunk_ingest_task.delay(chunk.pk))
     except IntegrityError as exc:
         # Either the same key raced in (answer as a replay) or the index is taken.
-        raced = UploadChunk.objects.filter(idempotency_key=idempotency_key).first()
+        raced = UploadChunk.objects.filter(
+            run_device=run_device, idempotency_key=idempotency_key
+        ).first()
         if raced is not None:
             return raced, False
         original = UploadChunk.objects.get(run_device=run_device, stream=stream, index=index)

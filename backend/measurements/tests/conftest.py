@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.models import Workspace
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.authentication import token_hash
 from experiments.models import Run, RunDevice, RunStatus
@@ -43,26 +44,29 @@ class RunningRun:
     agents: list[APIClient]
 
 
-@pytest.fixture
-def running_run(personas) -> RunningRun:
+def running_run_in(workspace: Workspace, names: tuple[str, ...]) -> RunningRun:
+    """A running run of `workspace` on one new device per name, and an agent client each."""
     clients, devices = [], []
-    for name in ("pi-a", "pi-b"):
+    for name in names:
         secret = secrets.token_urlsafe(16)
         devices.append(
-            DeviceFactory.create(
-                workspace=personas.workspace, name=name, token_hash=token_hash(secret)
-            )
+            DeviceFactory.create(workspace=workspace, name=name, token_hash=token_hash(secret))
         )
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Device {secret}")
         clients.append(client)
-    experiment = ExperimentFactory.create(workspace=personas.workspace, devices=devices)
+    experiment = ExperimentFactory.create(workspace=workspace, devices=devices)
     run = Run.objects.create(experiment=experiment, status=RunStatus.RUNNING)
     parts = [
         RunDevice.objects.create(run=run, device=d, total=100, status=RunStatus.RUNNING)
         for d in devices
     ]
     return RunningRun(run, parts, clients)
+
+
+@pytest.fixture
+def running_run(personas) -> RunningRun:
+    return running_run_in(personas.workspace, ("pi-a", "pi-b"))
 
 
 def upload(

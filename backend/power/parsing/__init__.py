@@ -1,6 +1,6 @@
 """Power-meter file parsing: detect a file's format, parse it into samples.
 
-    detection = detect(head_bytes, "um25c.csv")       # suggest a spec from the first 64 KiB
+    detection = detect(head_bytes, "um25c.csv")       # suggest a spec from the first HEAD_BYTES
     spec = spec_from_json(user_json)                   # validate the spec the user confirmed
     trace = parse_file(path, spec, progress=callback)  # stream the file into arrays
 

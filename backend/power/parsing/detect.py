@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import TraceParseError
 from .formats import MATCHERS, Candidate, match_custom
+from .lines import check_block_lines
 from .spec import FORMATS, ParseSpec, spec_to_json
 from .table import PREVIEW_ROWS, read_table
 from .text import HEAD_BYTES, decode_text, reject_non_text, split_lines, strip_numpy_repr
@@ -45,7 +45,7 @@ class Detection:
 
 
 def detect(head: bytes, filename: str) -> Detection:
-    """Recognise the file from its first bytes (read HEAD_BYTES = 64 KiB of it).
+    """Recognise the file from its first bytes (read HEAD_BYTES of it).
 
     Raises TraceParseError for an empty file, a binary one, or text with no rows of numbers.
     """
@@ -55,17 +55,11 @@ def detect(head: bytes, filename: str) -> Detection:
     if "np.float" in text:
         text = strip_numpy_repr(text)
         notes.append(_NUMPY_NOTE)
+    # The same line limit as the parse (MAX_LINE_BYTES); the head's last line counts even
+    # when the head cut it short, since it is already over the limit.
+    check_block_lines(head + b"\n", start_line=1)
     lines = split_lines(text)
     if len(head) >= HEAD_BYTES:
-        if len(lines) <= 2:
-            # The head ends inside line 1 or 2: no header-and-row pair fits in 64 KiB.
-            cut = len(lines)
-            raise TraceParseError(
-                f"Line {cut} is longer than {HEAD_BYTES // 1024} KiB without a line break; a "
-                "meter export has short lines, so this is not a trace file.",
-                line=cut,
-                expected="lines of text",
-            )
         lines = lines[:-1]  # the head most likely cut the last line short
     table = read_table(lines)
     candidates = [c for c in (m(table, filename) for m in MATCHERS) if c is not None]

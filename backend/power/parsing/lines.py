@@ -12,16 +12,16 @@ from .errors import TraceParseError
 from .spec import ParseSpec
 from .text import MAX_LINE_BYTES, decode_text, split_fields, strip_numpy_repr
 
-MB = 1024 * 1024
+KIB = 1024
 
 
 def skip_header(handle: BinaryIO, spec: ParseSpec) -> list[str] | None:
     """Read past `skip_lines` lines; the last of them is taken as the header."""
     last = b""
     for number in range(1, spec.skip_lines + 1):
-        last = handle.readline(MAX_LINE_BYTES + 1)
-        if len(last) > MAX_LINE_BYTES:
-            check_line_length(len(last), number)
+        # The limit counts a line without its line feed, as check_block_lines does.
+        last = handle.readline(MAX_LINE_BYTES + 2)
+        check_line_length(len(last.removesuffix(b"\n")), number)
         if not last:
             raise TraceParseError(
                 f"The file has only {number - 1} lines, but the spec skips {spec.skip_lines} "
@@ -40,10 +40,10 @@ def skip_header(handle: BinaryIO, spec: ParseSpec) -> list[str] | None:
 def check_line_length(length: int, line: int) -> None:
     if length > MAX_LINE_BYTES:
         raise TraceParseError(
-            f"Line {line} is longer than {MAX_LINE_BYTES // MB} MB; a meter export has short "
+            f"Line {line} is longer than {MAX_LINE_BYTES // KIB} KiB; a meter export has short "
             "lines, so this is not a trace file (or its lines do not end in line feeds).",
             line=line,
-            expected=f"lines shorter than {MAX_LINE_BYTES // MB} MB",
+            expected=f"lines of at most {MAX_LINE_BYTES // KIB} KiB",
         )
 
 

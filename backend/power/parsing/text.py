@@ -10,11 +10,15 @@ from dataclasses import dataclass
 from .errors import TraceParseError
 from .spec import ISO8601
 
-# How much of a file `detect` is given: enough for a header and a few hundred rows.
-HEAD_BYTES = 64 * 1024
-# No meter writes a line anywhere near this long; a longer "line" means the file is not a
-# line-based export (or is binary), and reading it would hold it all in memory.
-MAX_LINE_BYTES = 1024 * 1024
+# The one line limit of power traces, at upload (detection) and at parse alike. No meter
+# writes a line anywhere near this long (the longest line in fixtures/power-traces/ is 235
+# bytes); a longer "line" means the file is not a line-based export (or is binary), and
+# reading it would hold it all in memory. docs/power-traces.md states it.
+MAX_LINE_BYTES = 16 * 1024
+# How much of a file `detect` is given: a header and a few hundred rows, and always at least
+# a header and a row of the longest lines allowed, so a head that holds no such pair can
+# only be one with a line over MAX_LINE_BYTES.
+HEAD_BYTES = 4 * MAX_LINE_BYTES
 UTF8_BOM = b"\xef\xbb\xbf"
 
 # File signatures of things people upload by mistake (first bytes -> what it is).

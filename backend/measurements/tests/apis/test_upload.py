@@ -10,7 +10,7 @@ import pytest
 from experiments.models import RunDevice, RunStatus
 from measurements.models import ChunkStatus, MessageRecord, RunStatistic, UploadChunk
 from measurements.services import HEADER_MESSAGE, RECORD_HEADER
-from measurements.tests.conftest import T0, csv_chunk, upload
+from measurements.tests.conftest import T0, csv_chunk, running_run_in, upload
 from results.models import RoundTripCache
 
 RTTS_A = [41_000 + 37 * i for i in range(100)]
@@ -192,3 +192,42 @@ def test_a_partial_upload_keeps_its_records_and_fails_the_run_as_incomplete(
     assert part_a.error == PARTIAL_MESSAGE.format(done=37, total=100)
     assert run.status == RunStatus.FAILED
     assert run.error == f"{part_a.device.name}: {PARTIAL_MESSAGE.format(done=37, total=100)}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_another_devices_upload_under_the_victims_key_does_not_shadow_the_victims_chunk(
+    running_run, personas, django_capture_on_commit_callbacks
+):
+    victim_run, victim_part, victim = running_run.run, running_run.parts[0], running_run.agents[0]
+    attacker_run = running_run_in(personas.outsider_workspace, ("pi-x",))
+    victim_key = f"{victim_run.pk}:{victim_part.device_id}:0"
+    with django_capture_on_commit_callbacks(execute=True):
+        # The attacker posts the victim's key first, to a run of its own workspace...
+        planted = upload(
+            attacker_run.agents[0],
+            attacker_run.run,
+            csv_chunk(_rows(RTTS_A[:5])),
+            index=0,
+            final=False,
+            total=None,
+            key=victim_key,
+        )
+        # ... then the victim uploads its real chunk 0 under that key.
+        real = upload(
+            victim,
+            victim_run,
+            csv_chunk(_rows(RTTS_A)),
+            index=0,
+            final=True,
+            total=100,
+            key=victim_key,
+        )
+    assert planted.status_code == 201
+    assert real.status_code == 201
+    assert real.json() == {"chunk": 0, "records": 100, "duplicate": False}
+    stored = UploadChunk.objects.get(run_device=victim_part, idempotency_key=victim_key)
+    assert stored.status == ChunkStatus.INGESTED
+    assert MessageRecord.objects.filter(run_device=victim_part).count() == 100
+    assert MessageRecord.objects.filter(run_device=attacker_run.parts[0]).count() == 5
+    victim_part.refresh_from_db()
+    assert victim_part.records_ingested == 100

@@ -8,11 +8,19 @@ from typing import Any
 import numpy as np
 import pytest
 from django.test import override_settings
+from rest_framework.test import APIClient
 
 from core.testing.factories import DeviceFactory, ExperimentFactory
+from core.testing.http import declared_body
 from experiments.models import Run, RunDevice, RunStatus
 from power.models import PowerSampleBlock, PowerTrace, TraceStatus
-from power.services import BUSY_MESSAGE, DEVICE_NOT_IN_RUN_MESSAGE, trace_parse
+from power.parsing import MAX_LINE_BYTES
+from power.services import (
+    BUSY_MESSAGE,
+    DEVICE_NOT_IN_RUN_MESSAGE,
+    TOO_LARGE_MESSAGE,
+    trace_parse,
+)
 from power.tests.conftest import CUSTOM_SPEC, upload, vi_csv
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +124,28 @@ def test_a_file_over_the_limit_is_refused_and_not_stored(owner_client) -> None:
     assert not PowerTrace.objects.exists()
 
 
+def test_an_upload_over_the_limit_is_refused_from_content_length_before_it_is_read(
+    personas,
+) -> None:
+    client = APIClient(enforce_csrf_checks=True)
+    client.login(username="owner", password="correct horse battery")
+    csrf = client.get("/api/auth/csrf/").json()["csrf_token"]
+    size = 2**30  # 1 GiB declared; the stream fails the test if any byte of it is read
+    response = client.post(
+        "/api/power-traces/",
+        content_type="multipart/form-data; boundary=xyz",
+        HTTP_X_CSRFTOKEN=csrf,
+        **declared_body(size),
+    )
+    assert response.status_code == 413
+    assert response.json() == {
+        "message": TOO_LARGE_MESSAGE.format(size_mb=1024, max_mb=200),
+        "code": "power_trace_too_large",
+        "extra": {},
+    }
+    assert not PowerTrace.objects.exists()
+
+
 def test_parse_while_parsing_is_refused(owner_client) -> None:
     trace_id = upload(owner_client, vi_csv(ROWS)).json()["id"]
     PowerTrace.objects.filter(pk=trace_id).update(status=TraceStatus.PARSING)
@@ -193,9 +223,9 @@ def test_delete_removes_the_samples_and_the_raw_file(
     ("body", "needle"),
     [
         (b"", "empty"),
-        (b"time,power\n0," + b"1" * (1024 * 1024 + 10) + b"\n", "Line 2 is longer than 64 KiB"),
+        (b"time,power\n0," + b"1" * (MAX_LINE_BYTES + 10) + b"\n", "Line 2 is longer than 16 KiB"),
     ],
-    ids=["empty file", "line over 1 MB"],
+    ids=["empty file", "line over the line limit"],
 )
 def test_files_that_cannot_be_traces_are_kept_and_say_why(owner_client, body, needle) -> None:
     response = upload(owner_client, body)

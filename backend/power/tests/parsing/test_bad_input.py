@@ -264,19 +264,22 @@ def test_prose_is_not_a_meter_export() -> None:
     )
 
 
-def test_line_longer_than_a_megabyte_is_named(write: Write) -> None:
+LINE_TOO_LONG = (
+    "Line {line} is longer than 16 KiB; a meter export has short lines, so this is not a "
+    "trace file (or its lines do not end in line feeds)."
+)
+
+
+def test_line_longer_than_the_line_limit_is_named(write: Write) -> None:
     content = HEADER.encode() + b"0.1,1,4.2,\n" + b"1" * (MAX_LINE_BYTES + 10) + b"\n0.2,1,4.2,\n"
 
     error = parse_error(write(content))
 
-    assert error.message == (
-        "Line 3 is longer than 1 MB; a meter export has short lines, so this is not a trace file "
-        "(or its lines do not end in line feeds)."
-    )
+    assert error.message == LINE_TOO_LONG.format(line=3)
     assert error.line == 3
 
 
-def test_megabyte_line_without_a_line_feed_is_named_without_reading_it_all(write: Write) -> None:
+def test_long_line_without_a_line_feed_is_named_without_reading_it_all(write: Write) -> None:
     error = parse_error(write(HEADER.encode() + b"2" * (3 * MAX_LINE_BYTES)))
 
     assert error.line == 2
@@ -285,14 +288,35 @@ def test_megabyte_line_without_a_line_feed_is_named_without_reading_it_all(write
 def test_head_without_a_line_break_is_not_a_trace() -> None:
     error = detect_error(b"1," * (HEAD_BYTES // 2))
 
-    assert error.message == (
-        "Line 1 is longer than 64 KiB without a line break; a meter export has short lines, so "
-        "this is not a trace file."
-    )
+    assert error.message == LINE_TOO_LONG.format(line=1)
     assert error.line == 1
 
 
-def test_megabyte_header_line_is_named(write: Write) -> None:
+@pytest.mark.parametrize("line", [2, 3])
+def test_upload_and_parse_refuse_a_line_at_the_same_limit(write: Write, line: int) -> None:
+    rows = [b"0.1,1,4.2,", b"0.2,1,4.2,", b"0.3,1,4.2,"]
+    long_row = rows[line - 2] + b"0" * (MAX_LINE_BYTES + 1 - len(rows[line - 2]))
+    rows[line - 2] = long_row
+    content = HEADER.encode() + b"\n".join(rows) + b"\n"
+
+    detected, parsed = detect_error(content), parse_error(write(content))
+
+    assert detected.message == parsed.message == LINE_TOO_LONG.format(line=line)
+    assert (detected.line, parsed.line) == (line, line)
+
+
+def test_lines_of_exactly_the_limit_are_uploaded_and_parsed(write: Write) -> None:
+    header = HEADER.encode().rstrip(b"\n")
+    header += b" " * (MAX_LINE_BYTES - len(header))
+    row = b"0.1,1,4.2,"
+    row += b"0" * (MAX_LINE_BYTES - len(row))
+    content = header + b"\n" + row + b"\n0.2,1,4.2,\n"
+
+    assert detect(content, "trace.csv").format
+    assert parse_file(write(content), MONSOON).t_s.size == 2
+
+
+def test_overlong_header_line_is_named(write: Write) -> None:
     error = parse_error(write(b"x" * (MAX_LINE_BYTES + 5) + b"\n0.1,1,4.2,\n"))
 
     assert error.line == 1
