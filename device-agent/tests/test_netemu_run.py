@@ -107,9 +107,11 @@ def test_run_counts_lost_messages_when_link_loses_30_percent(
     # Loss on the echo's direction only: 30 % both ways would return fewer than half of
     # the verification probes. TCP retransmits a lost segment after ≥ 200 ms (RTO), so a
     # 150 ms timeout turns a dropped echo into a lost message, as an MQTT client sees it.
+    # A retransmission holds the echoes behind it too, so losses come in runs: 60 messages
+    # keep "at least 10 ok" many standard deviations clear (40 once measured 9 ok in CI).
     network = {"name": "30 % loss down", "spec": {"ingress": {"loss_pct": 30}}}
     job = harness.job(
-        broker_url=broker.url, qos=0, message_count=40, timeout_ms=150, network_profile=network
+        broker_url=broker.url, qos=0, message_count=60, timeout_ms=150, network_profile=network
     )
 
     harness.executor.execute(job)
@@ -117,7 +119,7 @@ def test_run_counts_lost_messages_when_link_loses_30_percent(
     assert harness.failures() == []
     records = read_records(RunFiles.of(harness.state_dir, job.run_id).csv)
     outcomes = [r.outcome for r in records]
-    assert len(outcomes) == 40
+    assert len(outcomes) == 60
     assert outcomes.count(LOST) >= 3
     assert outcomes.count(OK) >= 10
     (event,) = harness.events("network_enforced")
