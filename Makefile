@@ -113,6 +113,7 @@ bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/results.py
 	$(PY) bench/netemu.py
 	$(PY) bench/relay.py
+	$(PY) bench/agents.py --agents 30 --messages 200
 
 schema: deps ## regenerate frontend/openapi.yaml and src/types/api.gen.ts from the backend
 	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \
