@@ -20,11 +20,12 @@ from e2e_deploy.conftest import TIMINGS
 from e2e_deploy.stack import REPO_DIR, run
 from e2e_deploy.standins import ARCHES, Arch, python_standin
 
-# Cold, armv7 alone takes minutes (a Debian root, then pycryptodome built from source, as
-# PyPI has no armv7l wheel of it), all under emulation; the default 120 s is for unit tests.
+# Cold, armv7 alone takes about 10 min (a Debian root, then pycryptodome and cffi built from
+# source, as PyPI has no armv7l wheel of them), all emulated; the default 120 s is for unit tests.
 pytestmark = pytest.mark.timeout(2400)
 
-# Emulated, an armv7 pip install that compiles pycryptodome took under 4 min here.
+# Emulated, armv7's image build (pip compiling pycryptodome and cffi) took about 6 min here on
+# 2 shared cores; the limit leaves room for a busier machine.
 BUILD_TIMEOUT_S = 1800
 SELFTEST_TIMEOUT_S = 600
 
