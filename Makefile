@@ -8,7 +8,7 @@ PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
 .PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e test-deploy screenshot bench \
-        schema frontend deps chromium tshark coap-client podman clean
+        schema frontend deps chromium tshark coap-client podman qemu clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -54,6 +54,17 @@ podman: ## install Debian's podman, runc and mmdebstrap for the deployment test,
 	  echo "installing podman, runc, mmdebstrap (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc mmdebstrap >/dev/null; }
 
+# The arm64 and armv7 agent images are built and run under emulation; `--enable` registers the
+# handler with the kernel when it is not (e.g. after a reboot of a machine without systemd).
+qemu: ## install qemu-user-static and enable its arm64/armv7 binfmt handlers, if missing
+	@command -v qemu-aarch64-static >/dev/null && command -v qemu-arm-static >/dev/null \
+	  && command -v update-binfmts >/dev/null || { \
+	  echo "installing qemu-user-static, binfmt-support (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static binfmt-support >/dev/null; }
+	@for handler in qemu-aarch64 qemu-arm; do \
+	  grep -qx enabled /proc/sys/fs/binfmt_misc/$$handler 2>/dev/null || update-binfmts --enable $$handler; \
+	done
+
 # --- the two commands ---------------------------------------------------------------------
 
 up: preflight deps frontend ## install, build, migrate and start the whole product (Ctrl-C stops it)
@@ -96,7 +107,7 @@ test-e2e: deps frontend chromium ## the whole path: real worker, agents, broker 
 
 # CONTAINERS_CONF: runc with cgroupfs and no default ulimits (see the file); `-p no:django`:
 # the test drives the stack from outside and imports no Django.
-test-deploy: deps podman ## build every image, run docker-compose.yml in podman, drive an experiment through nginx
+test-deploy: deps podman qemu ## build every image, run docker-compose.yml in podman, drive an experiment through nginx; the agent image for arm64/armv7 too
 	CONTAINERS_CONF=$${CONTAINERS_CONF:-$(CURDIR)/e2e_deploy/containers.conf} \
 	  $(VENV)/bin/pytest e2e_deploy -p no:cacheprovider -p no:django
 

@@ -6,8 +6,11 @@ FROM ${PYTHON_IMAGE}
 WORKDIR /agent
 COPY device-agent .
 # gcc builds the lightweight-cipher C extension, then goes (the image keeps only the .so).
-RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+# On linux/arm/v7 PyPI has no wheel of pycryptodome or cffi (cryptography's), so pip builds
+# them too, cffi against libffi-dev (the runtime libffi8 stays: Python itself needs it).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev libffi-dev \
     && pip install --no-cache-dir . \
-    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
+    && apt-get purge -y gcc libc6-dev libffi-dev && apt-get autoremove -y \
+    && rm -rf /var/lib/apt/lists/*
 COPY --chmod=755 deploy/agent-entrypoint.sh /usr/local/bin/agent-entrypoint.sh
 ENTRYPOINT ["/usr/local/bin/agent-entrypoint.sh"]

@@ -6,6 +6,10 @@ imported into podman; each stand-in is then built on it from `standins/<name>.Co
 Every image is tagged with a hash of its recipe (the Containerfile, the files it copies, the
 base's hash), so a re-run reuses what is in podman's store and a changed recipe builds anew.
 
+The python stand-in can also be made for another architecture (`Arch`, e.g. arm64 and armv7
+for Raspberry Pis): the same recipe on a Debian root of that architecture, run through
+qemu-user-static's binfmt handlers, with the architecture in the tags.
+
 The stand-ins honour the official images' contracts that docker-compose.yml and the
 Dockerfiles rely on (environment variables, data paths, commands); see docs/deployment.md.
 """
@@ -31,6 +35,29 @@ NPM_VERSION = "10.8.2"
 # The machine's extra CAs (e.g. of an egress proxy): builds inside the stand-ins reach PyPI,
 # npm and Debian through the same network as the host, so they trust the same CAs.
 HOST_CA_DIR = Path("/usr/local/share/ca-certificates")
+
+
+@dataclass(frozen=True)
+class Arch:
+    """A foreign architecture an image is built for (run under qemu-user-static)."""
+
+    name: str  # in image tags: iotsecbench/agent:<name>
+    debian: str  # mmdebstrap --arch
+    platform: str  # podman build/run --platform
+    podman_arch: str  # podman import --arch
+    variant: str  # podman import --variant ("" for none)
+    uname: str  # `uname -m` inside a container of it
+    binfmt: str  # qemu-user-static's binfmt_misc handler that runs its binaries
+
+    def emulated(self) -> bool:
+        """Whether the kernel runs this architecture's binaries (`make qemu` makes it so)."""
+        status = Path("/proc/sys/fs/binfmt_misc") / self.binfmt
+        return status.is_file() and status.read_text().startswith("enabled")
+
+
+ARM64 = Arch("arm64", "arm64", "linux/arm64", "arm64", "", "aarch64", "qemu-aarch64")
+ARMV7 = Arch("armv7", "armhf", "linux/arm/v7", "arm", "v7", "armv7l", "qemu-arm")
+ARCHES = (ARM64, ARMV7)
 
 
 @dataclass(frozen=True)
@@ -109,12 +136,37 @@ def _host_cas() -> list[Path]:
     return sorted(HOST_CA_DIR.glob("*.crt")) if HOST_CA_DIR.is_dir() else []
 
 
-def base_image(log: list[str]) -> str:
-    """The Debian root every stand-in starts from (minbase + ca-certificates + the host's CAs)."""
+def base_image(log: list[str], arch: Arch | None = None) -> str:
+    """The Debian root every stand-in starts from (minbase + ca-certificates + the host's CAs),
+    of the host's architecture or of `arch`.
+
+    When the mirror's security index for the architecture does not match its Release file
+    (seen here for bookworm-security armhf: a stale Packages.xz, no by-hash copy), apt refuses
+    it and so does mmdebstrap; the root is then made without the security suite, tagged by
+    the sources it really has, and the log says so. A later run tries the full sources first
+    (apt fails in seconds while the mirror is broken), so the fallback ends when the mirror
+    is mended."""
     sources = debian_sources()
+    try:
+        return _base_image(sources, log, arch)
+    except RuntimeError as exc:
+        security = [line for line in sources if f" {SUITE}-security" in line]
+        if not (security and "Failed to fetch" in str(exc) and f"{SUITE}-security" in str(exc)):
+            raise
+        fetch_error = next(
+            line.strip() for line in str(exc).splitlines() if "Failed to fetch" in line
+        )
+        log.append(f"stand-in base: {fetch_error}; made without {SUITE}-security instead")
+        return _base_image([line for line in sources if line not in security], log, arch)
+
+
+def _base_image(sources: list[str], log: list[str], arch: Arch | None) -> str:
     cas = _host_cas()
-    tag = f"{PREFIX}/debian:" + _digest(
-        SUITE.encode(), "\n".join(sources).encode(), *(p.read_bytes() for p in cas)
+    # The host's tag is left as it was before arches existed, so its images stay reusable.
+    arch_part = [f"arch={arch.debian}".encode()] if arch else []
+    name = f"debian-{arch.name}" if arch else "debian"
+    tag = f"{PREFIX}/{name}:" + _digest(
+        SUITE.encode(), "\n".join(sources).encode(), *(p.read_bytes() for p in cas), *arch_part
     )
     if image_exists(tag):
         log.append(f"stand-in base {tag}: reused")
@@ -130,6 +182,7 @@ def base_image(log: list[str]) -> str:
             [
                 "mmdebstrap",
                 "--variant=minbase",
+                *([f"--arch={arch.debian}"] if arch else []),
                 "--include=ca-certificates",
                 f'--customize-hook=mkdir -p "$1{HOST_CA_DIR}"',
                 *hooks,
@@ -138,7 +191,10 @@ def base_image(log: list[str]) -> str:
                 *sources,
             ]
         )
-        run(["podman", "import", "--change", 'CMD ["bash"]', str(tarball), tag])
+        platform = ["--arch", arch.podman_arch] if arch else []
+        if arch and arch.variant:
+            platform += ["--variant", arch.variant]
+        run(["podman", "import", *platform, "--change", 'CMD ["bash"]', str(tarball), tag])
     log.append(f"stand-in base {tag}: built in {time.monotonic() - started:.0f} s")
     return tag
 
@@ -155,43 +211,53 @@ def _context_extras(standin: StandIn, context: Path) -> None:
             (context / packed).rename(context / target)
 
 
+def _standin(standin: StandIn, base: str, log: list[str], arch: Arch | None = None) -> str:
+    """Build (or reuse) one stand-in on `base`; answer its tag."""
+    recipe = RECIPES / f"{standin.name}.Containerfile"
+    parts = [base.encode(), recipe.read_bytes()]
+    parts += [(RECIPES / f).read_bytes() for f in standin.files]
+    if standin.name == "node":
+        parts.append(f"{NODE_VERSION} {NPM_VERSION}".encode())
+    # The base's tag (in `parts`) already differs per arch; the name says it to a reader.
+    tag = f"{PREFIX}/{standin.name}{f'-{arch.name}' if arch else ''}:{_digest(*parts)}"
+    if image_exists(tag):
+        log.append(f"stand-in {standin.replaces} → {tag}: reused")
+        return tag
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="iotsecbench-standin-") as tmp:
+        context = Path(tmp)
+        for f in standin.files:
+            shutil.copy2(RECIPES / f, context / f)
+        _context_extras(standin, context)
+        run(
+            [
+                "podman",
+                "build",
+                *(["--platform", arch.platform] if arch else []),
+                "--network",
+                "host",
+                "--build-arg",
+                f"BASE={base}",
+                "-f",
+                str(recipe),
+                "-t",
+                tag,
+                str(context),
+            ]
+        )
+    log.append(f"stand-in {standin.replaces} → {tag}: built in {time.monotonic() - started:.0f} s")
+    return tag
+
+
 def build_standins(log: list[str]) -> dict[str, str]:
     """Build (or reuse) every stand-in; answer {official image: stand-in tag}."""
     base = base_image(log)
-    tags: dict[str, str] = {}
-    for standin in STANDINS:
-        recipe = RECIPES / f"{standin.name}.Containerfile"
-        parts = [base.encode(), recipe.read_bytes()]
-        parts += [(RECIPES / f).read_bytes() for f in standin.files]
-        if standin.name == "node":
-            parts.append(f"{NODE_VERSION} {NPM_VERSION}".encode())
-        tag = f"{PREFIX}/{standin.name}:{_digest(*parts)}"
-        tags[standin.replaces] = tag
-        if image_exists(tag):
-            log.append(f"stand-in {standin.replaces} → {tag}: reused")
-            continue
-        started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="iotsecbench-standin-") as tmp:
-            context = Path(tmp)
-            for f in standin.files:
-                shutil.copy2(RECIPES / f, context / f)
-            _context_extras(standin, context)
-            run(
-                [
-                    "podman",
-                    "build",
-                    "--network",
-                    "host",
-                    "--build-arg",
-                    f"BASE={base}",
-                    "-f",
-                    str(recipe),
-                    "-t",
-                    tag,
-                    str(context),
-                ]
-            )
-        log.append(
-            f"stand-in {standin.replaces} → {tag}: built in {time.monotonic() - started:.0f} s"
-        )
-    return tags
+    return {standin.replaces: _standin(standin, base, log) for standin in STANDINS}
+
+
+def python_standin(arch: Arch, log: list[str]) -> str:
+    """Build (or reuse) the python stand-in for `arch` (and its Debian root); answer its tag.
+
+    Needs qemu-user-static's binfmt handlers for `arch` (`make test-deploy` enables them)."""
+    python = next(s for s in STANDINS if s.name == "python")
+    return _standin(python, base_image(log, arch), log, arch)
