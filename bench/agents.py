@@ -2,10 +2,12 @@
 
     make bench            # or: .venv/bin/python bench/agents.py --agents 30 --messages 200
 
-Starts the platform as `make up` does (scripts/stack.py, broker with identities, on
-127.0.0.1) in scratch databases (PostgreSQL `<E2E_DATABASE>_bench_agents`, Redis db 10),
-enrolls `--agents` agent processes (each with its own broker identity), lets them idle,
-then runs one MQTT QoS 1 round-trip experiment of `--messages` messages on all of them.
+Starts the platform as `make up` does (scripts/stack.py, broker with identities) listening on
+its address on a bridge of its own, in scratch databases (PostgreSQL
+`<E2E_DATABASE>_bench_agents`, Redis db 10); enrolls `--agents` agents, each in its own
+network namespace with its own address on that bridge (a lab's Pis, as
+e2e/test_lab_network.py has one) and its own broker identity; lets them idle; then runs one
+MQTT QoS 1 round-trip experiment of `--messages` messages on all of them. Needs root.
 
 Prints, as a Markdown table for docs/benchmarks.md:
 - records stored vs expected (every device's messages; no duplicate (device, seq));
@@ -21,10 +23,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -34,8 +40,13 @@ sys.path[:0] = [str(REPO_DIR / "backend"), str(REPO_DIR)]
 
 from e2e.conftest import DATABASE_NAME, USERNAME, Product, running_platform  # noqa: E402
 from e2e.test_full_path import DESIGN  # noqa: E402
+from scripts.stack import VENV_BIN  # noqa: E402
 
 REDIS_URL = os.environ.get("BENCH_AGENTS_REDIS_URL", "redis://127.0.0.1:6379/10")
+# Our own /24 on our own bridge: the platform at .1, the agents' namespaces at .2 and up.
+SUBNET = "10.214.0"
+PLATFORM_ADDRESS = f"{SUBNET}.1"
+PREFIX = 24
 IDLE_S = 10.0
 RUN_TIMEOUT_S = 900
 
@@ -62,31 +73,72 @@ def rss_mb(pid: int) -> float:
     return float(psutil.Process(pid).memory_info().rss) / 1e6
 
 
+@contextmanager
+def lab_network(hosts: int) -> Iterator[list[str]]:
+    """`hosts` network namespaces (the Pis), each with its own address on a bridge that the
+    platform's address (PLATFORM_ADDRESS) sits on; removed afterwards. Yields their names."""
+    tag = secrets.token_hex(2)
+    bridge = f"isbsb{tag}"
+    namespaces: list[str] = []
+    _ip("link", "add", bridge, "type", "bridge")
+    try:
+        _ip("addr", "add", f"{PLATFORM_ADDRESS}/{PREFIX}", "dev", bridge)
+        _ip("link", "set", bridge, "up")
+        for i in range(1, hosts + 1):
+            namespace, host_end = f"isb-scale-{tag}-{i}", f"isbs{tag}h{i}"
+            _ip("netns", "add", namespace)
+            namespaces.append(namespace)
+            _ip("link", "add", host_end, "type", "veth", "peer", "name", "eth0", "netns", namespace)
+            _ip("link", "set", host_end, "master", bridge, "up")
+            _ip("-n", namespace, "addr", "add", f"{SUBNET}.{i + 1}/{PREFIX}", "dev", "eth0")
+            _ip("-n", namespace, "link", "set", "eth0", "up")
+            _ip("-n", namespace, "link", "set", "lo", "up")
+        yield namespaces
+    finally:
+        for namespace in namespaces:
+            subprocess.run(["ip", "netns", "del", namespace], check=False, capture_output=True)
+        subprocess.run(["ip", "link", "del", bridge], check=False, capture_output=True)
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", type=int, default=30)
     parser.add_argument("--messages", type=int, default=200)
     args = parser.parse_args()
+    if os.geteuid() != 0:
+        raise SystemExit("bench/agents.py makes a network namespace per agent: run it as root")
     database = f"{DATABASE_NAME}_bench_agents"
     with (
         tempfile.TemporaryDirectory(prefix="iotsecbench-bench-agents-") as tmp,
-        running_platform(Path(tmp), database=database, redis_url=REDIS_URL) as product,
+        lab_network(args.agents) as namespaces,
+        running_platform(
+            Path(tmp), database=database, redis_url=REDIS_URL, host=PLATFORM_ADDRESS
+        ) as product,
     ):
-        return measure(product, args.agents, args.messages)
+        return measure(product, namespaces, args.messages)
 
 
-def measure(product: Product, agents: int, messages: int) -> int:
+def measure(product: Product, namespaces: list[str], messages: int) -> int:
     stack = product.stack
+    agents = len(namespaces)
     platform_pids = [p.pid for _, p in stack.processes]
     started = time.monotonic()
+    agent = str(VENV_BIN / "iotsecbench-agent")
     names = [f"bench-agent-{i:02d}" for i in range(1, agents + 1)]
-    for name in names:
-        agent_dir = stack.enroll_agent(
-            name=name, server=product.url, username=USERNAME, platform_id=product.database_url
-        )
-        stack.start_agent(name, agent_dir)
-    devices = product.wait_devices_online(timeout=180, count=agents)
+    for name, namespace in zip(names, namespaces, strict=True):
+        in_host = ["ip", "netns", "exec", namespace]
+        token = stack.manage("device_enrollment_token", "--username", USERNAME).strip()
+        state_dir = stack.state_dir / "agents" / name
+        stack.run(f"enroll {name}", [*in_host, agent, "enroll", f"--server={product.url}",
+                  f"--token={token}", f"--name={name}", f"--state-dir={state_dir}"])  # fmt: skip
+        stack.start(name, [*in_host, agent, "run", "--state-dir", str(state_dir)])
+    devices = product.wait_devices_online(timeout=240, count=agents)
     print(f"{agents} agents enrolled and online in {time.monotonic() - started:.1f} s")
+    # `ip netns exec` execs the agent: each started pid is the agent process itself.
     agent_pids = [p.pid for name, p in stack.processes if name in names]
 
     idle_before = cpu_seconds(agent_pids)
