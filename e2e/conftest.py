@@ -31,6 +31,23 @@ AGENTS = ("e2e-agent-1", "e2e-agent-2")
 ARTIFACTS = REPO_DIR / "e2e" / "artifacts"
 
 
+def multipart_form(filename: str, body: bytes, fields: dict[str, str]) -> tuple[bytes, str]:
+    """A multipart form with `fields` and one CSV file, as a browser's form sends it: the
+    body and its Content-Type."""
+    boundary = secrets.token_hex(16)
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+        for k, v in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="{filename}"\r\nContent-Type: text/csv\r\n\r\n'.encode()
+        + body
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
 @dataclass
 class Product:
     url: str
@@ -55,24 +72,14 @@ class Product:
 
     def upload(self, path: str, filename: str, body: bytes, fields: dict[str, str]) -> Any:
         """POST a multipart form with one file, as a browser's form would."""
-        boundary = secrets.token_hex(16)
-        parts = [
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-            for k, v in fields.items()
-        ]
-        parts.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-            f'filename="{filename}"\r\nContent-Type: text/csv\r\n\r\n'.encode()
-            + body
-            + f"\r\n--{boundary}--\r\n".encode()
-        )
+        data, content_type = multipart_form(filename, body, fields)
         request = urllib.request.Request(
             f"{self.url}{path}",
             method="POST",
-            data=b"".join(parts),
+            data=data,
             headers={
                 "Authorization": f"Token {self.api_token}",
-                "Content-Type": f"multipart/form-data; boundary={boundary}",
+                "Content-Type": content_type,
             },
         )
         with urllib.request.urlopen(request, timeout=30) as response:

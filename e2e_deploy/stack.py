@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import re
-import secrets
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from e2e.conftest import multipart_form
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 COMPOSE_FILE = REPO_DIR / "docker-compose.yml"
@@ -287,17 +288,5 @@ class Client:
 
     def upload(self, path: str, filename: str, body: bytes, fields: dict[str, str]) -> Any:
         """POST a multipart form with one file, as the web UI's form does."""
-        boundary = secrets.token_hex(16)
-        parts = [
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-            for k, v in fields.items()
-        ]
-        parts.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-            f'filename="{filename}"\r\nContent-Type: text/csv\r\n\r\n'.encode()
-            + body
-            + f"\r\n--{boundary}--\r\n".encode()
-        )
-        return self.request(
-            "POST", path, b"".join(parts), f"multipart/form-data; boundary={boundary}"
-        )
+        data, content_type = multipart_form(filename, body, fields)
+        return self.request("POST", path, data, content_type)
