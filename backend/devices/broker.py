@@ -19,9 +19,10 @@ the devices table through the plugin's `$CONTROL/dynamic-security/v1` topic:
   (one-way controllers of plain runs), as `iotsecbench-platform-data`.
 
 The broker's initial configuration (`dynsec_initial_config`, written by `manage.py
-broker_config`) knows only the platform's certificate identity, with the plugin's admin
-role; `broker_sync` (run at every start and by `manage.py broker_config --sync`) creates
-everything else, idempotently, so a broker that lost its state is rebuilt from the database.
+broker_identities setup`, devices/broker_setup.py) knows only the platform's certificate
+identity, with the plugin's admin role; `broker_sync` (run at every start, `manage.py
+broker_identities sync`) creates everything else, idempotently, so a broker that lost its
+state is rebuilt from the database.
 """
 
 from __future__ import annotations
@@ -85,6 +86,21 @@ def identities_enabled() -> bool:
 
 
 # --- certificates -----------------------------------------------------------------------------
+
+
+def key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+def write_file(path: Path, data: bytes, mode: int) -> None:
+    """Write `data` with `mode` from the first byte (a key is never readable by others)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.chmod(path, mode)
 
 
 @cache
@@ -175,21 +191,11 @@ def platform_tls_files() -> TlsFiles:
     """This process's own certificate as `iotsecbench-platform`: a fresh key (never
     written outside a 0700 temporary directory of this process), signed by the client CA."""
     key = ec.generate_private_key(ec.SECP256R1())
-    directory = Path(tempfile.mkdtemp(prefix="iotsecbench-platform-"))
-    directory.chmod(0o700)
+    directory = Path(tempfile.mkdtemp(prefix="iotsecbench-platform-"))  # mode 0700
     key_file, cert_file = directory / "platform.key", directory / "platform.crt"
-    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(
-            key.private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.PKCS8,
-                serialization.NoEncryption(),
-            )
-        )
-    cert_file.write_text(
-        _sign(key.public_key(), common_name=PLATFORM_USER, days=PLATFORM_CERT_DAYS)
-    )
+    write_file(key_file, key_pem(key), 0o600)
+    certificate = _sign(key.public_key(), common_name=PLATFORM_USER, days=PLATFORM_CERT_DAYS)
+    write_file(cert_file, certificate.encode("ascii"), 0o644)
     return TlsFiles(
         ca_file=settings.MQTT_TLS_CA_FILE, cert_file=str(cert_file), key_file=str(key_file)
     )

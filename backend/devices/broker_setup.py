@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from devices.broker import dynsec_initial_config
+from devices.broker import dynsec_initial_config, key_pem, write_file
 
 CA_DAYS = 3650
 SERVER_DAYS = 825
@@ -39,20 +39,6 @@ class BrokerFiles:
     ca_cert: Path
     ca_key: Path
     broker_dir: Path
-
-
-def _write(path: Path, data: bytes, mode: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.chmod(path, mode)
-
-
-def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
-    return key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
 
 
 def _names(hosts: Sequence[str]) -> list[x509.GeneralName]:
@@ -100,8 +86,8 @@ def _ca(directory: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .sign(key, hashes.SHA256())
     )
-    _write(key_path, _key_pem(key), 0o600)
-    _write(cert_path, cert.public_bytes(serialization.Encoding.PEM), 0o644)
+    write_file(key_path, key_pem(key), 0o600)
+    write_file(cert_path, cert.public_bytes(serialization.Encoding.PEM), 0o644)
     return cert, key
 
 
@@ -137,8 +123,8 @@ def _server_certificate(
         )
         .sign(ca_key, hashes.SHA256())
     )
-    _write(key_path, _key_pem(key), 0o600)
-    _write(cert_path, cert.public_bytes(serialization.Encoding.PEM), 0o644)
+    write_file(key_path, key_pem(key), 0o600)
+    write_file(cert_path, cert.public_bytes(serialization.Encoding.PEM), 0o644)
 
 
 def broker_setup(pki_dir: Path, broker_dir: Path, hosts: Sequence[str]) -> BrokerFiles:
@@ -154,5 +140,5 @@ def broker_setup(pki_dir: Path, broker_dir: Path, hosts: Sequence[str]) -> Broke
     _server_certificate(broker_dir, ca, ca_key, list(hosts))
     dynsec = broker_dir / DYNSEC_FILE
     if not dynsec.exists():
-        _write(dynsec, (json.dumps(dynsec_initial_config(), indent=2) + "\n").encode(), 0o600)
+        write_file(dynsec, (json.dumps(dynsec_initial_config(), indent=2) + "\n").encode(), 0o600)
     return BrokerFiles(pki_dir / "ca.crt", pki_dir / "ca.key", broker_dir)

@@ -612,21 +612,14 @@ def _one_way_job(run: Run, part: RunDevice) -> dict[str, Any]:
         "oneway_deadline_s": 2 * expected_s + ONE_WAY_DEADLINE_SLACK_S,
     }
     controller = run.controller
-    if "security_key" in controller:
-        shared = "security_private_key" not in controller
-        sealed = (
-            seal_for_device(
-                part.device,
-                bytes.fromhex(controller["security_key"]),
-                context=f"{run.pk}/{part.device_id}",
-            )
-            if shared
-            else None
-        )
-        if sealed is not None:
-            fields["security_key_sealed"] = sealed
-        else:
-            fields["security_key"] = controller["security_key"]
+    key = controller.get("security_key")
+    # With a signature's private half beside it, the key is the public half: no secret.
+    if key is not None and "security_private_key" not in controller:
+        context = f"{run.pk}/{part.device_id}"
+        sealed = seal_for_device(part.device, bytes.fromhex(key), context=context)
+        fields.update({"security_key": key} if sealed is None else {"security_key_sealed": sealed})
+    elif key is not None:
+        fields["security_key"] = key
     if "srup_public_key" in controller:
         fields["srup_controller_public_key"] = controller["srup_public_key"]
         fields["srup_controller_id"] = controller["srup_controller_id"]

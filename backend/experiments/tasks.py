@@ -9,6 +9,7 @@ from typing import Any
 from celery import shared_task
 from celery.app.task import Task
 
+from core.exceptions import ApplicationError
 from core.mqtt import BrokerUnavailable
 from experiments.services import (
     run_dispatch,
@@ -27,7 +28,9 @@ DISPATCH_FAILED_MESSAGE = "Could not send the jobs to the devices: {error}"
 
 def _publishing(task: Task[Any, Any], run_id: str, publish: Callable[..., int]) -> int:
     """Run a step that publishes to the broker; retry a broker failure with backoff, then
-    fail the run saying why."""
+    fail the run saying why. Any other ApplicationError (e.g. a device without a broker
+    identity, whose job cannot be built) fails the run at once with its message, rather than
+    leaving it preparing."""
     try:
         return publish(run_id=run_id)
     except BrokerUnavailable as exc:
@@ -36,6 +39,9 @@ def _publishing(task: Task[Any, Any], run_id: str, publish: Callable[..., int]) 
             return 0
         logger.warning("experiments.dispatch_retry run=%s error=%s", run_id, exc.message)
         raise task.retry(exc=exc, countdown=2**task.request.retries) from exc
+    except ApplicationError as exc:
+        run_fail(run_id=run_id, message=DISPATCH_FAILED_MESSAGE.format(error=exc.message))
+        return 0
 
 
 @shared_task(

@@ -289,3 +289,32 @@ def test_a_one_way_runs_shared_key_reaches_only_the_device_it_was_sealed_to(
         unseal(keys[1], sealed[devices[0].pk], context=f"{run.pk}/{devices[0].pk}")
     with pytest.raises(SealError):
         unseal(keys[0], sealed[devices[0].pk], context=f"another-run/{devices[0].pk}")
+
+
+@pytest.mark.django_db
+def test_a_run_whose_job_cannot_be_sealed_fails_saying_why_instead_of_hanging(
+    personas, identities, monkeypatch
+):
+    """A device enrolled before the broker had identities has no key to seal a one-way
+    run's shared key to: the dispatch fails the run with the reason and how to fix it."""
+    from experiments.models import Run, RunStatus
+    from experiments.tasks import run_dispatch_task
+
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    device = DeviceFactory.create(workspace=personas.workspace, name="pi-old")
+    experiment = ExperimentFactory.create(
+        workspace=personas.workspace,
+        devices=[device],
+        measurement="one_way",
+        security="aes-128-cbc",
+        payload_size=16,
+    )
+    run = experiment_start(experiment=experiment)[0]
+    Run.objects.filter(pk=run.pk).update(status=RunStatus.PREPARING)
+
+    assert run_dispatch_task.apply(args=(str(run.pk),)).get() == 0
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert "pi-old has no broker identity" in run.error
+    assert "enroll its agent again" in run.error
