@@ -303,7 +303,17 @@ def test_data_survives_the_stack_taken_down_and_started_again(deployment: Deploy
     deployment.timings.append(f"down + up again in {time.monotonic() - started:.0f} s")
 
     client = Client(deployment.client.url)
-    client.sign_in(USERNAME, deployment.password)
+
+    def signed_in() -> bool:
+        # Healthy containers, yet the first request through nginx right after a restart
+        # once timed out (CI, 14:40 UTC): try again until the stack answers.
+        try:
+            client.sign_in(USERNAME, deployment.password)
+        except (StackError, OSError):
+            return False
+        return True
+
+    wait_until(signed_in, timeout=180, what="signed in after the restart", every=2)
     for key in ("plain", "secured"):
         before = made[key]
         after = client.api("GET", f"/api/runs/{before['id']}/")
