@@ -85,6 +85,7 @@ def handle_message(topic: str, payload: bytes) -> bool:
             sent=int(body.get("sent", 0)),
             received=int(body.get("received", 0)),
             total=int(body.get("total", 0)),
+            phase=str(body.get("phase", "running")),
         )
     if kind == "events":
         return _handle_event(device_id, body)

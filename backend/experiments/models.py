@@ -193,19 +193,28 @@ class Experiment(models.Model):
 
 
 class RunStatus(models.TextChoices):
-    """queued -> preparing -> running -> ingesting -> done, or failed / cancelled. Every
-    change is timestamped in RunTransition (a database trigger writes it)."""
+    """queued -> preparing -> running -> ingesting -> done | partial | failed, or cancelled.
+    Every change is timestamped in RunTransition (a database trigger writes it).
+
+    A device's part ends `done` (every planned message measured and stored), `partial` (n of
+    N measured, and why) or `failed` (nothing measured, and why); the run's final state
+    derives from its parts (experiments.services.run_settle): done when every part is done,
+    failed when every part failed, partial otherwise. Records that arrive later (an agent
+    that restarts and uploads its log) are still stored, and the states follow them."""
 
     QUEUED = "queued", "Queued"
     PREPARING = "preparing", "Preparing"
     RUNNING = "running", "Running"
     INGESTING = "ingesting", "Ingesting"
     DONE = "done", "Done"
+    PARTIAL = "partial", "Partial"
     FAILED = "failed", "Failed"
     CANCELLED = "cancelled", "Cancelled"
 
 
-FINISHED_STATUSES = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
+FINISHED_STATUSES = (RunStatus.DONE, RunStatus.PARTIAL, RunStatus.FAILED, RunStatus.CANCELLED)
+# Finished runs whose records can be analysed: complete, or partial (and saying so).
+MEASURED_STATUSES = (RunStatus.DONE, RunStatus.PARTIAL)
 # A run in one of these holds its devices: no other run may use them meanwhile.
 ACTIVE_STATUSES = (RunStatus.PREPARING, RunStatus.RUNNING, RunStatus.INGESTING)
 
@@ -238,6 +247,9 @@ class Run(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The records (or samples) its stored summary was computed from: records that arrive
+    # after the run ended (an agent uploading after a restart) make run_settle recompute it.
+    summarized_records = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -272,6 +284,10 @@ class RunDevice(models.Model):
     # records are stored.
     record_total = models.PositiveIntegerField(null=True, blank=True)
     records_ingested = models.PositiveIntegerField(default=0)
+    # The part ended before its upload completed: its agent reported why (`error`), it went
+    # silent, or its records were refused. Its state then follows what is stored
+    # (experiments.services.run_device_settle).
+    ended = models.BooleanField(default=False)
     last_heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The device's facts at dispatch time (hardware, OS, library versions): reproducibility.
     facts = models.JSONField(default=dict, blank=True)

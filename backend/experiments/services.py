@@ -92,7 +92,9 @@ NOT_ENFORCED_WARNING = (
     "would be refused: {devices}. Run those agents as root on Linux with /dev/net/tun "
     "(docs/network-emulation.md), or choose other devices or no profile."
 )
-DEVICE_STALE_MESSAGE = "Device {name} sent no heartbeat for {seconds} s; its agent may have died."
+DEVICE_STALE_MESSAGE = (
+    "Device {name} sent no heartbeat for {seconds} s during the run; its agent may have died"
+)
 DEVICE_NEVER_STARTED_MESSAGE = (
     "Device {name} never accepted its job before the job expired; is its agent running and "
     "connected to the same broker?"
@@ -410,7 +412,7 @@ def schedule_soon() -> None:
 RUN_NOT_CANCELLABLE_MESSAGE = "Run {run_id} is already {status}; there is nothing to cancel."
 CANCELLED_MESSAGE = "Cancelled by {user}."
 RUN_NOT_RETRYABLE_MESSAGE = (
-    "Run {run_id} is {status}; only a failed or cancelled run can be retried."
+    "Run {run_id} is {status}; only a failed, partial or cancelled run can be retried."
 )
 
 
@@ -467,7 +469,7 @@ def run_retry(*, run: Run) -> Run:
     """Queue a failed or cancelled run again: the same frozen spec (same seed, same
     profile as frozen), the same devices, at the back of the queue."""
     run = Run.objects.select_for_update().get(pk=run.pk)
-    if run.status not in (RunStatus.FAILED, RunStatus.CANCELLED):
+    if run.status not in (RunStatus.FAILED, RunStatus.PARTIAL, RunStatus.CANCELLED):
         raise RunNotRetryable(RUN_NOT_RETRYABLE_MESSAGE.format(run_id=run.pk, status=run.status))
     devices = list(Device.objects.filter(run_devices__run=run).order_by("name"))
     offline = [d.name for d in devices if not d.online]
@@ -838,17 +840,145 @@ def run_health_answered(*, device_id: UUID | str) -> None:
 
 
 def run_device_fail(*, run_device: RunDevice, message: str) -> None:
-    """A device's part failed: the run fails with it, naming the device."""
-    RunDevice.objects.filter(pk=run_device.pk).exclude(status__in=FINISHED_STATUSES).update(
-        status=RunStatus.FAILED, error=message
+    """A device's part ended early (its agent reported why, it went silent, or its records
+    were refused): keep the reason and settle the part. What the device measured is never
+    discarded, and the other devices' parts go on: the run ends when every part has."""
+    RunDevice.objects.filter(pk=run_device.pk).update(error=message, ended=True)
+    run_device_settle(run_device_id=run_device.pk)
+
+
+PART_PARTIAL_MESSAGE = "{done} of {total} planned {unit} measured and stored"
+PART_WAITING_MESSAGE = (
+    "{sent} of {total} {unit} measured on the device, none stored yet: its log stays on the "
+    "device and is stored when its agent uploads it"
+)
+
+
+def _unit(run_device: RunDevice) -> str:
+    return "samples" if run_device.run.experiment.kind in SAMPLE_KINDS else "messages"
+
+
+@transaction.atomic
+def run_device_settle(*, run_device_id: int) -> str:
+    """Give a device's part the state its data says, then settle the run. Returns the part's
+    status.
+
+    - Every record it declared (its final chunk's total) stored: `done` when that is every
+      planned record, else `partial` ("n of N measured", or the agent's reason).
+    - Records declared but not all stored yet: `ingesting` (the chunks are on their way).
+    - Ended without an upload (a failure report, or silence): `partial` when its heartbeats
+      said it measured something (the log is on the device and is stored if it comes),
+      `failed` when it measured nothing.
+    Safe to call again at any time: late records move a part (and its run) on.
+    """
+    part = (
+        RunDevice.objects.select_for_update()
+        .select_related("run__experiment", "device")
+        .get(pk=run_device_id)
     )
-    run_fail(run_id=run_device.run_id, message=f"{run_device.device.name}: {message}")
+    unit = _unit(part)
+    status, error = part.status, part.error
+    declared = part.record_total
+    if declared is not None and part.records_ingested >= declared:
+        status = RunStatus.DONE if declared >= part.total else RunStatus.PARTIAL
+        if declared == 0 and part.total > 0:
+            status = RunStatus.FAILED
+        if status == RunStatus.PARTIAL and not error:
+            error = PART_PARTIAL_MESSAGE.format(done=declared, total=part.total, unit=unit)
+    elif (declared is not None and not part.ended) or part.chunks.filter(
+        status="received"
+    ).exists():
+        status = RunStatus.INGESTING  # its chunks are on their way into the database
+    elif part.ended:
+        measured = part.records_ingested > 0 or part.sent > 0
+        status = RunStatus.PARTIAL if measured else RunStatus.FAILED
+        if part.sent > part.records_ingested and "none stored yet" not in error:
+            waiting = PART_WAITING_MESSAGE.format(sent=part.sent, total=part.total, unit=unit)
+            error = f"{error} ({waiting})" if error else waiting
+    if (status, error) != (part.status, part.error):
+        RunDevice.objects.filter(pk=part.pk).update(status=status, error=error)
+    if status in FINISHED_STATUSES:
+        # Under the run's row lock: of two parts settling at once, the second to take it
+        # sees both (READ COMMITTED reads what the first committed).
+        run_settle(run_id=part.run_id)
+    return str(status)
+
+
+@transaction.atomic
+def run_settle(*, run_id: UUID | str) -> str:
+    """Derive the run's final state from its parts once every part has ended: `done` when
+    all are done, `failed` when all failed, `partial` otherwise (a cancelled run stays
+    cancelled). Its summary is computed then, and again whenever late records change it.
+    Returns the run's status."""
+    from measurements.services.summary import summarize
+    from results.tasks import run_round_trips_warm_task  # results reads measurements
+
+    run = Run.objects.select_for_update().get(pk=run_id)
+    parts = list(RunDevice.objects.filter(run_id=run_id).select_related("device"))
+    if run.status in (RunStatus.QUEUED, RunStatus.PREPARING) or not parts:
+        return str(run.status)
+    if any(p.status not in FINISHED_STATUSES for p in parts):
+        return str(run.status)
+    statuses = {p.status for p in parts}
+    if run.status == RunStatus.CANCELLED:
+        status, error = RunStatus.CANCELLED, run.error
+    elif statuses == {RunStatus.DONE}:
+        status, error = RunStatus.DONE, ""
+    else:
+        status = RunStatus.FAILED if statuses == {RunStatus.FAILED} else RunStatus.PARTIAL
+        error = "; ".join(
+            f"{p.device.name}: {p.error}" for p in parts if p.status != RunStatus.DONE
+        )
+    stored = sum(p.records_ingested for p in parts)
+    summarized = run.finished_at is not None and run.summarized_records == stored
+    if status == run.status and error == run.error and summarized:
+        return str(status)
+    first = run.status not in FINISHED_STATUSES
+    if first and status != RunStatus.FAILED:
+        # Marks the summary step in the run's transitions, as before `done`.
+        Run.objects.filter(pk=run_id).update(status=RunStatus.INGESTING)
+    if not summarized:
+        summarize(run_id=run_id)
+    Run.objects.filter(pk=run_id).update(
+        status=status,
+        error=error,
+        summarized_records=stored,
+        finished_at=run.finished_at or timezone.now(),
+    )
+    logger.info(
+        "experiments.run_settled run=%s status=%s records=%s error=%s",
+        run_id,
+        status,
+        stored,
+        error,
+    )
+    if first:
+        schedule_soon()  # its devices are free for the next queued run
+    if status == RunStatus.DONE:
+        # The results pages read a completed run's round trips from a cache; fill it now
+        # rather than on the first view (docs/results.md).
+        transaction.on_commit(partial(run_round_trips_warm_task.delay, str(run_id)))
+    return str(status)
+
+
+# Heartbeat phases of an agent still busy with a run: measuring it, or uploading its log
+# (for as long as its upload retries). A heartbeat in another phase (done, failed, idle) may
+# still name its last run, and must not keep that run's part alive.
+ALIVE_PHASES = ("running", "uploading")
 
 
 def run_device_progress(
-    *, device_id: UUID | str, run_id: UUID | str, sent: int, received: int, total: int
+    *,
+    device_id: UUID | str,
+    run_id: UUID | str,
+    sent: int,
+    received: int,
+    total: int,
+    phase: str = "running",
 ) -> bool:
     """Apply a heartbeat's progress. Returns False when no active run part matches."""
+    if phase not in ALIVE_PHASES:
+        return False
     now = timezone.now()
     active = RunDevice.objects.filter(run_id=run_id, device_id=device_id).exclude(
         status__in=FINISHED_STATUSES
@@ -913,8 +1043,13 @@ def run_device_clock_record(
 
 
 def runs_fail_stale(*, now: datetime | None = None) -> int:
-    """Fail runs whose devices went silent, never took their job, or never answered the
-    health check before the run (beat task)."""
+    """End the parts of devices that went silent or never took their job, and fail runs
+    whose devices never answered the health check before the run (beat task).
+
+    Silence counts from the device's last heartbeat, or from when PostgreSQL last started if
+    that is later: while the database was down no heartbeat could be written, and that is
+    not the device's fault. A silent device is marked offline; its part ends partial when
+    it had measured something (stored when its agent uploads), failed otherwise."""
     now = now or timezone.now()
     unanswered = Run.objects.filter(
         status=RunStatus.PREPARING,
@@ -935,14 +1070,17 @@ def runs_fail_stale(*, now: datetime | None = None) -> int:
             ),
         )
     stale_after = timedelta(seconds=settings.RUN_HEARTBEAT_STALE_SECONDS)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_postmaster_start_time()")
+        database_started = cursor.fetchone()[0]
+    if database_started > now - stale_after:
+        return 0  # the platform itself was deaf until just now: give heartbeats time
     never_started = RunDevice.objects.filter(
         status=RunStatus.PREPARING,
         run__started_at__lt=now - timedelta(seconds=settings.JOB_TTL_SECONDS) - stale_after,
     ).select_related("device")
     silent = (
-        RunDevice.objects.filter(
-            status=RunStatus.RUNNING,
-        )
+        RunDevice.objects.filter(status=RunStatus.RUNNING)
         .filter(Q(last_heartbeat_at__lt=now - stale_after) | Q(last_heartbeat_at__isnull=True))
         .select_related("device")
     )
@@ -955,6 +1093,9 @@ def runs_fail_stale(*, now: datetime | None = None) -> int:
     for rd in silent:
         message = DEVICE_STALE_MESSAGE.format(
             name=rd.device.name, seconds=settings.RUN_HEARTBEAT_STALE_SECONDS
+        )
+        Device.objects.filter(pk=rd.device_id, last_seen_at__lt=now - stale_after).update(
+            online=False
         )
         run_device_fail(run_device=rd, message=message)
         failed += 1

@@ -15,13 +15,6 @@ class ChunkConflict(ApplicationError):
     status_code = 409
 
 
-class RunNotAcceptingUploads(ApplicationError):
-    """The run already finished (completed or failed); its records can no longer change."""
-
-    code = "run_not_accepting_uploads"
-    status_code = 409
-
-
 class ChunkTooLarge(ApplicationError):
     """An uploaded chunk is larger than a chunk may be; the agent should send smaller ones."""
 

@@ -8,7 +8,7 @@ from celery import shared_task
 from celery.app.task import Task
 from django.db import OperationalError
 
-from measurements.services import chunk_ingest
+from measurements.services import chunk_ingest, chunks_requeue_stale
 
 INGEST_MAX_RETRIES = 5
 
@@ -19,3 +19,8 @@ def chunk_ingest_task(self: Task[Any, Any], chunk_id: int) -> int:
         return chunk_ingest(chunk_id=chunk_id)
     except OperationalError as exc:  # database restart or network blip: transient
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+
+
+@shared_task
+def chunks_requeue_stale_task() -> int:
+    return chunks_requeue_stale()

@@ -18,7 +18,13 @@ from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
 from experiments.apis import ExperimentOutputSerializer, RunOutputSerializer, run_output
-from experiments.models import SAMPLE_KINDS, Experiment, ExperimentKind, Run, RunStatus
+from experiments.models import (
+    MEASURED_STATUSES,
+    SAMPLE_KINDS,
+    Experiment,
+    ExperimentKind,
+    Run,
+)
 from results.apis import (
     NO_DELIVERED_MESSAGES_MESSAGE,
     CompareApi,
@@ -62,7 +68,8 @@ NOT_IN_WORKSPACE = "No {what} with this id in your workspace."
 ONLY_FOR_KIND = "Only for a share of kind {kind}: leave it out."
 REQUIRED_FOR_KIND = "Required for a share of kind {kind}."
 RUN_NOT_COMPLETED = (
-    "Only a completed run can be shared (this one is {status}): share it when it has finished."
+    "Only a completed or partial run can be shared (this one is {status}): share it when it "
+    "has finished."
 )
 COMPARE_NEEDS_MESSAGING = (
     "Only messaging runs can be compared; this one is a {kind} run. Share it on its own."
@@ -179,7 +186,7 @@ class SharesApi(APIView):
                 raise serializers.ValidationError({field: [NOT_IN_WORKSPACE.format(what="run")]})
             runs = [found[run_id] for run_id in run_ids]
             for run in runs:
-                if run.status != RunStatus.DONE:
+                if run.status not in MEASURED_STATUSES:
                     raise serializers.ValidationError(
                         {field: [RUN_NOT_COMPLETED.format(status=run.status)]}
                     )

@@ -32,8 +32,12 @@ JOB_SIGNING_KEY = envsecret("JOB_SIGNING_KEY")
 # How long a published job stays valid; an agent refuses it afterwards.
 JOB_TTL_SECONDS = envint("JOB_TTL_SECONDS", default=120)
 
-# A run whose device sent no heartbeat for this long is failed by the beat task.
+# A run part whose device sent no heartbeat for this long ends (partial or failed) by the
+# beat task.
 RUN_HEARTBEAT_STALE_SECONDS = envint("RUN_HEARTBEAT_STALE_SECONDS", default=60)
+# An uploaded chunk still `received` after this long is queued for ingestion again by the
+# beat task (its task was lost with a worker killed mid-ingest).
+CHUNK_REQUEUE_AFTER_SECONDS = envint("CHUNK_REQUEUE_AFTER_SECONDS", default=30)
 # A run's devices must answer the health check before it within this time (beat fails it).
 HEALTH_CHECK_TIMEOUT_SECONDS = envint("HEALTH_CHECK_TIMEOUT_SECONDS", default=60)
 

@@ -9,8 +9,8 @@ from measurements.services.ingest import (
     STREAMS,
     chunk_ingest,
     chunk_receive,
+    chunks_requeue_stale,
     csv_copy,
-    run_device_complete_if_ingested,
 )
 from measurements.services.summary import bench_summarize, run_summarize
 
@@ -24,7 +24,7 @@ __all__ = [
     "bench_summarize",
     "chunk_ingest",
     "chunk_receive",
+    "chunks_requeue_stale",
     "csv_copy",
-    "run_device_complete_if_ingested",
     "run_summarize",
 ]

@@ -2,16 +2,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from psycopg import Error as PsycopgError
 from psycopg import errors as pg_errors
 
-from experiments.models import FINISHED_STATUSES, Run, RunDevice, RunStatus
-from experiments.services import run_device_fail
-from measurements.errors import ChunkConflict, ChunkFormatError, RunNotAcceptingUploads
+from experiments.models import RunDevice, RunStatus
+from experiments.services import run_device_fail, run_device_settle
+from measurements.errors import ChunkConflict, ChunkFormatError
 from measurements.models import BenchSample, ChunkStatus, MessageRecord, Stream, UploadChunk
 
 logger = logging.getLogger(__name__)
@@ -80,12 +82,7 @@ CHUNK_CONFLICT_MESSAGE = (
     "Chunk {index} of this run was already uploaded under another idempotency key; "
     "re-send it with its original key `{key}`."
 )
-RUN_FINISHED_MESSAGE = "Run {run_id} is {status}; it accepts no more records."
 INGEST_FAILED_MESSAGE = "Uploaded records were rejected: {error}"
-PARTIAL_MESSAGE = (
-    "only {done} of {total} planned records were measured (the agent stopped early); "
-    "the {done} measured are stored"
-)
 
 
 # --- receiving ----------------------------------------------------------------------------
@@ -115,10 +112,7 @@ def chunk_receive(
     ).first()
     if existing is not None:
         return existing, False
-    run = run_device.run
-    # A cancelled run still takes what its agents measured before they stopped.
-    if run.status in (RunStatus.DONE, RunStatus.FAILED):
-        raise RunNotAcceptingUploads(RUN_FINISHED_MESSAGE.format(run_id=run.pk, status=run.status))
+    # Whatever state the run is in (failed, cancelled, partial), what was measured is kept.
     _check_header(body, STREAMS[Stream(stream)])
     try:
         with transaction.atomic():
@@ -132,7 +126,11 @@ def chunk_receive(
                 body=body,
             )
             if is_final:
-                RunDevice.objects.filter(pk=run_device.pk).update(record_total=record_total)
+                part = RunDevice.objects.filter(pk=run_device.pk)
+                part.update(record_total=record_total)
+                part.filter(status__in=(RunStatus.PREPARING, RunStatus.RUNNING)).update(
+                    status=RunStatus.INGESTING
+                )
             transaction.on_commit(lambda: chunk_ingest_task.delay(chunk.pk))
     except IntegrityError as exc:
         # Either the same key raced in (answer as a replay) or the index is taken.
@@ -247,53 +245,25 @@ def chunk_ingest(*, chunk_id: int) -> int:
         logger.warning("measurements.chunk_failed chunk=%s error=%s", chunk.pk, error)
         return 0
     logger.info("measurements.chunk_ingested chunk=%s records=%s", chunk.pk, added)
-    run_device_complete_if_ingested(run_device_id=chunk.run_device_id)
+    run_device_settle(run_device_id=chunk.run_device_id)
     return added
 
 
-def run_device_complete_if_ingested(*, run_device_id: int) -> bool:
-    """Complete a device's part once every record it declared is stored; then the run, once
-    every device is complete. Conditional updates make concurrent chunk tasks safe.
+def chunks_requeue_stale(*, now: datetime | None = None) -> int:
+    """Queue the ingestion of chunks left `received` for longer than a task takes to start
+    (a worker killed mid-ingest: its task comes back only after the broker's visibility
+    timeout). Ingestion is idempotent, so a chunk queued twice is ingested once. Returns
+    the number of chunks queued (beat task)."""
+    from measurements.tasks import chunk_ingest_task
 
-    A part that declared fewer records than planned (its agent stopped mid-run and uploaded
-    what it had measured) fails the run instead: its records stay stored.
-    """
-    ingested = RunDevice.objects.filter(
-        pk=run_device_id,
-        record_total__isnull=False,
-        records_ingested__gte=F("record_total"),
-    ).exclude(status__in=FINISHED_STATUSES)
-    partial = ingested.filter(record_total__lt=F("total")).select_related("device").first()
-    if partial is not None:
-        message = PARTIAL_MESSAGE.format(done=partial.record_total, total=partial.total)
-        run_device_fail(run_device=partial, message=message)
-        return True
-    done = ingested.update(status=RunStatus.DONE)
-    if not done:
-        return False
-    run_id = RunDevice.objects.values_list("run_id", flat=True).get(pk=run_device_id)
-    unfinished = RunDevice.objects.filter(run_id=run_id).exclude(status=RunStatus.DONE)
-    if unfinished.exists():
-        return True
-    claimed = (
-        Run.objects.filter(pk=run_id)
-        .exclude(status__in=(*FINISHED_STATUSES, RunStatus.INGESTING))
-        .update(status=RunStatus.INGESTING)
-    )
-    if claimed:
-        from measurements.services.summary import summarize
-
-        summarize(run_id=run_id)
-        completed = Run.objects.filter(pk=run_id, status=RunStatus.INGESTING).update(
-            status=RunStatus.DONE, finished_at=timezone.now()
-        )
-        if completed:
-            from experiments.services import schedule_soon
-            from results.tasks import run_round_trips_warm_task  # results reads measurements
-
-            schedule_soon()  # its devices are free for the next queued run
-
-            # The results pages read a completed run's round trips from a cache; fill it now
-            # rather than on the first view (docs/results.md).
-            transaction.on_commit(lambda: run_round_trips_warm_task.delay(str(run_id)))
-    return True
+    now = now or timezone.now()
+    stale = UploadChunk.objects.filter(
+        status=ChunkStatus.RECEIVED,
+        received_at__lt=now - timedelta(seconds=settings.CHUNK_REQUEUE_AFTER_SECONDS),
+    ).values_list("pk", flat=True)
+    chunk_ids = list(stale[:1000])
+    for chunk_id in chunk_ids:
+        chunk_ingest_task.delay(chunk_id)
+    if chunk_ids:
+        logger.warning("measurements.chunks_requeued count=%s ids=%s", len(chunk_ids), chunk_ids)
+    return len(chunk_ids)

@@ -34,7 +34,7 @@ from measurements.selectors import NS_PER_US, BenchBaselines, bench_statistics, 
 from results.services.summaries import DeviceStatistics, RunStatistics, run_statistics_compute
 
 EXPORT_SPEC_EXCLUDED = frozenset({"ca_cert", "broker_url"})
-IDENTITY_COLUMNS = ("run_id", "experiment_id", "experiment_name", "kind")
+IDENTITY_COLUMNS = ("run_id", "run_status", "experiment_id", "experiment_name", "kind")
 DEVICE_COLUMNS = ("device_id", "device_name")
 RECORD_COLUMNS = {  # name -> Arrow type of the Parquet column
     "seq": pa.int32(),
@@ -84,6 +84,8 @@ def run_parameters(*, run: Run) -> dict[str, Any]:
     and objects as JSON text)."""
     params: dict[str, Any] = {
         "run_id": str(run.pk),
+        # done, or partial / cancelled / failed: a partial run's rows say so (_metadata has why).
+        "run_status": run.status,
         "experiment_id": str(run.experiment_id),
         "experiment_name": run.experiment.name,
         "kind": run.experiment.kind,
@@ -192,11 +194,22 @@ def run_records_csv(*, run: Run) -> Iterator[bytes]:
 def _metadata(*, run: Run) -> bytes:
     spec = {k: v for k, v in run.spec.items() if k not in EXPORT_SPEC_EXCLUDED}
     devices = [
-        {"device_id": str(rd.device_id), "name": rd.device.name, "facts": rd.facts}
+        {
+            "device_id": str(rd.device_id),
+            "name": rd.device.name,
+            "facts": rd.facts,
+            # A partial part says so: its state, why, and how many of its planned records.
+            "status": rd.status,
+            "error": rd.error,
+            "planned": rd.total,
+            "stored": rd.records_ingested,
+        }
         for rd in run.run_devices.all()
     ]
+    outcome = {"status": run.status, "error": run.error}
     return json.dumps(
-        {"run": run_parameters(run=run), "spec": spec, "devices": devices}, default=str
+        {"run": run_parameters(run=run), "outcome": outcome, "spec": spec, "devices": devices},
+        default=str,
     ).encode()
 
 

@@ -16,6 +16,7 @@ from experiments.models import (
     Protocol,
     Run,
     RunDevice,
+    RunStatus,
     SrupSignature,
     Transport,
 )
@@ -69,9 +70,23 @@ def _device_facts(facts: dict[str, Any]) -> str:
     return ", ".join(known) if known else "no facts reported"
 
 
+def _completeness(run: Run, devices: list[RunDevice]) -> list[str]:
+    """For a run that did not complete: that it is partial, and each unfinished device's
+    part with its reason (experiments.services.run_device_settle wrote them)."""
+    if run.status == RunStatus.DONE:
+        return []
+    unfinished = [rd for rd in devices if rd.status != RunStatus.DONE]
+    parts = "; ".join(
+        f"{rd.device.name} {rd.status}, {rd.records_ingested:,} of {rd.total:,} stored"
+        + (f" ({rd.error})" if rd.error else "")
+        for rd in unfinished
+    )
+    return [f"This run is {run.status}, not complete: {parts}."]
+
+
 def _provenance(run: Run, measured: str, devices: list[RunDevice]) -> list[str]:
     """The opening sentences: what was measured with which platform, the run, its dates,
-    and the devices with their facts."""
+    the devices with their facts, and whether the run is complete."""
     return [
         f"{measured} were measured with {PLATFORM} "
         f"{settings.SPECTACULAR_SETTINGS.get('VERSION', _UNKNOWN)} "
@@ -80,6 +95,7 @@ def _provenance(run: Run, measured: str, devices: list[RunDevice]) -> list[str]:
         f"{len(devices)} device{'s' if len(devices) != 1 else ''} took part: "
         + _devices_sentence(devices)
         + ".",
+        *_completeness(run, devices),
     ]
 
 

@@ -2167,11 +2167,12 @@ export interface components {
          *     * `running` - Running
          *     * `ingesting` - Ingesting
          *     * `done` - Done
+         *     * `partial` - Partial
          *     * `failed` - Failed
          *     * `cancelled` - Cancelled
          * @enum {string}
          */
-        RunStatusEnum: "queued" | "preparing" | "running" | "ingesting" | "done" | "failed" | "cancelled";
+        RunStatusEnum: "queued" | "preparing" | "running" | "ingesting" | "done" | "partial" | "failed" | "cancelled";
         RunSummaryRow: {
             /** Format: uuid */
             device_id: string | null;
@@ -2848,11 +2849,12 @@ export interface operations {
                  *     * `running` - Running
                  *     * `ingesting` - Ingesting
                  *     * `done` - Done
+                 *     * `partial` - Partial
                  *     * `failed` - Failed
                  *     * `cancelled` - Cancelled
                  *     * `never` - Never run
                  */
-                status?: "queued" | "preparing" | "running" | "ingesting" | "done" | "failed" | "cancelled" | "never";
+                status?: "queued" | "preparing" | "running" | "ingesting" | "done" | "partial" | "failed" | "cancelled" | "never";
             };
             header?: never;
             path?: never;

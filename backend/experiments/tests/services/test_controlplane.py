@@ -119,3 +119,67 @@ def test_stale_runs_fail_naming_the_silent_device(personas, settings):
     assert run.status == RunStatus.FAILED
     assert "pi-9" in run.error
     assert "heartbeat" in run.error
+
+
+@pytest.mark.django_db
+def test_a_silent_device_that_had_measured_ends_partial_and_is_marked_offline(personas, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from experiments.services import runs_fail_stale
+
+    long_ago = timezone.now() - timedelta(seconds=settings.RUN_HEARTBEAT_STALE_SECONDS + 1)
+    silent = DeviceFactory.create(
+        workspace=personas.workspace, name="pi-s", online=True, last_seen_at=long_ago
+    )
+    alive = DeviceFactory.create(workspace=personas.workspace, name="pi-l", online=True)
+    run = Run.objects.create(
+        experiment=ExperimentFactory.create(workspace=personas.workspace), status=RunStatus.RUNNING
+    )
+    part = RunDevice.objects.create(
+        run=run,
+        device=silent,
+        status=RunStatus.RUNNING,
+        sent=812,
+        total=2000,
+        last_heartbeat_at=long_ago,
+    )
+    other = RunDevice.objects.create(
+        run=run,
+        device=alive,
+        status=RunStatus.RUNNING,
+        sent=900,
+        total=2000,
+        last_heartbeat_at=timezone.now(),
+    )
+    assert runs_fail_stale() == 1
+    part.refresh_from_db()
+    other.refresh_from_db()
+    run.refresh_from_db()
+    silent.refresh_from_db()
+    assert part.status == RunStatus.PARTIAL
+    assert "sent no heartbeat" in part.error
+    assert "812 of 2000 messages measured on the device, none stored yet" in part.error
+    assert silent.online is False
+    # The other device measures on: the run is not over while it is.
+    assert other.status == RunStatus.RUNNING
+    assert run.status == RunStatus.RUNNING
+
+
+@pytest.mark.django_db
+def test_heartbeats_of_an_agent_done_with_the_run_do_not_keep_its_part_alive(personas):
+    device = DeviceFactory.create(workspace=personas.workspace, name="pi-h")
+    run = Run.objects.create(
+        experiment=ExperimentFactory.create(workspace=personas.workspace), status=RunStatus.RUNNING
+    )
+    part = RunDevice.objects.create(run=run, device=device, status=RunStatus.RUNNING)
+    beat = {"run_id": str(run.pk), "sent": 5, "received": 5, "total": 10}
+    assert handle_message(*_msg(device, "heartbeat", {**beat, "phase": "uploading"}))
+    part.refresh_from_db()
+    seen = part.last_heartbeat_at
+    assert seen is not None
+    # The agent's upload failed for good: its heartbeats still name the run, phase "failed".
+    assert handle_message(*_msg(device, "heartbeat", {**beat, "phase": "failed"})) is False
+    part.refresh_from_db()
+    assert part.last_heartbeat_at == seen

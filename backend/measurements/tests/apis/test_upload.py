@@ -126,10 +126,10 @@ def test_upload_answers_400_with_the_expected_header_when_the_header_is_wrong(ru
 
 
 @pytest.mark.django_db(transaction=True)
-def test_bad_record_fails_the_chunk_and_the_run_naming_the_line_and_keeps_earlier_chunks(
+def test_bad_record_fails_the_chunk_ends_the_part_partial_and_keeps_earlier_chunks(
     running_run, django_capture_on_commit_callbacks
 ):
-    run, part_a, agent_a = running_run.run, running_run.parts[0], running_run.agents[0]
+    run, (part_a, _), (agent_a, agent_b) = running_run.run, running_run.parts, running_run.agents
     good = csv_chunk(_rows(RTTS_A[:10]))
     bad = csv_chunk(_rows(RTTS_A[:3])).replace(b"\n2,", b"\n2x,")
     with django_capture_on_commit_callbacks(execute=True):
@@ -141,8 +141,15 @@ def test_bad_record_fails_the_chunk_and_the_run_naming_the_line_and_keeps_earlie
     assert "line 4" in chunk.error
     assert "2x" in chunk.error
     assert MessageRecord.objects.filter(run_device=part_a).count() == 10
+    part_a.refresh_from_db()
+    assert part_a.status == RunStatus.PARTIAL
+    assert part_a.error.startswith("Uploaded records were rejected: chunk 1:")
     run.refresh_from_db()
-    assert run.status == RunStatus.FAILED
+    assert run.status == RunStatus.RUNNING  # pi-b is still measuring
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(agent_b, run, csv_chunk(_rows(RTTS_A)), index=0, final=True, total=100)
+    run.refresh_from_db()
+    assert run.status == RunStatus.PARTIAL
     assert run.error.startswith("pi-a: Uploaded records were rejected: chunk 1:")
 
 
@@ -173,12 +180,14 @@ def test_user_session_cannot_upload_records(running_run, owner_client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_partial_upload_keeps_its_records_and_fails_the_run_as_incomplete(
-    running_run, django_capture_on_commit_callbacks
+def test_a_partial_upload_ends_its_part_partial_and_the_other_device_still_completes(
+    running_run, owner_client, django_capture_on_commit_callbacks
 ):
-    from measurements.services.ingest import PARTIAL_MESSAGE
-
-    run, (part_a, _), (agent_a, _) = running_run.run, running_run.parts, running_run.agents
+    run, (part_a, part_b), (agent_a, agent_b) = (
+        running_run.run,
+        running_run.parts,
+        running_run.agents,
+    )
     # The agent was stopped after 37 of its 100 messages and uploaded those 37.
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(
@@ -188,10 +197,60 @@ def test_a_partial_upload_keeps_its_records_and_fails_the_run_as_incomplete(
     assert MessageRecord.objects.filter(run_device=part_a).count() == 37
     part_a.refresh_from_db()
     run.refresh_from_db()
-    assert part_a.status == RunStatus.FAILED
-    assert part_a.error == PARTIAL_MESSAGE.format(done=37, total=100)
+    assert part_a.status == RunStatus.PARTIAL
+    assert part_a.error == "37 of 100 planned messages measured and stored"
+    assert run.status == RunStatus.RUNNING  # one device's end does not end the others'
+    # ... then the agent says why; the part keeps its state and takes the reason.
+    reason = "agent stopped during the run: SIGTERM (37 of 100 messages measured)"
+    assert agent_a.post(f"/api/agent/runs/{run.pk}/fail/", {"message": reason}).status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(agent_b, run, csv_chunk(_rows(RTTS_A)), index=0, final=True, total=100)
+    part_a.refresh_from_db()
+    part_b.refresh_from_db()
+    run.refresh_from_db()
+    assert (part_a.status, part_a.error) == (RunStatus.PARTIAL, reason)
+    assert part_b.status == RunStatus.DONE
+    assert run.status == RunStatus.PARTIAL
+    assert run.error == f"pi-a: {reason}"
+    overall = RunStatistic.objects.get(run=run, run_device=None)
+    assert overall.n == 137  # the summary covers what was stored of both devices
+    methods = owner_client.get(f"/api/runs/{run.pk}/methods/").json()["text"]
+    assert "This run is partial, not complete: pi-a partial, 37 of 100 stored" in methods
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_run_takes_a_late_upload_and_becomes_partial(
+    running_run, django_capture_on_commit_callbacks
+):
+    from experiments.services import run_device_fail
+
+    run, (part_a, part_b), (agent_a, agent_b) = (
+        running_run.run,
+        running_run.parts,
+        running_run.agents,
+    )
+    # Both agents went silent (killed) before uploading: the run ends failed...
+    for part in (part_a, part_b):
+        run_device_fail(run_device=part, message="sent no heartbeat")
+    run.refresh_from_db()
     assert run.status == RunStatus.FAILED
-    assert run.error == f"{part_a.device.name}: {PARTIAL_MESSAGE.format(done=37, total=100)}"
+    # ... then one restarts and uploads the 60 records it had logged.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(
+            agent_a, run, csv_chunk(_rows(RTTS_A[:60])), index=0, final=True, total=60
+        )
+    assert response.status_code == 201
+    run.refresh_from_db()
+    part_a.refresh_from_db()
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 60
+    assert part_a.status == RunStatus.PARTIAL
+    assert run.status == RunStatus.PARTIAL
+    assert RunStatistic.objects.get(run=run, run_device=None).n == 60
+    # The same upload again (the agent lost our answer) stores nothing twice.
+    with django_capture_on_commit_callbacks(execute=True):
+        again = upload(agent_a, run, csv_chunk(_rows(RTTS_A[:60])), index=0, final=True, total=60)
+    assert again.status_code == 200
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 60
 
 
 @pytest.mark.django_db(transaction=True)
@@ -231,3 +290,37 @@ def test_another_devices_upload_under_the_victims_key_does_not_shadow_the_victim
     assert MessageRecord.objects.filter(run_device=attacker_run.parts[0]).count() == 5
     victim_part.refresh_from_db()
     assert victim_part.records_ingested == 100
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chunk_left_received_by_a_dead_worker_is_requeued_and_ingested_once(
+    running_run, settings, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from measurements.services import chunks_requeue_stale
+
+    run, part_a = running_run.run, running_run.parts[0]
+    # What a worker killed mid-ingest leaves: the chunk stored, its task gone.
+    chunk = UploadChunk.objects.create(
+        run_device=part_a,
+        idempotency_key="lost",
+        index=0,
+        is_final=True,
+        record_total=100,
+        body=csv_chunk(_rows(RTTS_A)),
+    )
+    RunDevice.objects.filter(pk=part_a.pk).update(record_total=100, status=RunStatus.INGESTING)
+    assert chunks_requeue_stale() == 0  # too fresh: its task may still be on its way
+    old = timezone.now() - timedelta(seconds=settings.CHUNK_REQUEUE_AFTER_SECONDS + 1)
+    UploadChunk.objects.filter(pk=chunk.pk).update(received_at=old)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert chunks_requeue_stale() == 1
+        assert chunks_requeue_stale() == 0  # ingested: nothing left to queue
+    chunk.refresh_from_db()
+    part_a.refresh_from_db()
+    assert chunk.status == ChunkStatus.INGESTED
+    assert MessageRecord.objects.filter(run_device=part_a).count() == 100
+    assert (part_a.records_ingested, part_a.status) == (100, RunStatus.DONE)

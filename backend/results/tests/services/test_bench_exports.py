@@ -58,7 +58,7 @@ def test_bench_records_csv_has_one_row_per_sample_with_the_run_parameters(make_b
     rows = _csv_rows(b"".join(run_records_csv(run=made.run)))
 
     header = list(rows[0])
-    assert header[:4] == ["run_id", "experiment_id", "experiment_name", "kind"]
+    assert header[:5] == ["run_id", "run_status", "experiment_id", "experiment_name", "kind"]
     assert header[-11:] == ["device_id", "device_name", *SAMPLE_COLUMNS]
     assert {(r["kind"], r["repetitions"], r["mechanisms"]) for r in rows} == {
         ("cipher_bench", "2", json.dumps(["aes-128-cbc", "ed25519"]))

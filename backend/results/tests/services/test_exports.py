@@ -38,7 +38,7 @@ def test_records_csv_has_one_row_per_record_with_the_run_parameters(make_run):
 
     assert len(rows) == 4
     header = list(rows[0])
-    assert header[:4] == ["run_id", "experiment_id", "experiment_name", "kind"]
+    assert header[:5] == ["run_id", "run_status", "experiment_id", "experiment_name", "kind"]
     assert header[-11:] == [
         "seq",
         "t_send_ns",

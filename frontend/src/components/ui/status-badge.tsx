@@ -9,7 +9,7 @@ type StatusBadgeProps = {
 
 /**
  * What each run status means, shown as the badge's tooltip. The badge itself shows the
- * status word (queued, preparing, running, ingesting, done, failed, cancelled), which is
+ * status word (queued, preparing, running, ingesting, done, partial, failed, cancelled), which is
  * also what the end-to-end tests wait for.
  */
 export const RUN_STATUS_DESCRIPTIONS: Record<RunStatus, string> = {
@@ -18,13 +18,14 @@ export const RUN_STATUS_DESCRIPTIONS: Record<RunStatus, string> = {
   running: 'The devices are measuring.',
   ingesting: 'The devices finished; their measurements are being stored.',
   done: 'Finished: every measurement is stored.',
+  partial: 'Finished, but not every planned message was measured and stored; the run page says which device stopped and why.',
   failed: 'Stopped by an error; the run page says why.',
   cancelled: 'Cancelled before it finished; what was measured until then is kept.',
 };
 
 const isRunStatus = (status: string): status is RunStatus => status in RUN_STATUS_DESCRIPTIONS;
 
-/** Coloured pill for a status: a run's (queued … done, failed, cancelled), a device's, a trace's. */
+/** Coloured pill for a status: a run's (queued … done, partial, failed, cancelled), a device's, a trace's. */
 export const StatusBadge = ({ status, prefix = '', role }: StatusBadgeProps) => (
   <span
     className={`badge badge-${status}`}

@@ -8,7 +8,7 @@ import { paths } from '@/config/paths';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
 import { EXPERIMENTS_QUERY_KEY } from '@/features/experiments/api/get-experiments';
 import { RunPowerTraces } from '@/features/power/components/run-power-traces';
-import { useRun } from '@/features/runs/api/get-run';
+import { hasMeasuredResults, useRun } from '@/features/runs/api/get-run';
 import { RunActions } from '@/features/runs/components/run-actions';
 import { RunView } from '@/features/runs/components/run-view';
 import { SharePanel } from '@/features/sharing/components/share-panel';
@@ -46,8 +46,8 @@ const RunRoute = () => {
             />
           }
         />
-        {/* Only finished results are shared: the API refuses a run still under way. */}
-        {run.data.status === 'done' ? (
+        {/* Only measured results are shared: the API refuses a run still under way. */}
+        {hasMeasuredResults(run.data.status) ? (
           <SharePanel target={{ kind: 'run', run: run.data.id }} filter={{ run: run.data.id }} />
         ) : null}
         <RunPowerTraces

@@ -12,6 +12,7 @@ const RUN_STATUSES = [
   'running',
   'ingesting',
   'done',
+  'partial',
   'failed',
   'cancelled',
 ] as const satisfies readonly RunStatus[];

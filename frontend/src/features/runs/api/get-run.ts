@@ -7,15 +7,19 @@ import type { Run, RunStatus } from '@/types/api';
 /** How often an unfinished run is re-fetched: live enough for progress bars, light on the server. */
 export const RUN_POLL_INTERVAL_MS = 1000;
 
-// The backend's experiments.models: queued → preparing → running → ingesting → done, or
-// failed / cancelled. Only a finished run stops changing.
-const FINISHED_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'failed', 'cancelled']);
+// The backend's experiments.models: queued → preparing → running → ingesting → done, partial
+// or failed, or cancelled. Only a finished run stops changing (but for records an agent
+// uploads late, which can move a failed run to partial).
+const FINISHED_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'partial', 'failed', 'cancelled']);
 
 export const isRunFinished = (status: RunStatus): boolean => FINISHED_STATUSES.has(status);
+/** Runs whose records can be analysed: complete, or partial (the page says so). */
+export const hasMeasuredResults = (status: RunStatus): boolean => status === 'done' || status === 'partial';
 /** POST /api/runs/{id}/cancel/ accepts these (409 run_not_cancellable otherwise). */
 export const isRunCancellable = (status: RunStatus): boolean => !FINISHED_STATUSES.has(status);
 /** POST /api/runs/{id}/retry/ accepts these (409 run_not_retryable otherwise). */
-export const isRunRetryable = (status: RunStatus): boolean => status === 'failed' || status === 'cancelled';
+export const isRunRetryable = (status: RunStatus): boolean =>
+  status === 'failed' || status === 'partial' || status === 'cancelled';
 
 export const runQueryKey = (runId: string) => ['runs', runId] as const;
 

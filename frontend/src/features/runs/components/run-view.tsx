@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
 import type { Run } from '@/types/api';
 
-import { isRunFinished } from '../api/get-run';
+import { hasMeasuredResults, isRunFinished } from '../api/get-run';
 import { useResultsSource } from '../api/results-api';
 
 import { BenchResults } from './bench-results';
@@ -60,6 +60,7 @@ const RunTimeline = ({ run }: { run: Run }) => (
 
 export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewProps) => {
   const finished = isRunFinished(run.status);
+  const measured = hasMeasuredResults(run.status);
   const deviceErrors = run.devices.filter((device) => device.error);
   const interval = run.kind === 'messaging' ? describeInterval(run.spec) : null;
   // On a shared page: read-only, no links into the workspace, no downloads.
@@ -90,6 +91,12 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
       {run.status === 'failed' ? (
         <ErrorAlert title="The run failed." message={run.error || 'No reason was given.'} />
       ) : null}
+      {run.status === 'partial' ? (
+        <p className="alert" role="note">
+          <strong>The run is partial: not every planned message was measured and stored.</strong> The
+          figures below cover what was stored. {run.error}
+        </p>
+      ) : null}
       {run.status === 'cancelled' ? (
         <p className="alert">
           <strong>The run was cancelled.</strong> {run.error}
@@ -100,7 +107,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
           A retry of <Link to={paths.run.getHref(run.retry_of)}>an earlier run</Link>.
         </p>
       ) : null}
-      {run.status === 'failed' && deviceErrors.length > 0 ? (
+      {run.status !== 'done' && deviceErrors.length > 0 ? (
         <section className="panel" aria-labelledby="device-errors-heading">
           <h2 id="device-errors-heading" className="panel-title">
             Device errors
@@ -120,13 +127,13 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
       <NetworkConditions run={run} />
       <ClockOffsets run={run} />
 
-      {run.status === 'done' && run.kind === 'cipher_bench' ? (
+      {measured && run.kind === 'cipher_bench' ? (
         <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
-      {run.status === 'done' && run.kind === 'throughput' ? (
+      {measured && run.kind === 'throughput' ? (
         <ThroughputResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
       ) : null}
-      {run.status === 'done' && run.kind !== 'messaging' ? (
+      {measured && run.kind !== 'messaging' ? (
         shared ? (
           <MethodsParagraph runId={run.id} />
         ) : (
@@ -135,7 +142,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
       ) : null}
       {/* Only messaging runs have round trips: the results endpoints but exports and methods
           answer the others with 400 run_has_no_round_trips, so they are never called for them. */}
-      {run.status === 'done' && run.kind === 'messaging' ? (
+      {measured && run.kind === 'messaging' ? (
         <>
           <RunCharts runId={run.id} oneWay={measuresOneWay(run.spec)} />
           <RunStatisticsPanel runId={run.id} />

@@ -317,6 +317,28 @@ describe('Run page', () => {
     expect(screen.queryByRole('table', { name: 'Summary' })).not.toBeInTheDocument();
   });
 
+  it('should show a partial run as partial, why each device stopped, and its results', async () => {
+    const reason = 'agent stopped during the run (37 of 100 messages measured; uploaded after the agent restarted)';
+    db.runs.push({
+      ...completedRun,
+      status: 'partial',
+      error: `pi-lab-2: ${reason}`,
+      devices: completedRun.devices.map((d, i) =>
+        i === 1 ? { ...d, status: 'partial', sent: 37, received: 37, records_ingested: 37, error: reason } : d,
+      ),
+    });
+    arrangeResults();
+    renderApp(`/runs/${RUN_ID}`);
+
+    expect(await screen.findByRole('table', { name: 'Summary' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Status: partial');
+    expect(screen.getByRole('note')).toHaveTextContent('The run is partial');
+    const errors = screen.getByRole('region', { name: 'Device errors' });
+    expect(errors).toHaveTextContent(`pi-lab-2: ${reason}`);
+    expect(screen.getByRole('region', { name: 'Exports' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
   it("should show a messaging run's interval distribution, mean and seed", async () => {
     db.runs.push({
       ...runningRun,
