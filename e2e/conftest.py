@@ -103,22 +103,29 @@ class Product:
         raise AssertionError(f"agents not online after {timeout} s: {devices}")
 
 
-def _recreate_database(name: str) -> str:
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+def _recreate_database(name: str, admin_url: str = PG_ADMIN_URL) -> str:
+    with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    return PG_ADMIN_URL.replace("postgresql://", "postgres://").rsplit("/", 1)[0] + f"/{name}"
+    return admin_url.replace("postgresql://", "postgres://").rsplit("/", 1)[0] + f"/{name}"
 
 
 @contextmanager
 def running_platform(
-    state_dir: Path, *, database: str, redis_url: str, host: str = "127.0.0.1"
+    state_dir: Path,
+    *,
+    database: str,
+    redis_url: str,
+    host: str = "127.0.0.1",
+    pg_admin_url: str = PG_ADMIN_URL,
+    env: dict[str, str] | None = None,
 ) -> Iterator[Product]:
     """The platform's processes as `make up` starts them (scripts/stack.py), listening on
     `host`: broker with identities, web, worker, controller, beat, control-plane listener.
-    No agents: the caller enrolls and starts them."""
+    No agents: the caller enrolls and starts them. `pg_admin_url` names the PostgreSQL
+    server its database is made on; `env` adds settings."""
     redis.Redis.from_url(redis_url).flushdb()
-    database_url = _recreate_database(database)
+    database_url = _recreate_database(database, pg_admin_url)
     web_port = free_port()
     url = f"http://{host}:{web_port}"
     password = secrets.token_urlsafe(12)
@@ -133,6 +140,7 @@ def running_platform(
             "DJANGO_ALLOWED_HOSTS": ",".join(dict.fromkeys((host, "127.0.0.1", "localhost"))),
             "MEDIA_ROOT": str(state_dir / "media"),
             "PYTHONPATH": f"{REPO_DIR / 'backend'}{os.pathsep}{REPO_DIR}",
+            **(env or {}),
         },
     )
     try:
