@@ -1,0 +1,177 @@
+"""Broker restarts mid-run (issue #17): the data plane rides them out within the job's
+``reconnect_budget_s`` (runners/mqtt_link.ride_out), the message in flight at the cut is
+recorded lost, the run goes on; past the budget the run fails saying so, and every record
+logged until then is intact. Against a real Mosquitto killed and started again."""
+
+from __future__ import annotations
+
+import logging
+import re
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.recordlog import LOST, OK, Record
+from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.runners.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
+from restartkit import RestartableBroker, restartable_broker
+
+pytestmark = pytest.mark.integration
+
+DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
+OUTAGE = re.compile(r"agent\.data_plane_reconnected .*outage_ms=([0-9.]+)")
+
+
+@pytest.fixture
+def rbroker() -> Iterator[RestartableBroker]:
+    yield from restartable_broker()
+
+
+def mqtt_spec(broker: RestartableBroker, **overrides: Any) -> dict[str, Any]:
+    return {
+        "protocol": "mqtt",
+        "mqtt_version": "3.1.1",
+        "qos": 1,
+        "security": "none",
+        "payload_size": 66,
+        "message_count": 300,
+        "interval_ms": 10,
+        "measurement": "round_trip",
+        "timeout_ms": 2000,
+        "broker_url": broker.url,
+        "topic": f"iotsecbench/data/{uuid.uuid4()}/{DEVICE}",
+        **overrides,
+    }
+
+
+def srup_spec(broker: RestartableBroker, **overrides: Any) -> dict[str, Any]:
+    spec = mqtt_spec(broker, protocol="srup", payload_size=16, **overrides)
+    del spec["topic"]
+    return spec
+
+
+class Run:
+    """One runner in a thread of its own, its records as they are emitted."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.records: list[Record] = []
+        self.error: BaseException | None = None
+        self.context = RunContext(
+            run_id=str(uuid.uuid4()),
+            device_id=DEVICE,
+            clock=RunClock(),
+            emit=self.records.append,
+            stop=threading.Event(),
+        )
+        self.runner = runner_for("messaging", spec)(spec, self.context)
+
+    def execute(self) -> None:
+        try:
+            self.runner.execute()
+        except BaseException as exc:
+            self.error = exc
+
+
+def outages_ms(caplog: pytest.LogCaptureFixture) -> list[float]:
+    return [float(m.group(1)) for r in caplog.records if (m := OUTAGE.search(r.getMessage()))]
+
+
+def assert_one_record_per_seq(records: list[Record], count: int) -> None:
+    assert [r.seq for r in records] == list(range(count))
+
+
+def assert_lost_only_at_the_cut(records: list[Record], cut_ns: int, back_ns: int) -> list[Record]:
+    """The lost records were sent before the cut (in flight then: at most one per cut,
+    two if the restart is seen as two cuts); every other record is ok; nothing was sent
+    while the broker was down, and the run went on after it came back."""
+    lost = [r for r in records if r.outcome == LOST]
+    assert len(lost) <= 2, [(r.seq, r.outcome) for r in lost]
+    assert all(r.t_send_ns < cut_ns for r in lost)
+    assert all(r.outcome == OK for r in records if r.outcome != LOST)
+    assert not [r.seq for r in records if cut_ns < r.t_send_ns < back_ns]
+    # The run went on after the broker came back.
+    assert records[-1].t_send_ns > back_ns
+    return lost
+
+
+# A message is surely in flight at the cut: the broker is frozen 100 ms (the runner is
+# then waiting for its copy), then killed.
+IN_FLIGHT = "in-flight"
+# SIGTERM at any moment: the cut usually falls between two messages (the 10 ms interval),
+# when no round trip is open and nothing is lost.
+ANY_MOMENT = "any-moment"
+
+
+@pytest.mark.parametrize(
+    ("qos", "cut"), [(0, IN_FLIGHT), (1, IN_FLIGHT), (2, IN_FLIGHT), (1, ANY_MOMENT)]
+)
+def test_mqtt_roundtrip_rides_out_a_broker_restart_and_records_the_cut_message_lost(
+    rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture, qos: int, cut: str
+) -> None:
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.runners.mqtt_link")
+    run = Run(mqtt_spec(rbroker, qos=qos))
+    if cut == IN_FLIGHT:
+        restart = rbroker.restart_later(after_s=1.0, down_s=1.0, frozen_s=0.1)
+    else:
+        restart = rbroker.restart_later(after_s=1.0, down_s=1.0, sig=signal.SIGTERM)
+    run.execute()
+    restart.join()
+    assert run.error is None, run.error
+    assert_one_record_per_seq(run.records, 300)
+    lost = assert_lost_only_at_the_cut(run.records, restart.cut_wall_ns, restart.back_wall_ns)
+    assert len(lost) == (1 if cut == IN_FLIGHT else len(lost))
+    [outage] = outages_ms(caplog)
+    # The broker was down ~1 s; the reconnect comes within one backoff step (0.25 s) of it.
+    assert 900 <= outage <= 2500, outage
+    print(f"qos {qos} {cut}: lost seq {[r.seq for r in lost]}, outage {outage:.0f} ms")
+
+
+def test_mqtt_roundtrip_fails_naming_the_budget_when_the_broker_stays_down(
+    rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture
+) -> None:
+    run = Run(mqtt_spec(rbroker, reconnect_budget_s=0.5))
+    restart = rbroker.restart_later(after_s=0.5, down_s=None, frozen_s=0.1)
+    t0 = time.monotonic()
+    run.execute()
+    elapsed = time.monotonic() - t0
+    restart.join()
+    assert isinstance(run.error, DataPlaneError)
+    message = str(run.error)
+    assert "lost for longer than the reconnect budget of 0.5 s" in message, message
+    assert "reconnect_budget_s" in message
+    assert elapsed < 0.5 + 0.5 + 2, elapsed  # gave up at the budget, not at a timeout
+    # What was measured until the cut is intact: one record per seq, in order, the last
+    # one (in flight at the cut) lost, every one before it ok.
+    assert len(run.records) >= 5
+    assert_one_record_per_seq(run.records, len(run.records))
+    assert run.records[-1].outcome == LOST
+    assert all(r.outcome == OK for r in run.records[:-1])
+
+
+def test_mqtt_roundtrip_with_a_zero_budget_fails_at_the_cut_as_before(
+    rbroker: RestartableBroker,
+) -> None:
+    run = Run(mqtt_spec(rbroker, reconnect_budget_s=0))
+    restart = rbroker.restart_later(after_s=0.5, down_s=0.2, frozen_s=0.1)
+    run.execute()
+    restart.join()
+    assert isinstance(run.error, DataPlaneError)
+    assert "data-plane connection failed during read" in str(run.error)
+    assert_one_record_per_seq(run.records, len(run.records))
+    assert run.records[-1].outcome == LOST
+
+
+def test_reconnect_budget_defaults_to_30_s_and_is_checked_like_the_other_fields() -> None:
+    base = {"broker_url": "mqtt://127.0.0.1:1883", "qos": 1}
+    assert LinkSpec.parse(base).reconnect_budget_s == DEFAULT_RECONNECT_BUDGET_S == 30.0
+    assert LinkSpec.parse({**base, "reconnect_budget_s": 0}).reconnect_budget_s == 0.0
+    assert LinkSpec.parse({**base, "reconnect_budget_s": 2.5}).reconnect_budget_s == 2.5
+    for bad in (-1, "30", True, 3601, float("nan")):
+        with pytest.raises(UnsupportedJob, match=r"spec\.reconnect_budget_s must be a number"):
+            LinkSpec.parse({**base, "reconnect_budget_s": bad})
