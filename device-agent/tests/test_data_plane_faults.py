@@ -14,13 +14,17 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
+from iotsecbench_agent.oneway.wire import END_SEQ, build_payload
 from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
 from restartkit import RestartableBroker, restartable_broker
+from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
 
 pytestmark = pytest.mark.integration
 
@@ -61,7 +65,7 @@ class Run:
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.records: list[Record] = []
-        self.error: BaseException | None = None
+        self.error: AgentError | None = None
         self.context = RunContext(
             run_id=str(uuid.uuid4()),
             device_id=DEVICE,
@@ -74,7 +78,7 @@ class Run:
     def execute(self) -> None:
         try:
             self.runner.execute()
-        except BaseException as exc:
+        except AgentError as exc:
             self.error = exc
 
 
@@ -175,3 +179,175 @@ def test_reconnect_budget_defaults_to_30_s_and_is_checked_like_the_other_fields(
     for bad in (-1, "30", True, 3601, float("nan")):
         with pytest.raises(UnsupportedJob, match=r"spec\.reconnect_budget_s must be a number"):
             LinkSpec.parse({**base, "reconnect_budget_s": bad})
+
+
+# -- SRUP: two links (controller and the local echo peer) over one broker ------------------
+
+
+def test_srup_roundtrip_rides_out_a_broker_restart_with_both_ends_reconnected(
+    rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.runners.mqtt_link")
+    run = Run(srup_spec(rbroker, srup_signature="ed25519"))
+    restart = rbroker.restart_later(after_s=1.0, down_s=1.0, frozen_s=0.1)
+    run.execute()
+    restart.join()
+    assert run.error is None, run.error
+    assert_one_record_per_seq(run.records, 300)
+    lost = assert_lost_only_at_the_cut(run.records, restart.cut_wall_ns, restart.back_wall_ns)
+    assert len(lost) == 1
+    [outage] = outages_ms(caplog)
+    assert 900 <= outage <= 2500, outage
+    # The peer's replay check was not disturbed: no request after the restart refused.
+    assert run.runner.peer_rejections == {}  # type: ignore[attr-defined]
+    print(f"srup: lost seq {[r.seq for r in lost]}, outage {outage:.0f} ms")
+
+
+def test_srup_roundtrip_fails_naming_the_budget_when_the_broker_stays_down(
+    rbroker: RestartableBroker,
+) -> None:
+    run = Run(srup_spec(rbroker, srup_signature="ed25519", reconnect_budget_s=0.3))
+    restart = rbroker.restart_later(after_s=0.5, down_s=None, frozen_s=0.1)
+    run.execute()
+    restart.join()
+    assert isinstance(run.error, DataPlaneError)
+    assert "longer than the reconnect budget of 0.3 s" in str(run.error)
+    assert len(run.records) >= 5
+    assert_one_record_per_seq(run.records, len(run.records))
+    assert run.records[-1].outcome == LOST
+    assert all(r.outcome == OK for r in run.records[:-1])
+
+
+# -- one-way receiver: the controller keeps sending while the broker is down ----------------
+
+
+class Sender:
+    """The controller's side of a one-way run, as a plain paho client that reconnects by
+    itself: one message every ``interval_s`` on the platform's clock, skipped (so lost)
+    while it is not connected, then the END marker."""
+
+    def __init__(self, broker: RestartableBroker, topic: str, payload_size: int) -> None:
+        self.topic = topic
+        self.payload_size = payload_size
+        self.skipped: list[int] = []
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"ctl-{uuid.uuid4()}")
+        client.reconnect_delay_set(1, 1)
+        client.connect("127.0.0.1", broker.port)
+        client.loop_start()
+        self.client = client
+
+    def send(self, count: int, interval_s: float) -> None:
+        for seq in range(count):
+            t_send = time.time_ns() + AHEAD_NS
+            if not self.client.is_connected():
+                self.skipped.append(seq)
+            else:
+                payload = build_payload(seq, t_send, self.payload_size)
+                self.client.publish(self.topic, payload, qos=1)
+            time.sleep(interval_s)
+        deadline = time.monotonic() + 10
+        while not self.client.is_connected() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        end = build_payload(END_SEQ, time.time_ns() + AHEAD_NS, self.payload_size)
+        self.client.publish(self.topic, end, qos=1).wait_for_publish(5)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_oneway_receiver_resubscribes_after_a_broker_restart_and_counts_the_gap_lost(
+    rbroker: RestartableBroker,
+    time_url: str,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.runners.mqtt_link")
+    topic = f"iotsecbench/test/oneway/{uuid.uuid4().hex[:8]}"
+    spec = {
+        "protocol": "mqtt",
+        "measurement": "one_way",
+        "mqtt_version": "3.1.1",
+        "qos": 1,
+        "security": "none",
+        "payload_size": 32,
+        "message_count": 300,
+        "timeout_ms": 300,
+        "oneway_deadline_s": 30,
+        "broker_url": rbroker.url,
+        "topic": topic,
+        "time_url": time_url,
+    }
+    run = Run(spec)
+    ready = threading.Event()
+    run.context.publish_event = lambda event: ready.set()
+    run.context.api_token = "t0ken"  # what test_health's clock accepts
+    thread = threading.Thread(target=run.execute, daemon=True)
+    thread.start()
+    assert ready.wait(10), run.error
+    sender = Sender(rbroker, topic, 32)
+    restart = rbroker.restart_later(after_s=0.5, down_s=0.5)
+    sender.send(300, 0.01)
+    restart.join()
+    thread.join(20)
+    assert not thread.is_alive()
+    assert run.error is None, run.error
+    assert_one_record_per_seq(run.records, 300)
+    lost = [r.seq for r in run.records if r.outcome == LOST]
+    assert all(r.outcome == OK for r in run.records if r.outcome != LOST)
+    # Everything the sender skipped while it was cut off is lost, and at most a few more
+    # (in flight at the cut, or sent before the receiver had subscribed again; the
+    # receiver retries every 250 ms at most, the sender's paho every second): one run of
+    # consecutive seqs.
+    [outage] = outages_ms(caplog)
+    assert sender.skipped
+    assert set(sender.skipped) <= set(lost)
+    assert lost == list(range(lost[0], lost[-1] + 1)), lost
+    assert len(lost) <= len(sender.skipped) + 5, (len(lost), len(sender.skipped))
+    assert run.records[-1].outcome == OK, (lost, sender.skipped)  # it went on after the restart
+    print(
+        f"one-way: lost {len(lost)} (seq {lost[0]}..{lost[-1]}; the sender skipped "
+        f"{len(sender.skipped)}), receiver outage {outage:.0f} ms"
+    )
+
+
+def test_oneway_receiver_past_the_budget_records_what_arrived_then_fails_saying_why(
+    rbroker: RestartableBroker,
+    time_url: str,  # noqa: F811
+) -> None:
+    topic = f"iotsecbench/test/oneway/{uuid.uuid4().hex[:8]}"
+    spec = {
+        "protocol": "mqtt",
+        "measurement": "one_way",
+        "qos": 1,
+        "payload_size": 32,
+        "message_count": 100,
+        "timeout_ms": 300,
+        "oneway_deadline_s": 30,
+        "reconnect_budget_s": 0.3,
+        "broker_url": rbroker.url,
+        "topic": topic,
+        "time_url": time_url,
+    }
+    run = Run(spec)
+    ready = threading.Event()
+    events: list[dict[str, Any]] = []
+
+    def event(e: dict[str, Any]) -> None:
+        events.append(e)
+        ready.set()
+
+    run.context.publish_event = event
+    run.context.api_token = "t0ken"
+    thread = threading.Thread(target=run.execute, daemon=True)
+    thread.start()
+    assert ready.wait(10), run.error
+    sender = Sender(rbroker, topic, 32)
+    for seq in range(10):
+        sender.client.publish(topic, build_payload(seq, time.time_ns() + AHEAD_NS, 32), qos=1)
+    time.sleep(0.3)
+    rbroker.stop()
+    thread.join(10)
+    sender.client.loop_stop()
+    assert not thread.is_alive()
+    assert isinstance(run.error, DataPlaneError)
+    assert "longer than the reconnect budget of 0.3 s" in str(run.error)
+    assert [(r.seq, r.outcome) for r in run.records] == [(seq, OK) for seq in range(10)]
+    assert [e["event"] for e in events] == ["receiver_ready", "clock_offset"]

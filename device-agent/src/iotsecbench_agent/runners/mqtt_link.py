@@ -404,9 +404,7 @@ def ride_out(
     if budget_s <= 0:
         raise cut
     t_cut = time.perf_counter_ns()
-    logger.warning(
-        "agent.data_plane_lost run_id=%s error=%s budget_s=%g", run_id, cut, budget_s
-    )
+    logger.warning("agent.data_plane_lost run_id=%s error=%s budget_s=%g", run_id, cut, budget_s)
     give_up = t_cut + int(budget_s * 1e9)
     delay_s = 0.0
     attempts = 0
