@@ -18,6 +18,13 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from iotsecbench_agent.config import parse_mqtt_url
+from iotsecbench_agent.controlplane import (
+    ControlPlaneOptions,
+    PahoControlPlane,
+    Topics,
+    status_message,
+)
 from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
 from iotsecbench_agent.oneway.wire import END_SEQ, build_payload
 from iotsecbench_agent.recordlog import LOST, OK, Record
@@ -25,6 +32,7 @@ from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
 from restartkit import RestartableBroker, restartable_broker
 from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
+from testkit import Broker, Observer
 
 pytestmark = pytest.mark.integration
 
@@ -351,3 +359,69 @@ def test_oneway_receiver_past_the_budget_records_what_arrived_then_fails_saying_
     assert "longer than the reconnect budget of 0.3 s" in str(run.error)
     assert [(r.seq, r.outcome) for r in run.records] == [(seq, OK) for seq in range(10)]
     assert [e["event"] for e in events] == ["receiver_ready", "clock_offset"]
+
+
+# -- the control plane: reconnects, subscribes again, announces itself again -----------------
+
+
+def test_control_plane_reconnects_resubscribes_and_reannounces_after_a_broker_restart(
+    rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.controlplane")
+    device = str(uuid.uuid4())
+    topics = Topics(f"iotsecbench/agents/{device}")
+    plane = PahoControlPlane(
+        ControlPlaneOptions(
+            broker=parse_mqtt_url(rbroker.url),
+            client_id=f"iotsecbench-agent-{device}",
+            will=status_message(topics, "offline"),
+            birth=lambda: status_message(topics, "online"),
+        )
+    )
+    jobs: list[bytes] = []
+    got_job = threading.Condition()
+
+    def on_job(payload: bytes) -> None:
+        with got_job:
+            jobs.append(payload)
+            got_job.notify_all()
+
+    plane.connect()
+    try:
+        plane.subscribe(topics.jobs, qos=1, handler=on_job)
+        first = Observer(Broker(port=rbroker.port, process=rbroker.process), topics.status)  # type: ignore[arg-type]
+        first.wait_for(lambda o: bool(o.json_on("/status")), what="the first birth")
+        first.close()
+
+        rbroker.stop()
+        t_cut = time.monotonic()
+        time.sleep(0.5)
+        rbroker.start()  # persistence false: no retained status, no subscription survives
+
+        # The birth again: the retained `online` status on the restarted broker is the
+        # agent's own, published after the reconnect.
+        observer = Observer(Broker(port=rbroker.port, process=rbroker.process), topics.status)  # type: ignore[arg-type]
+        observer.wait_for(
+            lambda o: any(s["state"] == "online" for s in o.json_on("/status")),
+            timeout=15,
+            what="the birth after the restart",
+        )
+        t_back = time.monotonic()
+        # Subscribed again: a job published after the restart reaches the handler.
+        deadline = time.monotonic() + 10
+        with got_job:
+            while not jobs and time.monotonic() < deadline:
+                observer.publish(topics.jobs, b'{"job": "after the restart"}')
+                got_job.wait(0.2)
+        assert jobs[-1:] == [b'{"job": "after the restart"}']
+        observer.close()
+        messages = [r.getMessage() for r in caplog.records]
+        assert messages.count("agent.control_plane_connected") == 2
+        assert any(m.startswith("agent.control_plane_lost") for m in messages)
+        print(f"control plane: announced again {1000 * (t_back - t_cut):.0f} ms after the cut")
+        # Subscribing while the broker is down is kept for the next connect, not an error.
+        rbroker.stop()
+        time.sleep(0.2)
+        plane.subscribe(f"{topics.prefix}/extra", qos=1, handler=on_job)
+    finally:
+        plane.disconnect()
