@@ -164,8 +164,13 @@ class PahoControlPlane:
     def subscribe(self, topic: str, *, qos: int, handler: MessageHandler) -> None:
         with self._lock:
             self._handlers[topic] = (qos, handler)
-        if self._connected.is_set():
+            # Read under the lock _on_connect copies the handlers under: a topic added
+            # while it subscribes the others is subscribed by one of the two.
+            connected = self._connected.is_set()
+        if connected:
             result, _mid = self._client.subscribe(topic, qos=qos)
+            if result == MQTTErrorCode.MQTT_ERR_NO_CONN:
+                return  # lost meanwhile: _on_connect subscribes it on the reconnect
             if result != MQTTErrorCode.MQTT_ERR_SUCCESS:
                 raise ControlPlaneError(f"subscribe to {topic} failed: {mqtt.error_string(result)}")
 
@@ -210,13 +215,13 @@ class PahoControlPlane:
             return
         with self._lock:
             subscriptions = list(self._handlers.items())
+            self._connected.set()
         for topic, (qos, _handler) in subscriptions:
             client.subscribe(topic, qos=qos)
         if self._options.birth is not None:
             birth = self._options.birth()
             client.publish(birth.topic, birth.payload, qos=birth.qos, retain=birth.retain)
         logger.info("agent.control_plane_connected")
-        self._connected.set()
         self._answered.set()
 
     def _on_disconnect(
@@ -229,6 +234,9 @@ class PahoControlPlane:
     ) -> None:
         if self._connected.is_set() and reason.is_failure:
             logger.warning("agent.control_plane_lost reason=%s", reason.getName())
+        # Until the next CONNACK: a subscribe meanwhile is only registered, and made by
+        # _on_connect (with the others, then the birth) once paho has reconnected.
+        self._connected.clear()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         with self._lock:

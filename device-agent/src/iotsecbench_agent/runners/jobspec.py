@@ -31,12 +31,18 @@ MAX_PEM_CHARS = 1_000_000
 # A run of more than a million messages is a throughput test, not a latency one.
 MAX_MESSAGE_COUNT = 1_000_000
 NS_PER_MS = 1_000_000
+# How long a run rides out a lost data-plane connection (mqtt_link.ride_out) before it
+# fails: long enough for a broker restart, short enough that a dead broker fails the run
+# while someone is still watching it. 0: fail at the first cut.
+DEFAULT_RECONNECT_BUDGET_S = 30.0
+MAX_RECONNECT_BUDGET_S = 3600.0
 
 
 @dataclass(frozen=True)
 class LinkSpec:
     """How a runner reaches the broker: ``broker_url``, ``mqtt_version``, ``qos`` and, over
-    ``mqtts://`` only, ``tls_version`` (pinned as min and max) and PEM texts."""
+    ``mqtts://`` only, ``tls_version`` (pinned as min and max) and PEM texts; and
+    ``reconnect_budget_s``, how long a lost connection is retried before the run fails."""
 
     broker_url: str
     mqtt_version: str = "3.1.1"
@@ -45,6 +51,7 @@ class LinkSpec:
     ca_cert: str | None = field(default=None, repr=False)
     client_cert: str | None = field(default=None, repr=False)
     client_key: str | None = field(default=None, repr=False)
+    reconnect_budget_s: float = DEFAULT_RECONNECT_BUDGET_S
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> LinkSpec:
@@ -82,6 +89,13 @@ class LinkSpec:
             ca_cert=ca_cert,
             client_cert=client_cert,
             client_key=client_key,
+            reconnect_budget_s=number_field(
+                spec,
+                "reconnect_budget_s",
+                minimum=0.0,
+                maximum=MAX_RECONNECT_BUDGET_S,
+                default=DEFAULT_RECONNECT_BUDGET_S,
+            ),
         )
 
     @property
@@ -167,10 +181,27 @@ def int_field(spec: Mapping[str, Any], key: str, minimum: int, maximum: int) -> 
     return value
 
 
-def number_field(spec: Mapping[str, Any], key: str, *, minimum: float) -> float:
+def number_field(
+    spec: Mapping[str, Any],
+    key: str,
+    *,
+    minimum: float,
+    maximum: float | None = None,
+    default: float | None = None,
+) -> float:
+    """A number >= ``minimum`` (and <= ``maximum`` if given); with a ``default`` the field
+    may be absent (or null)."""
     value = spec.get(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= minimum:
-        raise UnsupportedJob(f"spec.{key} must be a number >= {minimum:g}, got {value!r}")
+    if value is None and default is not None:
+        return default
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not value >= minimum
+        or (maximum is not None and not value <= maximum)
+    ):
+        limits = f">= {minimum:g}" if maximum is None else f"in {minimum:g}..{maximum:g}"
+        raise UnsupportedJob(f"spec.{key} must be a number {limits}, got {value!r}")
     return float(value)
 
 

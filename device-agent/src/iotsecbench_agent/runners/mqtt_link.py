@@ -26,6 +26,27 @@ with two ends in one process (SRUP's controller and its echo peer) pumps both li
 
 A publish made inside a paho callback (an echo peer answering from ``on_message``) is
 queued by paho and written by ``pump``'s next ``loop_write``, one ``select`` later.
+
+A connection lost mid-run (a read or write fails, the broker closes it, keepalive
+expires) makes ``pump`` raise ``ConnectionLost``. The runner then records the message in
+flight as lost and calls ``ride_out``: every link of the run is opened again (a new paho
+client on a new metered socket, CONNACK and TCP_NODELAY checked as on the first connect,
+every topic subscribed again, SUBACK received) with backoff, for up to the job's
+``reconnect_budget_s``; past it the run fails with a DataPlaneError saying so. Each cut
+is logged (``agent.data_plane_lost``, WARNING) and each recovery with its outage
+(``agent.data_plane_reconnected outage_ms=…``, INFO).
+
+Sessions are clean on every connection, on purpose (MQTT 3.1.1 clean_session, MQTT 5
+clean start with no session expiry), rather than resumed with a stable client id:
+
+- a resumed session makes paho re-send our unacknowledged PUBLISH (DUP) and the broker
+  redeliver queued copies after the reconnect: the message in flight at the cut would be
+  sent again under the same seq and its copy would time the outage, not the protocol. Its
+  record is closed as lost at the cut, and is never reopened;
+- a broker restarted without persistence (Mosquitto's default) has lost every session
+  anyway, so the subscriptions must be made again on every connect regardless;
+- every connection of a run then starts in the same state: no backlog of queued copies
+  bursts in right after a reconnect to disturb the next round trips.
 """
 
 from __future__ import annotations
@@ -42,7 +63,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
-from iotsecbench_agent.errors import DataPlaneError
+from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runners.mqtt_wire import (
     CountingSocket,
@@ -58,7 +79,24 @@ KEEPALIVE_S = 60
 # The longest client id every MQTT 3.1.1 broker must accept.
 MAX_CLIENT_ID_CHARS = 23
 
+# ride_out's backoff between two attempts to reach the broker again: the first attempt at
+# once, then 50 ms doubling up to 250 ms (a refused TCP connect costs next to nothing, and
+# the outage is known to within the last step).
+RECONNECT_FIRST_DELAY_S = 0.05
+RECONNECT_MAX_DELAY_S = 0.25
+# paho's return codes of a publish or ack on a connection that is gone.
+LOST_CONNECTION_CODES = (
+    MQTTErrorCode.MQTT_ERR_CONN_LOST,
+    MQTTErrorCode.MQTT_ERR_NO_CONN,
+    MQTTErrorCode.MQTT_ERR_KEEPALIVE,
+)
+
 MessageCallback = Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]
+
+
+class ConnectionLost(DataPlaneError):
+    """The data-plane connection was lost mid-run (``pump``, ``publish`` or ``ack``): the
+    runner may ride it out (``ride_out``)."""
 
 
 class MqttLink:
@@ -84,33 +122,47 @@ class MqttLink:
         # literal, so nothing is resolved inside the device namespace); TLS still checks
         # the broker's own name.
         self._target = via or (self._broker.host, self._broker.port)
+        self._client_id = client_id
+        self._on_message = on_message
+        self._manual_ack = manual_ack
+        self._tls_context = spec.tls_context() if self._broker.tls else None
+        self._topics: list[str] = []  # subscribed, in order: subscribed again on reconnect
+        # Called after a reconnect's CONNACK, before the topics are subscribed again (a
+        # one-way receiver meters the new socket's inbound stream from there).
+        self.on_reconnected: Callable[[MqttLink], None] | None = None
+        self._connected = threading.Event()
+        self._subscribed = threading.Event()
+        self._refusal: str | None = None
+        self.client = self._new_client()
+
+    def _new_client(self) -> MeteredClient:
         client = MeteredClient(
-            meter,
-            tls_context=spec.tls_context() if self._broker.tls else None,
+            self.meter,
+            tls_context=self._tls_context,
             connect_timeout_s=CONNECT_TIMEOUT_S,
             server_hostname=self._broker.host,
             callback_api_version=CallbackAPIVersion.VERSION2,
-            client_id=client_id,
-            protocol=spec.protocol,
+            client_id=self._client_id,
+            protocol=self.spec.protocol,
             # True: the caller acknowledges every QoS 1/2 message it receives (``ack``).
-            manual_ack=manual_ack,
+            manual_ack=self._manual_ack,
         )
         if self._broker.username is not None:
             client.username_pw_set(self._broker.username, self._broker.password)
         client.on_socket_open = _set_nodelay
         client.on_connect = self._on_connect
         client.on_subscribe = self._on_subscribe
-        client.on_message = on_message
-        self.client = client
-        self._connected = threading.Event()
-        self._subscribed = threading.Event()
-        self._refusal: str | None = None
+        client.on_message = self._on_message
+        return client
 
-    def connect(self) -> None:
+    def connect(self, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
         """Connect (TLS handshake included) and wait for the CONNACK; DataPlaneError if the
         broker cannot be reached, refuses, or TCP_NODELAY could not be set."""
         broker = self._broker
         host, port = self._target
+        self._connected.clear()
+        self._refusal = None
+        self.client.connect_timeout = timeout_s
         try:
             self.client.connect(host, port, keepalive=KEEPALIVE_S)
         except OSError as exc:
@@ -122,7 +174,7 @@ class MqttLink:
         raw = self.client.require_metering()
         if not raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY):
             raise DataPlaneError("TCP_NODELAY could not be set on the data-plane socket")
-        pump((self,), self._connected, deadline(CONNECT_TIMEOUT_S))
+        pump((self,), self._connected, deadline(timeout_s))
         if not self._connected.is_set():
             raise DataPlaneError(
                 f"broker {broker.host}:{broker.port} "
@@ -136,28 +188,61 @@ class MqttLink:
         if isinstance(sock, CountingTLSSocket):
             logger.debug("agent.data_plane_tls", extra={"tls_version": sock.version})
 
-    def subscribe(self, topic: str) -> None:
-        """Subscribe with the link's QoS and wait for the SUBACK."""
+    def subscribe(self, topic: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+        """Subscribe with the link's QoS and wait for the SUBACK (again after every
+        reconnect: ``reopen``)."""
+        self._subscribe(topic, timeout_s)
+        if topic not in self._topics:
+            self._topics.append(topic)
+
+    def _subscribe(self, topic: str, timeout_s: float) -> None:
         self._subscribed.clear()
+        self._refusal = None
         result, _mid = self.client.subscribe(topic, qos=self.spec.qos)
+        if result in LOST_CONNECTION_CODES:
+            raise ConnectionLost(f"subscribe failed: {mqtt.error_string(result)}")
         if result != MQTTErrorCode.MQTT_ERR_SUCCESS:
             raise DataPlaneError(f"subscribe failed: {mqtt.error_string(result)}")
-        pump((self,), self._subscribed, deadline(CONNECT_TIMEOUT_S))
+        pump((self,), self._subscribed, deadline(timeout_s))
         if not self._subscribed.is_set():
             raise DataPlaneError(f"subscription to {topic} failed: {self._refusal or 'no SUBACK'}")
 
+    def reopen(self, timeout_s: float) -> None:
+        """After a cut: a new client on a new metered socket, connected (CONNACK) and
+        subscribed again to every topic (SUBACKs), each step within ``timeout_s``.
+        DataPlaneError if the broker cannot be reached or refuses."""
+        self._drop_client()
+        self.meter.restart_stream()
+        self.client = self._new_client()
+        self.connect(timeout_s)
+        if self.on_reconnected is not None:
+            self.on_reconnected(self)
+        for topic in self._topics:
+            self._subscribe(topic, timeout_s)
+
     def publish(self, topic: str, payload: bytes) -> None:
-        """Publish with the link's QoS; written at once unless called inside a callback."""
-        info = self.client.publish(topic, payload, qos=self.spec.qos)
-        if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
-            raise DataPlaneError(f"publish failed: {mqtt.error_string(info.rc)}")
+        """Publish with the link's QoS; written at once unless called inside a callback.
+        ConnectionLost if the connection is gone."""
+        check_publish(self.client.publish(topic, payload, qos=self.spec.qos).rc)
 
     def ack(self, mid: int, qos: int) -> None:
         """Acknowledge a received QoS 1/2 message (``manual_ack`` links): PUBACK, or
         PUBCOMP after the broker's PUBREL."""
         rc = self.client.ack(mid, qos)
+        if rc in LOST_CONNECTION_CODES:
+            raise ConnectionLost(f"acknowledging a message failed: {mqtt.error_string(rc)}")
         if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
             raise DataPlaneError(f"acknowledging a message failed: {mqtt.error_string(rc)}")
+
+    def _drop_client(self) -> None:
+        """Close the socket of a client whose connection was lost (no DISCONNECT: there is
+        no one to send it to); never raises."""
+        sock = self.client.socket()
+        if sock is not None:
+            try:
+                sock.close()
+            except OSError:
+                logger.debug("agent.data_plane_close_failed", exc_info=True)
 
     def close(self) -> None:
         """Disconnect and close the socket; never raises."""
@@ -177,10 +262,10 @@ class MqttLink:
         """The raw TCP socket of the measured connection (after ``connect``)."""
         return self.client.require_metering()
 
-    def closed_error(self) -> DataPlaneError:
+    def closed_error(self) -> ConnectionLost:
         """The error for a connection paho has closed, with the TLS error if one ended it."""
         closed = "the data-plane connection was closed"
-        return DataPlaneError(_closed_reason(closed, self.client.last_metered))
+        return ConnectionLost(_closed_reason(closed, self.client.last_metered))
 
     # paho callbacks: they run in the measuring thread, inside ``pump``.
 
@@ -280,12 +365,84 @@ def _pump_plain(link: MqttLink, until: threading.Event, deadline_ns: int) -> Non
 
 def _check(client: MeteredClient, rc: MQTTErrorCode, what: str) -> None:
     if rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_AGAIN):
-        raise DataPlaneError(
+        raise ConnectionLost(
             _closed_reason(
                 f"data-plane connection failed during {what}: {mqtt.error_string(rc)}",
                 client.last_metered,
             )
         )
+
+
+def check_publish(rc: MQTTErrorCode) -> None:
+    """A publish's return code: ConnectionLost if the connection is gone, DataPlaneError
+    for any other failure."""
+    if rc == MQTTErrorCode.MQTT_ERR_SUCCESS:
+        return
+    if rc in LOST_CONNECTION_CODES:
+        raise ConnectionLost(f"publish failed: {mqtt.error_string(rc)}")
+    raise DataPlaneError(f"publish failed: {mqtt.error_string(rc)}")
+
+
+def ride_out(
+    links: Sequence[MqttLink],
+    cut: ConnectionLost,
+    *,
+    budget_s: float,
+    stop: threading.Event,
+    run_id: str,
+) -> int:
+    """Open every link of a run again after ``cut`` (in order: as ``setup`` opened them),
+    retrying with backoff for up to ``budget_s``; the outage in ns (from now, when the cut
+    was noticed, to the last SUBACK). The caller has already recorded the message in
+    flight at the cut as lost.
+
+    Every link is opened again, not only the one that failed: after a broker restart the
+    others are gone too, and their cut would otherwise surface one message later and
+    cost that message as well. ``budget_s`` 0: ``cut`` is raised at once (as before
+    reconnecting existed). Past the budget: DataPlaneError saying so, with the last
+    attempt's error. RunAborted if ``stop`` is set meanwhile."""
+    if budget_s <= 0:
+        raise cut
+    t_cut = time.perf_counter_ns()
+    logger.warning("agent.data_plane_lost run_id=%s error=%s budget_s=%g", run_id, cut, budget_s)
+    give_up = t_cut + int(budget_s * 1e9)
+    delay_s = 0.0
+    attempts = 0
+    last_error: DataPlaneError = cut
+    while True:
+        if delay_s:
+            wait_s = min(delay_s, (give_up - time.perf_counter_ns()) / 1e9)
+            if wait_s > 0 and stop.wait(wait_s):
+                raise RunAborted("stopped while the data-plane connection was being restored")
+            delay_s = min(delay_s * 2, RECONNECT_MAX_DELAY_S)
+        else:
+            delay_s = RECONNECT_FIRST_DELAY_S
+        if stop.is_set():
+            raise RunAborted("stopped while the data-plane connection was being restored")
+        remaining_s = (give_up - time.perf_counter_ns()) / 1e9
+        if remaining_s <= 0:
+            break
+        attempts += 1
+        try:
+            for link in links:
+                link.reopen(min(remaining_s, CONNECT_TIMEOUT_S))
+        except DataPlaneError as exc:
+            last_error = exc
+            logger.debug("agent.data_plane_reconnect_failed run_id=%s error=%s", run_id, exc)
+            continue
+        outage_ns = time.perf_counter_ns() - t_cut
+        logger.info(
+            "agent.data_plane_reconnected run_id=%s outage_ms=%.1f attempts=%d",
+            run_id,
+            outage_ns / 1e6,
+            attempts,
+        )
+        return outage_ns
+    raise DataPlaneError(
+        f"the data-plane connection was lost for longer than the reconnect budget of "
+        f"{budget_s:g} s (spec.reconnect_budget_s) after {attempts} attempts: {cut}; "
+        f"last attempt: {last_error}"
+    )
 
 
 def _closed_reason(message: str, sock: object = None) -> str:

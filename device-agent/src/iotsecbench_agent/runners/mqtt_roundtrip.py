@@ -27,6 +27,12 @@ Measurement choices of this runner, and why:
   (``decrypt_error`` / ``rejected_signature``); one that unsecures to a payload without
   our sequence tag (``SeqTags``: the seq, or below 8 bytes the seq modulo 256**n) is a
   late echo of an earlier message: counted in ``tags.late_echoes``, never taken as ours.
+- A lost connection (``mqtt_link.ride_out``): the message in flight at the cut is
+  recorded ``lost`` (or ``ok`` if its echo was read just before the failure) and never
+  sent again; the connection is made again (clean session, topic subscribed again)
+  within ``reconnect_budget_s`` and the run goes on with the next seq, so the outage
+  shows as one lost record and a gap in ``t_send_ns``. A copy of a closed seq arriving
+  later is a late echo, never a second record.
 - The measured window holds only what a round trip needs: the publish goes straight to
   paho's ``publish`` and the tag check is one ``startswith``; records and wire-byte
   parsing come after ``t_recv``. The echo's PUBACK (PUBCOMP at QoS 2) is sent by ``run``
@@ -47,13 +53,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import MQTTErrorCode
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
-from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
+from iotsecbench_agent.runners.mqtt_link import (
+    ConnectionLost,
+    MqttLink,
+    check_publish,
+    pump,
+    ride_out,
+)
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
@@ -245,11 +256,15 @@ class MqttRoundTripRunner(Runner):
             self._expected = payload[: tags.width]
             arrived.clear()
             wire, t_send, t_secured = time_secure(secure, payload)
-            # paho's publish itself: written to the socket before it returns.
-            rc = publish(topic, wire, qos).rc
-            if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
-                raise DataPlaneError(f"publish failed: {mqtt.error_string(rc)}")
-            pump(links, arrived, t_send + timeout_ns)
+            cut: ConnectionLost | None = None
+            try:
+                # paho's publish itself: written to the socket before it returns.
+                check_publish(publish(topic, wire, qos).rc)
+                pump(links, arrived, t_send + timeout_ns)
+            except ConnectionLost as exc:
+                # Recorded below as it stands: lost, unless its echo was read just before
+                # the connection failed. Never sent again under this seq.
+                cut = exc
             self._expected = None
             echoed = arrived.is_set()
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
@@ -284,14 +299,29 @@ class MqttRoundTripRunner(Runner):
                     floor_secure_ns=floor_secure_ns,
                 )
             emit(record)
-            if self._echo_ack is not None:
-                link.ack(*self._echo_ack)
-                self._echo_ack = None
             interval_ns = next_interval_ns()
-            if interval_ns and seq + 1 < schedule.message_count:
-                # The interval wait still services the socket (late acks, keepalive) and
-                # ends early on shutdown. It starts after the echo, as in the papers.
-                pump(links, stop, perf_counter_ns() + interval_ns)
+            try:
+                if cut is not None:
+                    raise cut
+                if self._echo_ack is not None:
+                    link.ack(*self._echo_ack)
+                    self._echo_ack = None
+                if interval_ns and seq + 1 < schedule.message_count:
+                    # The interval wait still services the socket (late acks, keepalive)
+                    # and ends early on shutdown. It starts after the echo, as in the papers.
+                    pump(links, stop, perf_counter_ns() + interval_ns)
+            except ConnectionLost as exc:
+                # The echo's ack belonged to the lost connection (a clean session: the
+                # broker has forgotten it). The run goes on with the next seq.
+                self._echo_ack = None
+                ride_out(
+                    links,
+                    exc,
+                    budget_s=spec.link.reconnect_budget_s,
+                    stop=stop,
+                    run_id=self.context.run_id,
+                )
+                publish = link.client.publish
         if tags.late_echoes or tags.ambiguous_echoes:
             logger.info(
                 "agent.late_echoes run_id=%s late=%d ambiguous=%d",

@@ -145,6 +145,17 @@ class OutboundMeter:
                 self._drain()
             return self._payload_bytes.pop(payload, 0)
 
+    def restart_stream(self) -> None:
+        """The connection was cut and a new one starts: parse what the old one wrote, then
+        drop a packet it left half-written (its bytes stay in the totals), so the new
+        connection's stream is parsed from its first packet (its CONNECT)."""
+        with self._lock:
+            if self._written:
+                self._drain()
+            self._parsed_pos += len(self._buffer)
+            self._buffer.clear()
+            self._writes.clear()
+
     def _drain(self) -> None:
         """Parse what was written since the last call (under ``_lock``)."""
         written, self._written = self._written, []

@@ -42,6 +42,9 @@ Measurement choices, and why:
   counted against the message it arrived in place of: the first seq after the last one
   accepted that has no record yet (one publisher, one subscriber: MQTT keeps their order).
   If that message's intact copy arrives afterwards, the copy is what is recorded.
+- A lost connection (``mqtt_link.ride_out``): connected again (clean session, topic
+  subscribed again) within ``reconnect_budget_s``, the receiver goes on waiting; the
+  messages the controller sent meanwhile never arrive and are recorded ``lost``.
 - A lost or refused message's send time is unknown here: its ``t_send_ns`` is the send
   time of the last message before it that arrived intact (or, before any, the moment this
   receiver was ready, on the controller's clock), so a run's time range stays right.
@@ -73,7 +76,7 @@ from iotsecbench_agent.runners.jobspec import (
     int_field,
     number_field,
 )
-from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
+from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
 from iotsecbench_agent.runners.mqtt_wire import CountingSocket, CountingTLSSocket, OutboundMeter
 from iotsecbench_agent.runners.srup_roundtrip import _id_field
@@ -253,10 +256,16 @@ class OneWayReceiver(Runner):
             via=self.context.broker_via,
         )
         self._link.connect()
-        # After the CONNACK, before the SUBACK: the metered stream starts on a packet.
-        sock = self._link.metered_socket()
+        # After the CONNACK, before the SUBACK: the metered stream starts on a packet. So
+        # after each reconnect (ride_out) on the new socket, before the topic's SUBACK.
+        self._meter_inbound(self._link)
+        self._link.on_reconnected = self._meter_inbound
+
+    def _meter_inbound(self, link: MqttLink) -> None:
+        sock = link.metered_socket()
         if sock is None:
             raise DataPlaneError("the data-plane socket is not metered")
+        self.inbound.restart_stream()  # a packet the lost socket left half-read is dropped
         _meter_inbound(sock, self.inbound)
 
     def run(self) -> None:
@@ -271,7 +280,13 @@ class OneWayReceiver(Runner):
         self.link.subscribe(self.spec.topic)
         t_ready = perf_counter_ns()
         self._publish({"event": "receiver_ready"})
-        self._receive(t_ready)
+        failure: DataPlaneError | None = None
+        try:
+            self._receive(t_ready)
+        except DataPlaneError as exc:
+            # The connection was lost past reconnect_budget_s: what arrived until then is
+            # still recorded (on the clock probed after), then the run fails saying why.
+            failure = exc
         stopped = context.stop.is_set()
         if not stopped:
             try:
@@ -281,7 +296,7 @@ class OneWayReceiver(Runner):
         applied = applied_offset(self.before, self.after)
         self._publish({"event": "clock_offset", **clock_event(self.before, self.after)})
         last = self.spec.message_count
-        if stopped:
+        if stopped or failure is not None:
             last = max(self._arrivals, default=-1) + 1
         self._emit(last, clock.wall_ns(t_ready) + applied[0], applied[0])
         if self.unattributed:
@@ -294,6 +309,8 @@ class OneWayReceiver(Runner):
             raise RunAborted(
                 f"stopped after receiving {self._intact} of {self.spec.message_count} messages"
             )
+        if failure is not None:
+            raise failure
 
     def cleanup(self) -> None:
         self._open = None
@@ -352,7 +369,21 @@ class OneWayReceiver(Runner):
             limit = deadline if end_by is None else min(deadline, end_by)
             if now >= limit:
                 return
-            pump(links, wake, min(limit, now + _SLICE_NS))
+            try:
+                pump(links, wake, min(limit, now + _SLICE_NS))
+            except ConnectionLost as exc:
+                # Subscribed again after the reconnect; what the controller sent during
+                # the outage never arrives and is recorded lost by ``_emit``.
+                try:
+                    ride_out(
+                        links,
+                        exc,
+                        budget_s=self.spec.link.reconnect_budget_s,
+                        stop=stop,
+                        run_id=self.context.run_id,
+                    )
+                except RunAborted:
+                    return  # stopped while reconnecting: ``run`` records what arrived
             if self._intact == self.spec.message_count:
                 return
             if self._end_seen and end_by is None:

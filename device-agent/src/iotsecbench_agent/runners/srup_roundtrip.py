@@ -31,6 +31,10 @@ Measurement choices, and why:
   counted as its outcome, as the MQTT runner counts a corrupted echo; a verified message
   with another token is a late reply to an earlier request and is ignored. Messages
   between requests are not looked at.
+- A lost connection (``mqtt_link.ride_out``, as for MQTT): the request in flight at the
+  cut is recorded ``lost`` and never sent again; both ends connect again (clean
+  sessions, ``SRUP/<device id>`` subscribed again) within ``reconnect_budget_s`` and the
+  run goes on with the next seq and the next sequence ID.
 - ``wire_bytes`` is the request's PUBLISH (the TLS records carrying it over TLS), counted
   at the controller's socket: SRUP message + MQTT header + TLS record overhead.
 """
@@ -60,7 +64,7 @@ from iotsecbench_agent.runners.jobspec import (
     choice_field,
     hex_field,
 )
-from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
+from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.timing import HarnessFloor, time_secure, time_unsecure
@@ -284,8 +288,14 @@ class SrupRoundTripRunner(Runner):
             self._sequence_id = seq + 1
             wire, t_send, t_signed = time_secure(request, payload)
             self._awaiting = self._token
-            link.publish(topic, wire)
-            pump(links, self._arrived, t_send + timeout_ns)
+            cut: ConnectionLost | None = None
+            try:
+                link.publish(topic, wire)
+                pump(links, self._arrived, t_send + timeout_ns)
+            except ConnectionLost as exc:
+                # Recorded as it stands (lost unless the reply was read just before the
+                # failure); the request is never sent again.
+                cut = exc
             self._awaiting = None
             arrived = self._arrived.is_set()
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
@@ -308,9 +318,22 @@ class SrupRoundTripRunner(Runner):
             )
             self._settle_peer_meter()
             interval_ns = next_interval_ns()
-            if interval_ns and seq + 1 < schedule.message_count:
-                # Both ends stay serviced while waiting; it starts after the reply.
-                pump(links, stop, time.perf_counter_ns() + interval_ns)
+            try:
+                if cut is not None:
+                    raise cut
+                if interval_ns and seq + 1 < schedule.message_count:
+                    # Both ends stay serviced while waiting; it starts after the reply.
+                    pump(links, stop, time.perf_counter_ns() + interval_ns)
+            except ConnectionLost as exc:
+                # Both ends connect again (peer first, as in setup); the sequence IDs go
+                # on rising, so neither end's replay check is disturbed.
+                ride_out(
+                    links,
+                    exc,
+                    budget_s=spec.link.reconnect_budget_s,
+                    stop=stop,
+                    run_id=self.context.run_id,
+                )
 
     def cleanup(self) -> None:
         if self.peer is not None and self.peer.rejected:
