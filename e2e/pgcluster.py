@@ -4,6 +4,7 @@ machine's shared server."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import shutil
 import subprocess
@@ -68,8 +69,6 @@ class PrivateCluster:
         self._as_postgres(_binary("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def destroy(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # not running
             self.stop()
-        except subprocess.CalledProcessError:
-            pass  # not running
         shutil.rmtree(self.root, ignore_errors=True)
