@@ -195,13 +195,20 @@ class PlatformApi:
         )
 
     def report_failure(
-        self, run_id: str, message: str, *, policy: RetryPolicy | None = None
+        self,
+        run_id: str,
+        message: str,
+        *,
+        policy: RetryPolicy | None = None,
+        stop: threading.Event | None = None,
     ) -> None:
+        """POST the run's failure; a set ``stop`` ends a retry wait (RunAborted)."""
         url = f"{self._server}/api/agent/runs/{run_id}/fail/"
         self._retrying(
             lambda: post_json(url, {"message": message}, token=self._token),
             "run failure report",
             policy=policy,
+            stop=stop,
         )
 
     def post_chunk(self, url: str, body: bytes, headers: Mapping[str, str]) -> HttpResponse:
@@ -214,9 +221,15 @@ class PlatformApi:
         return request_json("POST", url, body=body, headers=all_headers)
 
     def _retrying(
-        self, call: Callable[[], HttpResponse], what: str, policy: RetryPolicy | None = None
+        self,
+        call: Callable[[], HttpResponse],
+        what: str,
+        policy: RetryPolicy | None = None,
+        stop: threading.Event | None = None,
     ) -> HttpResponse:
-        return with_retries(call, policy=policy or self.retry, what=what, sleep=self.sleep)
+        return with_retries(
+            call, policy=policy or self.retry, what=what, sleep=self.sleep, stop=stop
+        )
 
 
 def enroll(

@@ -460,8 +460,8 @@ class JobExecutor:
         self._events.job_failed(job_id=job_id, run_id=run_id, message=message)
         policy = SHUTDOWN_REPORT_POLICY if self._stop.is_set() else None
         try:
-            self._api.report_failure(run_id, message, policy=policy)
-        except PlatformError as exc:
+            self._api.report_failure(run_id, message, policy=policy, stop=self._stop)
+        except (PlatformError, RunAborted) as exc:
             logger.error("agent.failure_report_failed run_id=%s error=%s", run_id, exc)
             return False
         return True
