@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.recordlog import HEADER
+from iotsecbench_agent.recordlog import HEADER, read_records
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
 from testkit import (
     TOKEN,
@@ -272,3 +272,76 @@ def test_agent_enroll_exits_1_when_token_is_rejected(
     assert "error: enrollment refused: HTTP 400: Invalid enrollment token." in result.stderr
     assert "(enrollment_token_invalid)" in result.stderr
     assert not (tmp_path / "state.json").exists()
+
+
+def test_agent_killed_mid_run_uploads_the_partial_log_exactly_once_when_restarted(
+    enrolled: Enrolled,
+) -> None:
+    observer = Observer(enrolled.broker, f"{enrolled.prefix}/#")
+    platform = enrolled.platform
+    try:
+        process = enrolled.start()
+        observer.wait_for(lambda o: "online" in states(o), what="online status")
+        run_id = str(uuid.uuid4())
+        job = make_job(
+            device_id=enrolled.device_id,
+            seq=1,
+            run_id=run_id,
+            broker_url=enrolled.broker.url,
+            upload_url=platform.records_url(run_id),
+            chunk_records=20,
+            message_count=1000,
+            interval_ms=20,
+        )
+        observer.publish(f"{enrolled.prefix}/jobs", sign_envelope(enrolled.key, job))
+        observer.wait_for(
+            lambda o: any(h["sent"] >= 30 for h in o.json_on("/heartbeat")),
+            what="30 messages measured",
+        )
+
+        process.kill()  # SIGKILL mid-run: nothing uploaded, nothing reported
+        process.wait()
+        records = f"/api/agent/runs/{run_id}/records/"
+        assert platform.to(records) == []
+        measured = len(read_records(enrolled.state_dir / "runs" / f"{run_id}.csv"))
+        assert 30 <= measured < 1000
+        beats_before = len(observer.json_on("/heartbeat"))
+
+        process = enrolled.start()
+        fail_path = f"/api/agent/runs/{run_id}/fail/"
+        platform.wait_for(lambda: any(r.path == fail_path for r in platform.requests))
+
+        chunks = platform.to(records)
+        keys = [c.headers["idempotency-key"] for c in chunks]
+        indices = range(-(-measured // 20))
+        assert keys == [f"{run_id}:{enrolled.device_id}:{i}" for i in indices]  # each once
+        assert chunks[-1].headers["x-final-chunk"] == "true"
+        assert chunks[-1].headers["x-record-total"] == str(measured)
+        rows = [row for c in chunks for row in csv.DictReader(io.StringIO(c.body.decode()))]
+        assert [int(r["seq"]) for r in rows] == list(range(measured))
+        (fail,) = platform.to(f"/api/agent/runs/{run_id}/fail/")
+        assert fail.json()["message"] == (
+            f"agent stopped during the run ({measured} of 1000 messages measured; "
+            "uploaded after the agent restarted)"
+        )
+        observer.wait_for(
+            lambda o: any(h["phase"] == "failed" for h in o.json_on("/heartbeat")[beats_before:]),
+            what="failed heartbeat",
+        )
+        after = [h for h in observer.json_on("/heartbeat")[beats_before:] if h["run_id"]]
+        assert {h["phase"] for h in after} <= {"uploading", "failed"}  # never "running"
+
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(WAIT_S) == 0
+        beats_before = len(observer.json_on("/heartbeat"))
+        process = enrolled.start()  # a third start finds the run uploaded: nothing to send
+        # Its first heartbeat comes after the executor went through the runs on disk.
+        observer.wait_for(
+            lambda o: len(o.json_on("/heartbeat")) > beats_before, what="third start's heartbeat"
+        )
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(WAIT_S) == 0
+        assert len(platform.to(records)) == len(chunks)
+        assert len(platform.to(f"/api/agent/runs/{run_id}/fail/")) == 1
+    finally:
+        observer.close()

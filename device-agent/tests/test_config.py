@@ -20,6 +20,7 @@ from iotsecbench_agent.config import (
     redact_url,
     resolve_state_dir,
     save_state,
+    upload_retry_seconds,
 )
 from iotsecbench_agent.errors import ConfigError
 from testkit import TOKEN, make_state
@@ -148,3 +149,45 @@ def test_config_reference_is_printed_when_command_runs(capsys: pytest.CaptureFix
     assert main(["config-reference"]) == 0
     assert capsys.readouterr().out == config_reference_markdown()
     logging.getLogger().handlers.clear()
+
+
+def test_upload_retry_setting_defaults_to_six_hours_when_unset() -> None:
+    assert upload_retry_seconds(None) == 21600
+    assert upload_retry_seconds("90") == 90
+    assert upload_retry_seconds("0") == 0
+
+
+@pytest.mark.parametrize("value", ["-1", "an hour", "inf", "nan"])
+def test_upload_retry_setting_is_refused_when_not_a_number_of_seconds(value: str) -> None:
+    with pytest.raises(ConfigError, match="IOTSECBENCH_AGENT_UPLOAD_RETRY_SECONDS"):
+        upload_retry_seconds(value)
+
+
+def test_agent_run_takes_the_upload_retry_from_env_unless_the_flag_says(
+    key: EccKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from iotsecbench_agent import cli
+    from iotsecbench_agent.agent import AgentOptions
+
+    save_state(tmp_path, make_state(key=key))
+    seen: list[float] = []
+
+    class StubAgent:
+        def __init__(self, options: AgentOptions) -> None:
+            seen.append(options.upload_retry_s)
+
+        def run(self) -> None:
+            pass
+
+        def request_stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(cli, "Agent", StubAgent)
+    monkeypatch.setattr(cli, "environ", lambda: {"IOTSECBENCH_AGENT_UPLOAD_RETRY_SECONDS": "120"})
+    try:
+        assert cli.main(["run", "--state-dir", str(tmp_path)]) == 0
+        assert cli.main(["run", "--state-dir", str(tmp_path), "--upload-retry-seconds", "30"]) == 0
+    finally:
+        logging.getLogger().handlers.clear()
+
+    assert seen == [120, 30]

@@ -147,19 +147,32 @@ def test_executor_resumes_upload_after_last_acked_chunk_when_restarted(setup: Se
     assert RunMeta.load(RunFiles.of(setup.state_dir, meta.run_id).meta).status == "uploaded"
 
 
-def test_executor_reports_run_failed_when_restarted_in_the_middle_of_it(setup: Setup) -> None:
+def test_a_run_killed_mid_run_is_uploaded_then_reported_when_the_agent_restarts(
+    setup: Setup,
+) -> None:
     meta = write_run(setup, status="running", records=3, total=50)
+    with RunFiles.of(setup.state_dir, meta.run_id).csv.open("a") as log:
+        log.write("3,1003,20")  # the kill tore the last line: it is not a record
 
     setup.executor.resume_pending()
 
+    (chunk,) = setup.platform.to(f"/api/agent/runs/{meta.run_id}/records/")
+    assert chunk.headers["x-final-chunk"] == "true"
+    assert chunk.headers["x-record-total"] == "3"
+    assert len(chunk.body.decode().splitlines()) == 1 + 3
     (fail,) = setup.platform.to(f"/api/agent/runs/{meta.run_id}/fail/")
-    assert "3 of 50 messages measured" in fail.json()["message"]
-    assert setup.platform.to(f"/api/agent/runs/{meta.run_id}/records/") == []
+    assert fail.json()["message"] == (
+        "agent stopped during the run (3 of 50 messages measured; "
+        "uploaded after the agent restarted)"
+    )
+    # Upload first, then the reason.
+    assert setup.platform.requests.index(chunk) < setup.platform.requests.index(fail)
     (event,) = setup.transport.on("/events")
     assert (event["event"], event["run_id"]) == ("job_failed", meta.run_id)
     assert json.loads(RunFiles.of(setup.state_dir, meta.run_id).meta.read_text())["status"] == (
-        "failed"
+        "uploaded"
     )
+    assert setup.progress.phase == FAILED
 
 
 def test_executor_reports_job_failed_when_it_expired_while_queued(setup: Setup) -> None:

@@ -14,6 +14,7 @@ from iotsecbench_agent.recordlog import (
     OK,
     Record,
     RecordLog,
+    RunMeta,
     UploadCursor,
     read_lines,
     read_records,
@@ -162,3 +163,17 @@ def test_upload_cursor_resumes_from_last_acked_chunk_when_reopened(tmp_path: Pat
 
     assert UploadCursor(path).last_acked() == 3
     assert path.read_text() == "3\n"
+
+
+def test_run_meta_of_an_older_agent_loads_as_a_run_that_finished(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(
+        '{"run_id": "r", "job_id": "j", "upload_url": "http://p/", "chunk_records": 5, '
+        '"total": 10, "status": "measured"}\n'
+    )
+
+    meta = RunMeta.load(path)
+
+    assert (meta.ended, meta.reported) == (None, False)
+    meta.with_status("measured", ended="why", reported=True).save(path)
+    assert RunMeta.load(path) == RunMeta("r", "j", "http://p/", 5, 10, "measured", "why", True)

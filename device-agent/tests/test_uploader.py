@@ -3,13 +3,16 @@ platform."""
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.errors import PlatformRejected, PlatformUnavailable
+from iotsecbench_agent.api import PlatformApi, RetryPolicy, upload_policy
+from iotsecbench_agent.errors import PlatformRejected, PlatformUnavailable, RunAborted
 from iotsecbench_agent.recordlog import HEADER, OK, Record, RecordLog, UploadCursor
 from iotsecbench_agent.uploader import Uploader
 from testkit import TOKEN, FakePlatform, free_port
@@ -166,3 +169,90 @@ def test_uploader_uses_run_and_device_in_key_when_runs_differ(
     )
 
     assert list(platform.chunks) == [f"{other_run}:{DEVICE}:0"]
+
+
+class FakeClock:
+    """Monotonic time that only moves when the uploader waits."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+
+
+def deadline_upload(
+    platform: FakePlatform, tmp_path: Path, deadline_s: float, clock: FakeClock
+) -> None:
+    api = PlatformApi(server_url=platform.url, api_token=TOKEN)
+    uploader = Uploader(
+        api, device_id=DEVICE, retry=upload_policy(deadline_s), sleep=clock.sleep, clock=clock
+    )
+    uploader.upload(
+        run_id=RUN,
+        url=platform.records_url(RUN),
+        csv_path=write_log(tmp_path / f"{RUN}.csv", 3),
+        chunk_records=5,
+        cursor=UploadCursor(tmp_path / f"{RUN}.uploaded"),
+    )
+
+
+def test_uploader_rides_out_503s_for_longer_than_45_s_when_the_deadline_allows(
+    platform: FakePlatform, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    platform.script["/api/agent/runs/"] = [503] * 15
+    clock = FakeClock()
+
+    with caplog.at_level(logging.INFO, logger="iotsecbench_agent"):
+        deadline_upload(platform, tmp_path, 21600, clock)
+
+    assert clock.now > 8 * 60  # 15 refusals: 0.5 s, 1 s, ... capped at a minute each
+    assert clock.waits[:8] == [0.5, 1, 2, 4, 8, 16, 32, 60]
+    assert max(clock.waits) == 60
+    (stored,) = platform.chunks.values()
+    assert stored.headers["x-record-total"] == "3"
+    retries = [r for r in caplog.records if "agent.http_retry" in r.getMessage()]
+    assert len(retries) == 15
+    assert {r.levelname for r in retries} == {"WARNING"}  # each retry is no error
+    assert "delay_s=60.0" in retries[-1].getMessage()
+
+
+def test_uploader_gives_up_when_the_platform_is_down_past_the_deadline(
+    platform: FakePlatform, tmp_path: Path
+) -> None:
+    platform.script["/api/agent/runs/"] = [503] * 1000
+    clock = FakeClock()
+
+    with pytest.raises(PlatformUnavailable, match=r"retry limit 300 s\): HTTP 503"):
+        deadline_upload(platform, tmp_path, 300, clock)
+
+    assert 240 < clock.now <= 300  # no wait ends past the deadline
+
+
+def test_uploader_ends_its_retry_wait_at_once_when_the_agent_stops(
+    platform: FakePlatform, tmp_path: Path
+) -> None:
+    platform.script["/api/agent/runs/"] = [503] * 1000
+    api = PlatformApi(server_url=platform.url, api_token=TOKEN)
+    uploader = Uploader(api, device_id=DEVICE, retry=upload_policy(21600))  # the real waits
+    stop = threading.Event()
+    threading.Timer(1.0, stop.set).start()  # SIGTERM, during the second wait (1 s .. 2.5 s)
+
+    started = time.monotonic()
+    with pytest.raises(RunAborted, match="interrupted by shutdown"):
+        uploader.upload(
+            run_id=RUN,
+            url=platform.records_url(RUN),
+            csv_path=write_log(tmp_path / f"{RUN}.csv", 3),
+            chunk_records=5,
+            cursor=UploadCursor(tmp_path / f"{RUN}.uploaded"),
+            stop=stop,
+        )
+
+    assert time.monotonic() - started < 1.5
+    assert UploadCursor(tmp_path / f"{RUN}.uploaded").last_acked() is None

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.config import AgentState, parse_mqtt_url
+from iotsecbench_agent.api import PlatformApi, RetryPolicy, upload_policy
+from iotsecbench_agent.config import DEFAULT_UPLOAD_RETRY_S, AgentState, parse_mqtt_url
 from iotsecbench_agent.controlplane import (
     ControlPlane,
     ControlPlaneOptions,
@@ -53,6 +53,8 @@ class AgentOptions:
     heartbeat_active_s: float = HEARTBEAT_ACTIVE_S
     heartbeat_idle_s: float = HEARTBEAT_IDLE_S
     network_backend: str = "auto"  # enforcement.choose_backend: auto, netem or userspace
+    # How long one upload retries 5xx answers and connection errors (config.py).
+    upload_retry_s: float = DEFAULT_UPLOAD_RETRY_S
 
 
 class Agent:
@@ -85,7 +87,9 @@ class Agent:
             state_dir=options.state_dir,
             device_id=state.device_id,
             api=self.api,
-            uploader=Uploader(self.api, device_id=state.device_id, retry=options.retry),
+            uploader=Uploader(
+                self.api, device_id=state.device_id, retry=upload_policy(options.upload_retry_s)
+            ),
             events=self.events,
             progress=self.progress,
             stop=self.stop,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from iotsecbench_agent import __version__
-from iotsecbench_agent.errors import PlatformRejected, PlatformUnavailable
+from iotsecbench_agent.errors import PlatformRejected, PlatformUnavailable, RunAborted
 
 logger = logging.getLogger(__name__)
 
@@ -33,14 +34,40 @@ USER_AGENT = f"iotsecbench-agent/{__version__}"
 @dataclass(frozen=True)
 class RetryPolicy:
     """Exponential backoff: ``base_delay_s * 2**n`` capped at ``max_delay_s``, ``attempts``
-    tries in all. The defaults ride out a platform restart (~1 min) without hammering it."""
+    tries in all. The defaults ride out a platform restart (~1 min) without hammering it.
+
+    With ``deadline_s`` the tries go on, whatever ``attempts`` says, until that many seconds
+    have passed since the first one (no wait ends past it): an upload rides out an outage
+    of hours (``upload_policy``), while the other calls keep the short default.
+    """
 
     attempts: int = 8
     base_delay_s: float = 0.5
     max_delay_s: float = 15.0
+    deadline_s: float | None = None
 
     def delay(self, attempt: int) -> float:
         return float(min(self.max_delay_s, self.base_delay_s * (2**attempt)))
+
+    def may_retry(self, tries: int, elapsed_s: float, delay_s: float) -> bool:
+        """Whether to wait ``delay_s`` and try again after ``tries`` tries in ``elapsed_s``."""
+        if self.deadline_s is None:
+            return tries < self.attempts
+        return elapsed_s + delay_s <= self.deadline_s
+
+    def limit(self) -> str:
+        """What ended the retries, for the error message ("" for the attempt count)."""
+        return "" if self.deadline_s is None else f" (retry limit {self.deadline_s:g} s)"
+
+
+# Backoff of an upload under a deadline: at most a minute between tries.
+UPLOAD_MAX_DELAY_S = 60.0
+
+
+def upload_policy(deadline_s: float) -> RetryPolicy:
+    """An upload's retries: 5xx answers and connection errors are retried for ``deadline_s``
+    seconds (config.py's upload retry setting), backing off to one try a minute."""
+    return RetryPolicy(base_delay_s=0.5, max_delay_s=UPLOAD_MAX_DELAY_S, deadline_s=deadline_s)
 
 
 class RetryableHttpError(Exception):
@@ -86,26 +113,49 @@ def with_retries(
     *,
     policy: RetryPolicy,
     what: str,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Callable[[float], None] | None = None,
+    stop: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> T:
-    """Run ``call`` until it succeeds, retrying only RetryableHttpError with backoff."""
-    last = "no attempt made"
-    for attempt in range(policy.attempts):
+    """Run ``call`` until it succeeds, retrying only RetryableHttpError with backoff.
+
+    The waits are ``stop.wait`` when a stop is given, so a SIGTERM ends one at once with
+    RunAborted (``sleep`` replaces the wait in tests; the stop is checked after it).
+    """
+    started = clock()
+    tries = 0
+    while True:
         try:
             return call()
         except RetryableHttpError as exc:
             last = str(exc)
-            if attempt + 1 < policy.attempts:
-                delay = policy.delay(attempt)
-                logger.warning(
-                    "agent.http_retry what=%s attempt=%d delay_s=%.1f error=%s",
-                    what,
-                    attempt + 1,
-                    delay,
-                    last,
-                )
-                sleep(delay)
-    raise PlatformUnavailable(f"{what} failed after {policy.attempts} attempts: {last}")
+        tries += 1
+        delay = policy.delay(tries - 1)
+        if not policy.may_retry(tries, clock() - started, delay):
+            break
+        logger.warning(
+            "agent.http_retry what=%s attempt=%d delay_s=%.1f error=%s",
+            what,
+            tries,
+            delay,
+            last,
+        )
+        if _wait(delay, sleep, stop):
+            raise RunAborted(f"{what} interrupted by shutdown")
+    raise PlatformUnavailable(f"{what} failed after {tries} attempts{policy.limit()}: {last}")
+
+
+def _wait(
+    delay: float, sleep: Callable[[float], None] | None, stop: threading.Event | None
+) -> bool:
+    """Wait ``delay`` seconds; True when the stop was set (the wait then ends early)."""
+    if sleep is not None:
+        sleep(delay)
+        return stop is not None and stop.is_set()
+    if stop is not None:
+        return stop.wait(delay)
+    time.sleep(delay)
+    return False
 
 
 def post_json(
@@ -127,7 +177,7 @@ class PlatformApi:
         server_url: str,
         api_token: str,
         retry: RetryPolicy | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self._server = server_url.rstrip("/")
         self._token = api_token
@@ -145,13 +195,20 @@ class PlatformApi:
         )
 
     def report_failure(
-        self, run_id: str, message: str, *, policy: RetryPolicy | None = None
+        self,
+        run_id: str,
+        message: str,
+        *,
+        policy: RetryPolicy | None = None,
+        stop: threading.Event | None = None,
     ) -> None:
+        """POST the run's failure; a set ``stop`` ends a retry wait (RunAborted)."""
         url = f"{self._server}/api/agent/runs/{run_id}/fail/"
         self._retrying(
             lambda: post_json(url, {"message": message}, token=self._token),
             "run failure report",
             policy=policy,
+            stop=stop,
         )
 
     def post_chunk(self, url: str, body: bytes, headers: Mapping[str, str]) -> HttpResponse:
@@ -164,9 +221,15 @@ class PlatformApi:
         return request_json("POST", url, body=body, headers=all_headers)
 
     def _retrying(
-        self, call: Callable[[], HttpResponse], what: str, policy: RetryPolicy | None = None
+        self,
+        call: Callable[[], HttpResponse],
+        what: str,
+        policy: RetryPolicy | None = None,
+        stop: threading.Event | None = None,
     ) -> HttpResponse:
-        return with_retries(call, policy=policy or self.retry, what=what, sleep=self.sleep)
+        return with_retries(
+            call, policy=policy or self.retry, what=what, sleep=self.sleep, stop=stop
+        )
 
 
 def enroll(

@@ -27,6 +27,7 @@ from iotsecbench_agent.config import (
     ENV_MQTT_URL,
     ENV_NETEM_BACKEND,
     ENV_SERVER,
+    ENV_UPLOAD_RETRY,
     NETWORK_BACKENDS,
     REDACTED,
     STATE_FILE,
@@ -39,6 +40,7 @@ from iotsecbench_agent.config import (
     network_backend,
     resolve_state_dir,
     save_state,
+    upload_retry_seconds,
     validate_http_url,
 )
 from iotsecbench_agent.errors import (
@@ -129,6 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=NETWORK_BACKENDS,
         help="what enforces a run's network profile: auto (netem if it works here, else the "
         f"userspace emulator; the default), netem or userspace (env {ENV_NETEM_BACKEND})",
+    )
+    run.add_argument(
+        "--upload-retry-seconds",
+        metavar="SECONDS",
+        help="how long one upload keeps retrying while the platform is down (default 21600, "
+        f"6 h; env {ENV_UPLOAD_RETRY})",
     )
 
     commands.add_parser("facts", help="print this device's facts as JSON")
@@ -241,13 +249,21 @@ def cmd_run(args: argparse.Namespace, env: Mapping[str, str], formatter: Redacti
         mqtt_url=args.mqtt_url or env_value(env, ENV_MQTT_URL),
     )
     backend = network_backend(args.network_backend or env_value(env, ENV_NETEM_BACKEND))
+    upload_retry_s = upload_retry_seconds(
+        args.upload_retry_seconds or env_value(env, ENV_UPLOAD_RETRY)
+    )
     identity = BrokerIdentity.load(Path(state_dir))
     formatter.secrets.extend(state.secrets() + identity.secrets())
     logger.info("agent.config %s", json.dumps(state.redacted(), sort_keys=True))
     logger.info("agent.network_backend setting=%s", backend)
+    logger.info("agent.upload_retry seconds=%g", upload_retry_s)
     agent = Agent(
         AgentOptions(
-            state_dir=Path(state_dir), state=state, identity=identity, network_backend=backend
+            state_dir=Path(state_dir),
+            state=state,
+            identity=identity,
+            network_backend=backend,
+            upload_retry_s=upload_retry_s,
         )
     )
 

@@ -30,6 +30,9 @@ ENV_MQTT_URL = "IOTSECBENCH_AGENT_MQTT_URL"
 ENV_ENROLL_TOKEN = "IOTSECBENCH_AGENT_ENROLL_TOKEN"  # noqa: S105 - a variable name, not a secret
 ENV_NETEM_BACKEND = "IOTSECBENCH_NETEM_BACKEND"
 NETWORK_BACKENDS = ("auto", "netem", "userspace")
+ENV_UPLOAD_RETRY = "IOTSECBENCH_AGENT_UPLOAD_RETRY_SECONDS"
+# Six hours: a platform or database outage of an afternoon still gets every record.
+DEFAULT_UPLOAD_RETRY_S = 21600.0
 
 ENV_VARS: dict[str, str] = {
     ENV_STATE_DIR: "State directory, used when `--state-dir` is not given.",
@@ -44,6 +47,10 @@ ENV_VARS: dict[str, str] = {
     "`run --network-backend`: `auto` (the default: the kernel's netem when it works here, "
     "else the userspace emulator), `netem` or `userspace` (forced: a run fails if that "
     "backend cannot work here).",
+    ENV_UPLOAD_RETRY: "How long one upload keeps retrying 5xx answers and connection errors "
+    "(seconds, backing off to one try a minute), the default of `run --upload-retry-seconds`; "
+    f"default {DEFAULT_UPLOAD_RETRY_S:.0f} (6 h). A log whose upload gives up stays on the "
+    "device and goes up when the agent starts again.",
 }
 
 REDACTED = "***"
@@ -255,6 +262,22 @@ def network_backend(value: str | None) -> str:
             f"(--network-backend or {ENV_NETEM_BACKEND})"
         )
     return value
+
+
+def upload_retry_seconds(value: str | None) -> float:
+    """The ``--upload-retry-seconds`` / IOTSECBENCH_AGENT_UPLOAD_RETRY_SECONDS setting."""
+    if value is None:
+        return DEFAULT_UPLOAD_RETRY_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise ConfigError(
+            f"upload retry time {value!r} is not a number of seconds >= 0 "
+            f"(--upload-retry-seconds or {ENV_UPLOAD_RETRY})"
+        )
+    return seconds
 
 
 def env_value(env: Mapping[str, str], name: str) -> str | None:

@@ -3,9 +3,13 @@ start finishes what a previous agent process left behind (upload resume, crash r
 
 Per run, the files under ``<state-dir>/runs/`` move through the statuses of ``RunMeta``:
 ``running`` (being measured) → ``measured`` (log complete, upload pending) → ``uploaded``,
-or ``failed``. A run found ``running`` at start-up was cut short by a crash: it is reported
-failed, and its log stays on disk. A run found ``measured`` resumes its upload after the
-last acknowledged chunk.
+or ``failed``. Nothing measured is lost: however a run ends (finished, cancelled, SIGTERM,
+an AgentError such as a broken data-plane connection, a crash), what it logged is uploaded
+first and then, if it ended early, the reason is reported (``_conclude``, the one path for
+all of these). A run found ``running`` at start-up was cut short by a kill: its log (less a
+torn last line) is uploaded and reported the same way. A run found ``measured`` resumes its
+upload after the last acknowledged chunk. An upload retries for hours
+(``upload_retry_s``); a stop ends the wait and leaves the run ``measured`` for the next start.
 
 A cipher-bench run (§7) goes through the same statuses with the same ``RunMeta``; its log
 is ``samplelog``'s ``<run_id>.samples.csv`` (the runner's ``log`` is ``SAMPLES``), and the
@@ -74,6 +78,9 @@ SHUTDOWN_UPLOAD_POLICY = RetryPolicy(attempts=2, base_delay_s=0.2)
 
 
 CANCEL = "cancel"
+# The reason of a run that ended because the agent stopped (SIGTERM, cancel, or a kill found
+# at the next start).
+STOPPED = "agent stopped during the run"
 
 
 class RunStop(threading.Event):
@@ -229,6 +236,7 @@ class JobExecutor:
         self._progress.start(job_id=job.job_id, run_id=job.run_id, total=meta.total)
         logger.info("agent.run_started job_id=%s run_id=%s", job.job_id, job.run_id)
         sink: _LoggedRun | None = None
+        ended: str | None = None  # why the run ended early; None: it finished
         try:
             runner_cls = runner_for(job.kind, job.spec)
             network = NetworkProfileSpec.parse(job.spec)
@@ -258,20 +266,27 @@ class JobExecutor:
                 else:
                     self._run_enforced(job, runner_cls, context, network)
         except RunAborted as exc:
-            reason = str(exc) if self._stop.is_set() else f"cancelled from the platform ({exc})"
-            self._stopped(meta, sink.count if sink is not None else 0, reason)
-            return
+            why = str(exc) if self._stop.is_set() else f"cancelled from the platform ({exc})"
+            ended = f"{STOPPED}: {why}"
         except AgentError as exc:
-            self._fail(meta, str(exc))
-            return
+            ended = str(exc)
         except Exception as exc:
             logger.exception("agent.run_crashed run_id=%s", job.run_id)
-            self._fail(meta, f"internal agent error: {exc!r}")
+            ended = f"internal agent error: {exc!r}"
+        measured = sink.count if sink is not None else 0
+        if ended is not None and measured == 0:
+            # Nothing logged (e.g. a spec this device cannot run): nothing to upload.
+            self._fail(meta, ended)
             return
-        meta = meta.with_status(RUN_MEASURED)
+        meta = meta.with_status(RUN_MEASURED, ended=ended)
         meta.save(files.meta)
-        logger.info("agent.run_measured run_id=%s records=%d", job.run_id, sink.count)
-        self.upload(meta)
+        logger.info(
+            "agent.run_measured run_id=%s records=%d ended_early=%s",
+            job.run_id,
+            measured,
+            ended is not None,
+        )
+        self._conclude(meta)
 
     def _run_enforced(
         self,
@@ -322,8 +337,19 @@ class JobExecutor:
             verification["expected_median_ms"],
         )
 
-    def upload(self, meta: RunMeta) -> None:
+    def _conclude(self, meta: RunMeta, *, resumed: bool = False) -> None:
+        """Upload a ``measured`` run's log, then, if it ended early (``meta.ended``), report
+        why, saying how much was measured. Upload first: the platform settles the device's
+        part from the upload, the report gives the reason.
+
+        The upload retries 5xx answers and connection errors for ``upload_retry_s``; a stop
+        ends its wait at once. While stopping (SIGTERM) there are only two quick tries per
+        chunk. An upload that does not get through leaves the run ``measured``, and the
+        next start resumes it after the last acknowledged chunk.
+        """
+        meta_path = RunFiles.of(self._state_dir, meta.run_id).meta
         csv_path, cursor_path, log_format = self._log_of(meta.run_id)
+        stopping = self._stop.is_set()
         self._progress.set_phase(UPLOADING)
         try:
             result = self._uploader.upload(
@@ -332,71 +358,63 @@ class JobExecutor:
                 csv_path=csv_path,
                 chunk_records=meta.chunk_records,
                 cursor=UploadCursor(cursor_path),
-                stop=self._stop,
+                stop=None if stopping else self._stop,
                 log_format=log_format,
+                retry=SHUTDOWN_UPLOAD_POLICY if stopping else None,
             )
         except PlatformRejected as exc:
-            self._fail(meta, f"upload rejected by the platform: {exc}")
+            meta.with_status(RUN_FAILED).save(meta_path)
+            self._progress.set_phase(FAILED)
+            if meta.ended is None:
+                self._report_failure(
+                    meta.job_id, meta.run_id, f"upload rejected by the platform: {exc}"
+                )
+            else:
+                note = f"; the platform refused them: {exc}"
+                self._report_failure(meta.job_id, meta.run_id, self._ended_message(meta, note))
             return
         except (PlatformUnavailable, RunAborted) as exc:
             # The log and the cursor stay on disk; the next agent start resumes the upload.
             logger.error("agent.upload_incomplete run_id=%s error=%s", meta.run_id, exc)
             self._progress.set_phase(FAILED)
+            if meta.ended is not None and not meta.reported:
+                note = "; they upload when the agent restarts"
+                message = self._ended_message(meta, note)
+                if self._report_failure(meta.job_id, meta.run_id, message):
+                    meta.with_status(RUN_MEASURED, reported=True).save(meta_path)
             return
-        meta.with_status(RUN_UPLOADED).save(RunFiles.of(self._state_dir, meta.run_id).meta)
         logger.info(
             "agent.run_uploaded run_id=%s records=%d chunks_sent=%d",
             meta.run_id,
             result.records,
             result.chunks_sent,
         )
-        self._progress.set_phase(DONE)
-
-    def _stopped(self, meta: RunMeta, measured: int, reason: str) -> None:
-        """The agent is shutting down mid-run: upload what was measured, then say so.
-
-        The final chunk declares the records measured (fewer than planned), so the platform
-        keeps them and fails the run as incomplete. If the upload does not get through in
-        the short time a shutdown allows, the log stays ``measured`` and goes up when the
-        agent starts again.
-        """
-        csv_path, cursor_path, log_format = self._log_of(meta.run_id)
-        unit = "samples" if log_format is SAMPLES_UPLOAD else "messages"
-        message = (
-            f"agent stopped during the run: {reason} ({measured} of {meta.total} {unit} measured"
-        )
-        meta = meta.with_status(RUN_MEASURED)
-        meta.save(RunFiles.of(self._state_dir, meta.run_id).meta)
-        self._progress.set_phase(UPLOADING)
-        try:
-            self._uploader.upload(
-                run_id=meta.run_id,
-                url=meta.upload_url,
-                csv_path=csv_path,
-                chunk_records=meta.chunk_records,
-                cursor=UploadCursor(cursor_path),
-                log_format=log_format,
-                retry=SHUTDOWN_UPLOAD_POLICY,
-            )
-        except PlatformRejected as exc:
-            self._fail(meta, f"{message}; the platform refused them: {exc})")
+        if meta.ended is None:
+            meta.with_status(RUN_UPLOADED).save(meta_path)
+            self._progress.set_phase(DONE)
             return
-        except PlatformUnavailable as exc:
-            logger.error("agent.upload_incomplete run_id=%s error=%s", meta.run_id, exc)
-            self._progress.set_phase(FAILED)
-            self._report_failure(
-                meta.job_id, meta.run_id, f"{message}; they upload when the agent restarts)"
-            )
-            return
-        meta.with_status(RUN_UPLOADED).save(RunFiles.of(self._state_dir, meta.run_id).meta)
-        logger.info("agent.partial_run_uploaded run_id=%s records=%d", meta.run_id, measured)
         self._progress.set_phase(FAILED)
-        self._report_failure(meta.job_id, meta.run_id, f"{message} and uploaded)")
+        if not meta.reported:
+            # Reported before the status is saved: a kill in between repeats the report
+            # (the upload then sends nothing new) rather than losing it.
+            note = "; uploaded after the agent restarted" if resumed else " and uploaded"
+            self._report_failure(meta.job_id, meta.run_id, self._ended_message(meta, note))
+        meta.with_status(RUN_UPLOADED, reported=True).save(meta_path)
+
+    def _ended_message(self, meta: RunMeta, note: str) -> str:
+        """``<why> (<n> of <planned> messages measured<note>)``, n being the lines of the
+        log, as the upload's ``X-Record-Total`` says."""
+        csv_path, _, log_format = self._log_of(meta.run_id)
+        measured = sum(1 for _ in log_format.lines(csv_path))
+        unit = "samples" if log_format is SAMPLES_UPLOAD else "messages"
+        return f"{meta.ended} ({measured} of {meta.total} {unit} measured{note})"
 
     # -- restart ----------------------------------------------------------------------
 
     def resume_pending(self) -> None:
-        """Finish runs left by an earlier process: report crashed ones, resume uploads."""
+        """Finish runs left by an earlier process: a run killed mid-run (``running``) is
+        marked measured and concluded like one that ended early; ``measured`` ones resume
+        their upload (and the report of why they ended, if it did not get through)."""
         runs_dir = self._state_dir / RUNS_DIR
         if not runs_dir.is_dir():
             return
@@ -409,18 +427,16 @@ class JobExecutor:
                 logger.error("agent.run_meta_unreadable path=%s error=%s", meta_path, exc)
                 continue
             if meta.status == RUN_RUNNING:
-                csv_path, _, log_format = self._log_of(meta.run_id)
-                measured = sum(1 for _ in log_format.lines(csv_path))
-                unit = "samples" if log_format is SAMPLES_UPLOAD else "messages"
-                self._fail(
-                    meta,
-                    f"agent stopped during the run ({measured} of {meta.total} {unit} "
-                    "measured; the partial log is kept on the device)",
-                )
-            elif meta.status == RUN_MEASURED:
-                logger.info("agent.upload_resumed run_id=%s", meta.run_id)
-                self._progress.start(job_id=meta.job_id, run_id=meta.run_id, total=meta.total)
-                self.upload(meta)
+                logger.info("agent.killed_run_found run_id=%s", meta.run_id)
+                meta = meta.with_status(RUN_MEASURED, ended=STOPPED)
+                meta.save(meta_path)
+            elif meta.status != RUN_MEASURED:
+                continue
+            logger.info("agent.upload_resumed run_id=%s", meta.run_id)
+            self._progress.start(
+                job_id=meta.job_id, run_id=meta.run_id, total=meta.total, phase=UPLOADING
+            )
+            self._conclude(meta, resumed=True)
 
     def _log_of(self, run_id: str) -> tuple[Path, Path, UploadFormat]:
         """A run's log, upload cursor and upload format: its samples if it has a samples
@@ -438,14 +454,17 @@ class JobExecutor:
         self._progress.set_phase(FAILED)
         self._report_failure(meta.job_id, meta.run_id, message)
 
-    def _report_failure(self, job_id: str, run_id: str, message: str) -> None:
+    def _report_failure(self, job_id: str, run_id: str, message: str) -> bool:
+        """Send ``job_failed`` and POST the failure; True when the platform took it."""
         logger.error("agent.job_failed job_id=%s run_id=%s message=%s", job_id, run_id, message)
         self._events.job_failed(job_id=job_id, run_id=run_id, message=message)
         policy = SHUTDOWN_REPORT_POLICY if self._stop.is_set() else None
         try:
-            self._api.report_failure(run_id, message, policy=policy)
-        except PlatformError as exc:
+            self._api.report_failure(run_id, message, policy=policy, stop=self._stop)
+        except (PlatformError, RunAborted) as exc:
             logger.error("agent.failure_report_failed run_id=%s error=%s", run_id, exc)
+            return False
+        return True
 
 
 def _planned_total(job: Job) -> int:

@@ -27,9 +27,10 @@ class Progress:
         self.received = 0
         self.total = 0
 
-    def start(self, *, job_id: str, run_id: str, total: int) -> None:
+    def start(self, *, job_id: str, run_id: str, total: int, phase: str = RUNNING) -> None:
+        """A new run (``phase`` UPLOADING: one whose upload resumes after a restart)."""
         with self._lock:
-            self.phase = RUNNING
+            self.phase = phase
             self.job_id = job_id
             self.run_id = run_id
             self.sent = 0

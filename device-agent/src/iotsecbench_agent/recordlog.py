@@ -254,7 +254,12 @@ class UploadCursor:
 
 @dataclass(frozen=True)
 class RunMeta:
-    """What a restarted agent needs to finish a run's upload (or report it failed)."""
+    """What a restarted agent needs to finish a run's upload (or report it failed).
+
+    ``ended`` is why a run ended early (None: it finished), kept so that the failure is
+    reported after the upload also when that upload only completes after a restart;
+    ``reported`` says the report got through already.
+    """
 
     run_id: str
     job_id: str
@@ -262,13 +267,15 @@ class RunMeta:
     chunk_records: int
     total: int
     status: str
+    ended: str | None = None
+    reported: bool = False
 
     def save(self, path: Path) -> None:
         atomic_write_text(path, json.dumps(asdict(self)) + "\n")
 
-    def with_status(self, status: str) -> RunMeta:
+    def with_status(self, status: str, **changes: Any) -> RunMeta:
         values: dict[str, Any] = asdict(self)
-        values["status"] = status
+        values.update(changes, status=status)
         return RunMeta(**values)
 
     @classmethod
@@ -281,4 +288,6 @@ class RunMeta:
             chunk_records=int(data["chunk_records"]),
             total=int(data["total"]),
             status=str(data["status"]),
+            ended=None if data.get("ended") is None else str(data["ended"]),
+            reported=bool(data.get("reported", False)),
         )

@@ -85,12 +85,14 @@ class Uploader:
         *,
         device_id: str,
         retry: RetryPolicy | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._api = api
         self._device_id = device_id
         self._retry = retry or RetryPolicy()
-        self._sleep = sleep
+        self._sleep = sleep  # None: the stop's wait (tests pass a fake)
+        self._clock = clock
 
     def upload(
         self,
@@ -106,8 +108,9 @@ class Uploader:
     ) -> UploadResult:
         """Send every chunk of the log at ``csv_path`` after ``cursor``'s last acknowledged one.
 
-        Raises PlatformRejected on a 4xx answer (not retried) and PlatformUnavailable when
-        5xx answers or connection errors outlast the retry policy.
+        Raises PlatformRejected on a 4xx answer (not retried), PlatformUnavailable when
+        5xx answers or connection errors outlast the retry policy, and RunAborted when
+        ``stop`` is set (before a chunk, or during a wait between tries: it ends at once).
         """
         total = sum(1 for _ in log_format.lines(csv_path))
         last = cursor.last_acked()
@@ -136,6 +139,8 @@ class Uploader:
                 policy=retry or self._retry,
                 what=f"upload of chunk {chunk.index} of run {run_id}",
                 sleep=self._sleep,
+                stop=stop,
+                clock=self._clock,
             )
             cursor.ack(chunk.index)
             sent += 1
