@@ -324,3 +324,23 @@ def test_a_chunk_left_received_by_a_dead_worker_is_requeued_and_ingested_once(
     assert chunk.status == ChunkStatus.INGESTED
     assert MessageRecord.objects.filter(run_device=part_a).count() == 100
     assert (part_a.records_ingested, part_a.status) == (100, RunStatus.DONE)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancelled_run_keeps_what_its_agents_upload_and_summarises_it(
+    running_run, django_capture_on_commit_callbacks
+):
+    from experiments.services import run_cancel
+
+    run, (part_a, _), (agent_a, _) = running_run.run, running_run.parts, running_run.agents
+    run_cancel(run=run, by="alice")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(
+            agent_a, run, csv_chunk(_rows(RTTS_A[:40])), index=0, final=True, total=40
+        )
+    assert response.status_code == 201
+    run.refresh_from_db()
+    part_a.refresh_from_db()
+    assert (run.status, run.error) == (RunStatus.CANCELLED, "Cancelled by alice.")
+    assert (part_a.status, part_a.records_ingested) == (RunStatus.PARTIAL, 40)
+    assert RunStatistic.objects.get(run=run, run_device=None).n == 40

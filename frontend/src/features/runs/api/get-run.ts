@@ -15,6 +15,10 @@ const FINISHED_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'partial', 'f
 export const isRunFinished = (status: RunStatus): boolean => FINISHED_STATUSES.has(status);
 /** Runs whose records can be analysed: complete, or partial (the page says so). */
 export const hasMeasuredResults = (status: RunStatus): boolean => status === 'done' || status === 'partial';
+/** …and a cancelled run whose devices stored what they measured before they stopped. */
+export const showsMeasuredResults = (run: Pick<Run, 'status' | 'devices'>): boolean =>
+  hasMeasuredResults(run.status) ||
+  (run.status === 'cancelled' && run.devices.some((device) => device.records_ingested > 0));
 /** POST /api/runs/{id}/cancel/ accepts these (409 run_not_cancellable otherwise). */
 export const isRunCancellable = (status: RunStatus): boolean => !FINISHED_STATUSES.has(status);
 /** POST /api/runs/{id}/retry/ accepts these (409 run_not_retryable otherwise). */

@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
 import type { Run } from '@/types/api';
 
-import { hasMeasuredResults, isRunFinished } from '../api/get-run';
+import { isRunFinished, showsMeasuredResults } from '../api/get-run';
 import { useResultsSource } from '../api/results-api';
 
 import { BenchResults } from './bench-results';
@@ -60,7 +60,7 @@ const RunTimeline = ({ run }: { run: Run }) => (
 
 export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewProps) => {
   const finished = isRunFinished(run.status);
-  const measured = hasMeasuredResults(run.status);
+  const measured = showsMeasuredResults(run);
   const deviceErrors = run.devices.filter((device) => device.error);
   const interval = run.kind === 'messaging' ? describeInterval(run.spec) : null;
   // On a shared page: read-only, no links into the workspace, no downloads.
@@ -100,6 +100,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
       {run.status === 'cancelled' ? (
         <p className="alert">
           <strong>The run was cancelled.</strong> {run.error}
+          {measured ? ' The figures below cover what was measured and stored before it stopped.' : null}
         </p>
       ) : null}
       {run.retry_of && !shared ? (

@@ -339,6 +339,21 @@ describe('Run page', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
+  it('should show what a cancelled run measured before it stopped', async () => {
+    db.runs.push({
+      ...completedRun,
+      status: 'cancelled',
+      error: 'Cancelled by e2e-user.',
+      devices: completedRun.devices.map((d) => ({ ...d, status: 'partial', sent: 40, received: 40, records_ingested: 40 })),
+    });
+    arrangeResults();
+    renderApp(`/runs/${RUN_ID}`);
+
+    expect(await screen.findByRole('table', { name: 'Summary' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Status: cancelled');
+    expect(screen.getByText(/The figures below cover what was measured and stored before it stopped/)).toBeInTheDocument();
+  });
+
   it("should show a messaging run's interval distribution, mean and seed", async () => {
     db.runs.push({
       ...runningRun,
