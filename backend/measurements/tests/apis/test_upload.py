@@ -224,11 +224,7 @@ def test_a_failed_run_takes_a_late_upload_and_becomes_partial(
 ):
     from experiments.services import run_device_fail
 
-    run, (part_a, part_b), (agent_a, agent_b) = (
-        running_run.run,
-        running_run.parts,
-        running_run.agents,
-    )
+    run, (part_a, part_b), agent_a = running_run.run, running_run.parts, running_run.agents[0]
     # Both agents went silent (killed) before uploading: the run ends failed...
     for part in (part_a, part_b):
         run_device_fail(run_device=part, message="sent no heartbeat")
@@ -302,7 +298,7 @@ def test_a_chunk_left_received_by_a_dead_worker_is_requeued_and_ingested_once(
 
     from measurements.services import chunks_requeue_stale
 
-    run, part_a = running_run.run, running_run.parts[0]
+    part_a = running_run.parts[0]
     # What a worker killed mid-ingest leaves: the chunk stored, its task gone.
     chunk = UploadChunk.objects.create(
         run_device=part_a,
