@@ -8,7 +8,7 @@ PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
 .PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e test-deploy screenshot bench \
-        schema frontend deps chromium tshark coap-client podman qemu clean
+        schema schema-check frontend deps chromium tshark coap-client podman qemu clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -77,7 +77,7 @@ test: check test-backend test-agent test-frontend test-e2e test-deploy ## every 
 
 # --- parts ----------------------------------------------------------------------------------
 
-check: lint types compose ## the fast lint-and-types subset
+check: lint types compose schema-check ## the fast lint-and-types subset
 
 compose: ## validate docker-compose.yml (no Docker engine needed)
 	scripts/check_compose.sh
@@ -130,6 +130,20 @@ schema: deps ## regenerate frontend/openapi.yaml and src/types/api.gen.ts from t
 	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \
 	  $(PY) backend/manage.py spectacular --validate --file frontend/openapi.yaml
 	cd frontend && npm run gen:api
+
+# The API's schema and the frontend's types generated from it, checked against the backend:
+# made afresh in a temporary directory and compared with the committed files.
+SCHEMA_TMP := $(shell mktemp -d -u /tmp/iotsecbench-schema.XXXXXX)
+schema-check: deps ## fail when frontend/openapi.yaml or src/types/api.gen.ts is stale (fix: make schema)
+	mkdir -p $(SCHEMA_TMP)
+	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \
+	  $(PY) backend/manage.py spectacular --validate --file $(SCHEMA_TMP)/openapi.yaml
+	cd frontend && npx openapi-typescript $(SCHEMA_TMP)/openapi.yaml -o $(SCHEMA_TMP)/api.gen.ts \
+	  && node scripts/add-generated-header.mjs $(SCHEMA_TMP)/api.gen.ts
+	@diff -u frontend/openapi.yaml $(SCHEMA_TMP)/openapi.yaml > $(SCHEMA_TMP)/diff \
+	  && diff -u frontend/src/types/api.gen.ts $(SCHEMA_TMP)/api.gen.ts >> $(SCHEMA_TMP)/diff \
+	  || { head -40 $(SCHEMA_TMP)/diff; echo "frontend/openapi.yaml or src/types/api.gen.ts is stale: run make schema and commit them"; rm -rf $(SCHEMA_TMP); exit 1; }
+	@rm -rf $(SCHEMA_TMP)
 
 clean: ## remove build output and local state (keeps .venv)
 	rm -rf frontend/dist .local
