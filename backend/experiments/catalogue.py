@@ -81,7 +81,6 @@ MECHANISMS: tuple[MechanismInfo, ...] = (
 MECHANISM_NAMES = tuple(m.name for m in MECHANISMS)
 MECHANISM_KINDS = ["none", "null", "cipher", "aead", "mac", "signature"]
 MECHANISM_CHOICES = [(m.name, m.label) for m in MECHANISMS]
-MECHANISM_KIND = {m.name: m.kind for m in MECHANISMS}
 
 
 def largest_payload(mechanism: str, limit: int) -> int:

@@ -138,10 +138,6 @@ class SampleFiles:
         return self.runs_dir / f"{self.run_id}.samples.uploaded"
 
 
-def is_sample_run(state_dir: Path, run_id: str) -> bool:
-    return SampleFiles.of(state_dir, run_id).csv.exists()
-
-
 class SampleLog(AppendOnlyLog):
     """The benchmark samples of one run (header ``HEADER``), as ``recordlog.RecordLog``."""
 

@@ -157,7 +157,3 @@ def runner_for(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
             f"(supported: {', '.join(runners)})"
         )
     return cls
-
-
-def registered_protocols() -> list[str]:
-    return sorted(_RUNNERS)
