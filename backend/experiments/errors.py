@@ -38,14 +38,14 @@ class NetworkProfileNotEnforceable(ApplicationError):
 
 
 class RunNotCancellable(ApplicationError):
-    """The run already finished (done, failed or cancelled): nothing to cancel."""
+    """The run already finished (done, partial, failed or cancelled): nothing to cancel."""
 
     code = "run_not_cancellable"
     status_code = 409
 
 
 class RunNotRetryable(ApplicationError):
-    """Only a failed or cancelled run can be retried."""
+    """Only a failed, partial or cancelled run can be retried."""
 
     code = "run_not_retryable"
     status_code = 409
