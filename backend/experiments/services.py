@@ -657,14 +657,25 @@ def oneway_targets(run: Run) -> list[OneWayTarget]:
 def run_oneway_send(*, run_id: UUID | str) -> int:
     """The controller of a one-way run (device-agent oneway/controller.py): sends each
     device its messages, in random device order at the design's intervals, then the END
-    markers; stops early when the run is cancelled or fails. Returns the messages sent."""
+    markers; stops early when the run is cancelled or fails. Returns the messages sent.
+
+    A lost broker connection is ridden out within ``reconnect_budget_s`` (default 30 s):
+    the messages that fell due meanwhile are skipped (their devices record them lost),
+    logged per device; past the budget the run fails."""
     run = Run.objects.get(pk=run_id)
     if run.status in FINISHED_STATUSES:
         return 0
     spec, controller = run.spec, run.controller
     targets = oneway_targets(run)
     sender = controller.get("srup_controller_id")
-    link_fields = ("broker_url", "mqtt_version", "qos", "tls_version", "ca_cert")
+    link_fields = (
+        "broker_url",
+        "mqtt_version",
+        "qos",
+        "tls_version",
+        "ca_cert",
+        "reconnect_budget_s",
+    )
     link = LinkSpec.parse(controller_link_fields({k: spec[k] for k in link_fields if k in spec}))
     stop = threading.Event()
     watcher = threading.Thread(target=_stop_when_finished, args=(run.pk, stop), daemon=True)
@@ -680,6 +691,7 @@ def run_oneway_send(*, run_id: UUID | str) -> int:
             interval_seed=spec.get("interval_seed"),
             srup_sender_id=int(sender, 16) if sender is not None else None,
             stop=stop,
+            run_id=str(run.pk),
         ).run()
     except (AgentError, ValueError) as exc:
         run_fail(run_id=run.pk, message=ONE_WAY_SEND_FAILED_MESSAGE.format(error=exc))
@@ -687,7 +699,17 @@ def run_oneway_send(*, run_id: UUID | str) -> int:
     finally:
         stop.set()
     sent = sum(r.sent for r in results)
-    logger.info("experiments.oneway_sent run=%s messages=%d", run.pk, sent)
+    skipped = sum(len(r.skipped) for r in results)
+    logger.info("experiments.oneway_sent run=%s messages=%d skipped=%d", run.pk, sent, skipped)
+    for result in results:
+        if result.skipped:
+            # Fell due while the broker connection was lost: never sent, recorded lost.
+            logger.info(
+                "experiments.oneway_skipped run=%s topic=%s skipped=%d",
+                run.pk,
+                result.topic,
+                len(result.skipped),
+            )
     return sent
 
 

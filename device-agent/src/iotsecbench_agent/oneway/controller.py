@@ -20,10 +20,19 @@ device-agent/docs/one-way.md.
   the paper's C2 picked a device at random until each had its 250 messages.
 - Intervals: ``runners.intervals`` (fixed, uniform, exponential; seeded), waited after
   every send but the last, servicing the socket (acks, keepalive) meanwhile.
+- A lost broker connection (a broker restart) is ridden out as the receivers do
+  (``mqtt_link.ride_out``: the link's ``reconnect_budget_s``, backoff at once then 50 ms
+  doubling to 250 ms, a clean session), then the schedule goes on where the clock is: the
+  messages whose send time passed while cut off are skipped, never sent late in a burst
+  (``TargetResult.skipped``; their receivers record them ``lost``), and the message whose
+  publish was in flight at the cut is never sent again under its seq. END markers not
+  known to have reached the broker are sent again after a cut in the END phase. Past the
+  budget: DataPlaneError. device-agent/docs/data-plane-faults.md.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -33,18 +42,25 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import MQTTErrorCode
 
-from iotsecbench_agent.errors import DataPlaneError
+from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.oneway.wire import END_SEQ, SRUP_DATA_ID, build_payload
 from iotsecbench_agent.runners.intervals import FIXED, interval_sampler
 from iotsecbench_agent.runners.jobspec import LinkSpec
-from iotsecbench_agent.runners.mqtt_link import MqttLink, pump
-from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
+from iotsecbench_agent.runners.mqtt_link import (
+    ConnectionLost,
+    MqttLink,
+    check_publish,
+    pump,
+    ride_out,
+)
+from iotsecbench_agent.runners.mqtt_wire import MeteredClient, OutboundMeter
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import encode_data, new_token
+
+logger = logging.getLogger(__name__)
 
 SECURITY_NONE = "none"
 # How long the controller waits, after the END markers, for its QoS 1/2 publishes to be
@@ -68,13 +84,28 @@ class Target:
 @dataclass
 class TargetResult:
     """What the controller sent to one target. ``t_send_ns[seq]`` and ``wire_bytes[seq]``
-    (the PUBLISH bytes at the controller's socket) are per message, in seq order."""
+    (the PUBLISH bytes at the controller's socket) are per seq, in seq order; both are 0
+    for a seq in ``skipped``: never published, because its send time passed while the
+    broker connection was lost (or its publish failed at the cut), so it never arrives.
+    ``sent`` counts the published ones (a message in flight at a cut included: delivered
+    or not, it is never sent again)."""
 
     topic: str
     sent: int = 0
     end_sent: bool = False
     t_send_ns: list[int] = field(default_factory=list)
     wire_bytes: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+
+    @property
+    def next_seq(self) -> int:
+        """The seq the target's next message gets (sent and skipped ones use theirs up)."""
+        return len(self.t_send_ns)
+
+    def skip(self) -> None:
+        self.skipped.append(self.next_seq)
+        self.t_send_ns.append(0)
+        self.wire_bytes.append(0)
 
 
 class OneWayController:
@@ -97,6 +128,7 @@ class OneWayController:
         client_id: str | None = None,
         clock: Callable[[], int] = time.time_ns,
         stop: threading.Event | None = None,
+        run_id: str = "",
     ) -> None:
         if not targets:
             raise ValueError("a one-way run needs at least one target")
@@ -112,16 +144,23 @@ class OneWayController:
         self.message_count = message_count
         self.payload_size = payload_size
         self._next_interval_ns = interval_sampler(interval_distribution, interval_ms, interval_seed)
+        # A schedule with intervals has send times to skip past after a cut; one without
+        # (interval 0: as fast as possible) just goes on with the next message.
+        self._paced = interval_ms > 0
         self._order_seed = interval_seed if order_seed is None else order_seed
         self.srup_sender_id = srup_sender_id
         self.client_id = client_id or f"isb-ctl-{uuid.uuid4().hex[:12]}"
         self.clock = clock
         self.stop = stop or threading.Event()
+        self.run_id = run_id or self.client_id  # in the logs
+        # Each ridden-out cut's outage (ns, from the cut being noticed to the CONNACK).
+        self.outages_ns: list[int] = []
         self.meter = OutboundMeter(mqtt5=link.mqtt5, by_payload=True)
         # Built now, not inside the schedule: key import (and RSA checks) are not timed.
         # MechanismError (unknown mechanism, bad key) propagates to the caller.
         self._securers = [self._securer(t) for t in self.targets]
         self._unacked: list[mqtt.MQTTMessageInfo] = []
+        self._ends_sent: dict[int, int] = {}  # END markers published, per target index
 
     def order(self) -> list[int]:
         """The target index of every send, in order (seeded: the same for the same seed)."""
@@ -131,57 +170,159 @@ class OneWayController:
 
     def run(self) -> list[TargetResult]:
         """Connect, send the schedule and the END markers, wait for the acks, disconnect.
-        DataPlaneError if the broker cannot be used."""
+        DataPlaneError if the broker cannot be used, or its connection was lost for longer
+        than the link's ``reconnect_budget_s``. Stopped (``stop``) while cut off: returns
+        what was sent, without END markers (there is no connection to send them on)."""
         results = [TargetResult(topic=t.topic) for t in self.targets]
-        link = MqttLink(
+        link = _ControllerLink(
             self.link_spec, meter=self.meter, client_id=self.client_id, on_message=_ignore
         )
-        # Every publish is written at once: no QoS 1/2 in-flight window holds one back
-        # (which would put the queueing time inside its one-way delay).
-        link.client.max_inflight_messages_set(0)
         try:
             link.connect()
-            order = self.order()
-            for index, target_index in enumerate(order):
-                if self.stop.is_set():
-                    break
-                result = results[target_index]
-                self._send(link, target_index, result.sent, result)
-                result.sent += 1
-                gap_ns = self._next_interval_ns()
-                if gap_ns and index + 1 < len(order):
-                    pump((link,), self.stop, time.perf_counter_ns() + gap_ns)
-            for target_index, result in enumerate(results):
-                self._send(link, target_index, result.sent, result, end=True)
-                result.end_sent = True
-            self._flush(link)
+            self._schedule(link, results)
+            self._finish(link, results)
+        except RunAborted:
+            logger.info("controller.stopped_while_cut_off run_id=%s", self.run_id)
         finally:
             link.close()
         return results
 
-    def _send(
+    def _schedule(self, link: MqttLink, results: list[TargetResult]) -> None:
+        """Every message of ``order``, each at its time: ``due`` (``perf_counter_ns``) is
+        the time the next one is sent, the drawn interval after the previous send."""
+        order = self.order()
+        index = 0
+        due: int | None = None  # None: at once
+        while index < len(order) and not self.stop.is_set():
+            if due is not None:
+                try:
+                    pump((link,), self.stop, due)
+                except ConnectionLost as cut:
+                    index, due = self._resume(link, cut, results, order, index, due)
+                    continue
+                if self.stop.is_set():
+                    break
+            result = results[order[index]]
+            seq = result.next_seq
+            try:
+                self._send(link, order[index], result)
+            except ConnectionLost as cut:
+                # In flight at the cut: its seq is used up, never sent again. A publish
+                # that failed outright was never written: skipped.
+                skipped = 0
+                if result.next_seq == seq:
+                    result.skip()
+                    skipped = 1
+                index += 1
+                due = time.perf_counter_ns() + self._next_interval_ns()
+                index, due = self._resume(
+                    link, cut, results, order, index, due, skipped_at_cut=skipped
+                )
+                continue
+            index += 1
+            gap_ns = self._next_interval_ns()
+            due = time.perf_counter_ns() + gap_ns if gap_ns and index < len(order) else None
+
+    def _resume(
         self,
         link: MqttLink,
-        target_index: int,
-        seq: int,
-        result: TargetResult,
+        cut: ConnectionLost,
+        results: list[TargetResult],
+        order: Sequence[int] = (),
+        index: int = 0,
+        due: int | None = None,
         *,
-        end: bool = False,
-    ) -> None:
+        skipped_at_cut: int = 0,
+    ) -> tuple[int, int | None]:
+        """Ride out ``cut`` (``ride_out``: past the budget DataPlaneError, RunAborted if
+        stopped), then skip every message of ``order`` from ``index`` whose send time
+        (``due``, then each drawn interval after it) has passed: they are never sent, so
+        no burst of late messages distorts the receivers' delays. The (index, due) to go
+        on with."""
+        logger.warning(
+            "controller.data_plane_lost run_id=%s error=%s budget_s=%g",
+            self.run_id,
+            cut,
+            self.link_spec.reconnect_budget_s,
+        )
+        outage_ns = ride_out(
+            (link,),
+            cut,
+            budget_s=self.link_spec.reconnect_budget_s,
+            stop=self.stop,
+            run_id=self.run_id,
+        )
+        self.outages_ns.append(outage_ns)
+        # Publishes on the lost connection: never acknowledged now, never sent again.
+        self._unacked.clear()
+        back = time.perf_counter_ns()
+        skipped = skipped_at_cut
+        if due is not None and self._paced:
+            while index < len(order) and due < back:
+                results[order[index]].skip()
+                skipped += 1
+                index += 1
+                due += self._next_interval_ns()
+        if index >= len(order) or not self._paced:
+            due = None
+        logger.info(
+            "controller.data_plane_reconnected run_id=%s outage_ms=%.1f skipped=%d",
+            self.run_id,
+            outage_ns / 1e6,
+            skipped,
+        )
+        return index, due
+
+    def _finish(self, link: MqttLink, results: list[TargetResult]) -> None:
+        """The END marker to every target, then the acks (QoS 1/2). After a cut, the END
+        markers not acknowledged (QoS 0: all) go again: a receiver only notes an END,
+        and without one it would wait for its deadline."""
+        pending = list(range(len(results)))
+        while True:
+            infos: dict[int, mqtt.MQTTMessageInfo] = {}
+            try:
+                for target_index in pending:
+                    infos[target_index] = self._send(
+                        link, target_index, results[target_index], end=True
+                    )
+                    results[target_index].end_sent = True
+                self._flush(link)
+                return
+            except ConnectionLost as cut:
+                self._resume(link, cut, results)
+            if self.link_spec.qos:
+                pending = [t for t in pending if t not in infos or not infos[t].is_published()]
+
+    def _send(
+        self, link: MqttLink, target_index: int, result: TargetResult, *, end: bool = False
+    ) -> mqtt.MQTTMessageInfo:
+        """The target's next message (seq ``result.next_seq``), or its END marker;
+        ConnectionLost if the connection is gone (a message is recorded in ``result`` only
+        if it was published)."""
+        seq = result.next_seq
         tag = END_SEQ if end else seq
+        # SRUP sequence IDs: seq + 1 for a message, the next one for each END marker
+        # (an END sent again after a cut gets a new one, or the receiver would refuse it).
+        sequence_id = seq + 1 + self._ends_sent.get(target_index, 0) if end else seq + 1
         t_send = self.clock()
-        wire = self._securers[target_index](seq + 1, build_payload(tag, t_send, self.payload_size))
+        wire = self._securers[target_index](
+            sequence_id, build_payload(tag, t_send, self.payload_size)
+        )
         info = link.client.publish(self.targets[target_index].topic, wire, qos=self.link_spec.qos)
-        if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
-            raise DataPlaneError(f"publish failed: {mqtt.error_string(info.rc)}")
+        check_publish(info.rc)
+        if end:
+            self._ends_sent[target_index] = self._ends_sent.get(target_index, 0) + 1
         if self.link_spec.qos:
             self._unacked.append(info)
-        self._drain(link)
-        if not end:
-            result.t_send_ns.append(t_send)
-            result.wire_bytes.append(self.meter.take_payload_bytes(wire))
-        else:
-            self.meter.take_payload_bytes(wire)
+        try:
+            self._drain(link)
+        finally:
+            wire_bytes = self.meter.take_payload_bytes(wire)
+            if not end:
+                result.sent += 1
+                result.t_send_ns.append(t_send)
+                result.wire_bytes.append(wire_bytes)
+        return info
 
     def _securer(self, target: Target) -> Callable[[int, bytes], bytes]:
         """(SRUP sequence ID, payload) -> the bytes published for the target."""
@@ -236,6 +377,18 @@ class OneWayController:
             if not self._unacked or now >= deadline:
                 return
             pump((link,), never, min(deadline, now + _SLICE_NS))
+
+
+class _ControllerLink(MqttLink):
+    """The controller's link: every publish is written at once, no QoS 1/2 in-flight window
+    holds one back (which would put the queueing time inside its one-way delay). Set on
+    every client the link makes (a reconnect makes a new one), before it connects: paho
+    refuses the change on a connected client."""
+
+    def _new_client(self) -> MeteredClient:
+        client = super()._new_client()
+        client.max_inflight_messages_set(0)
+        return client
 
 
 def _ignore(*_args: object) -> None:
