@@ -3,7 +3,8 @@
 Transparent (the spec's §4, "MQTT-SN Architecture", Transparent Gateway): every MQTT-SN
 client that connects gets its own MQTT connection to the broker, opened on its CONNECT
 with its ClientId and clean-session flag and closed on its DISCONNECT, on keep-alive
-expiry (1.5 × its Duration, §6.11) or when the broker closes it. Messages are translated
+expiry (1.5 × its Duration, §6.11) or when the broker closes it for longer than the
+reconnect budget (below). Messages are translated
 one to one, and acknowledgements are end to end: a client's QoS 1 PUBLISH is PUBACKed
 when the broker's PUBACK arrives, its SUBSCRIBE is SUBACKed with the QoS the broker
 granted. QoS −1 PUBLISHes (§6.8) need no connection: from an address without a session
