@@ -3,7 +3,8 @@ standalone process, next to a broker, for devices whose jobs name it in
 ``spec.mqttsn_gateway``.
 
     iotsecbench-agent mqttsn-gateway --broker mqtt://127.0.0.1:1883 --port 1884 \\
-        [--host 0.0.0.0] [--predefined 1=sensors/temp ...] [--gw-id 1]
+        [--host 0.0.0.0] [--predefined 1=sensors/temp ...] [--gw-id 1] \\
+        [--reconnect-budget 30]
 
 It serves until SIGTERM or SIGINT, then closes every broker connection. A broker URL,
 port or predefined topic it cannot use is one ``error: …`` line and exit status 1.
@@ -19,7 +20,12 @@ from typing import Any
 
 from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import ConfigError
-from iotsecbench_agent.mqttsn.gateway import DEFAULT_GW_ID, DEFAULT_PORT, Gateway
+from iotsecbench_agent.mqttsn.gateway import (
+    DEFAULT_GW_ID,
+    DEFAULT_PORT,
+    DEFAULT_RECONNECT_BUDGET_S,
+    Gateway,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +57,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--gw-id", type=int, default=DEFAULT_GW_ID, help="GwId in GWINFO (default 1)"
     )
+    parser.add_argument(
+        "--reconnect-budget",
+        type=float,
+        default=DEFAULT_RECONNECT_BUDGET_S,
+        metavar="SECONDS",
+        help="how long a client's lost broker connection is tried again before its "
+        f"session ends (default {DEFAULT_RECONNECT_BUDGET_S:g}; 0: at once)",
+    )
     return parser
 
 
@@ -60,12 +74,15 @@ def main(args: argparse.Namespace) -> int:
         raise ConfigError(f"--port must be 0..65535, got {args.port}")
     if not 0 <= args.gw_id <= 255:
         raise ConfigError(f"--gw-id must be 0..255, got {args.gw_id}")
+    if not 0 <= args.reconnect_budget <= 3600:
+        raise ConfigError(f"--reconnect-budget must be 0..3600 s, got {args.reconnect_budget}")
     gateway = Gateway(
         broker,
         host=args.host,
         port=args.port,
         predefined=_predefined(args.predefined),
         gw_id=args.gw_id,
+        reconnect_budget_s=args.reconnect_budget,
     )
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

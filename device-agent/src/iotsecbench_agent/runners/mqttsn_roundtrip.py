@@ -36,6 +36,15 @@ Measurement choices, and why:
   a payload without our sequence tag (the seq, or below 8 bytes the seq modulo 256**n:
   ``mqtt_roundtrip.SeqTags``) is a late echo of an earlier message: skipped and counted in
   ``tags.late_echoes``.
+- A broker restart (issue #17, docs/data-plane-faults.md) is ridden out by the gateway,
+  not here: the client never sees the broker, so its session, topic ids and subscription
+  stay as they are while the gateway reconnects (``spec.reconnect_budget_s``, passed to
+  the local gateway). The round trip open at the cut gets no echo and is recorded
+  ``lost`` at its timeout, like a PUBLISH the gateway drops while the broker is away; a
+  copy of a closed seq arriving later is a late echo, never a second record; the run goes
+  on with the next seq. Past the budget the gateway DISCONNECTs the client: the round
+  trip open then is recorded ``lost`` and the run fails with a DataPlaneError naming the
+  budget (the records logged until then are kept).
 """
 
 from __future__ import annotations
@@ -55,11 +64,14 @@ from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import (
+    DEFAULT_RECONNECT_BUDGET_S,
+    MAX_RECONNECT_BUDGET_S,
     ROUND_TRIP,
     Schedule,
     choice_field,
     hex_field,
     int_field,
+    number_field,
 )
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.timing import (
@@ -91,6 +103,12 @@ MAX_PUBLISH_DATA = MAX_UDP_PAYLOAD - 9
 # Spec fields that only the MQTT runner understands: refused rather than ignored. (A
 # network_profile is refused by the executor, as for every runner without emulated links.)
 MQTT_ONLY_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")
+
+
+class GatewayDisconnected(DataPlaneError):
+    """The gateway ended the client's session (DISCONNECT) while the run was measuring."""
+
+
 _HOST_PORT = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[^:\[\]\s]+)):(?P<port>\d{1,5})$")
 
 
@@ -105,6 +123,9 @@ class MqttSnSpec:
     broker_url: str | None = None
     security: str = SECURITY_NONE
     security_key: bytes | None = field(default=None, repr=False)
+    # How long the local gateway rides out a lost broker connection (an external
+    # gateway has its own: ``mqttsn-gateway --reconnect-budget``).
+    reconnect_budget_s: float = DEFAULT_RECONNECT_BUDGET_S
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> MqttSnSpec:
@@ -169,6 +190,13 @@ class MqttSnSpec:
             broker_url=broker_url if isinstance(broker_url, str) else None,
             security=security,
             security_key=hex_field(spec, "security_key"),
+            reconnect_budget_s=number_field(
+                spec,
+                "reconnect_budget_s",
+                minimum=0.0,
+                maximum=MAX_RECONNECT_BUDGET_S,
+                default=DEFAULT_RECONNECT_BUDGET_S,
+            ),
         )
 
 
@@ -210,6 +238,8 @@ class MqttSnRoundTripRunner(Runner):
         self._mechanism: Mechanism | None = None
         self._floor: HarnessFloor | None = None
         self._topic_id = 0
+        self._client_id = ""
+        self._ended = False  # the gateway DISCONNECTed us: nothing to DISCONNECT at cleanup
         self.tags = SeqTags(self.spec.schedule.payload_size)
 
     @classmethod
@@ -238,6 +268,7 @@ class MqttSnRoundTripRunner(Runner):
         address = spec.gateway or self._start_local_gateway()
         self._client = SnClient(address)
         client_id = f"isb-{self.context.run_id[:8]}-{self.context.device_id[:8]}"
+        self._client_id = client_id
         self._client.connect(client_id, duration_s=KEEPALIVE_S)
         kind = TOPIC_ID_TYPES[spec.topic_id_type]
         if spec.topic_id_type == NORMAL:
@@ -263,7 +294,12 @@ class MqttSnRoundTripRunner(Runner):
         spec = self.spec
         assert spec.broker_url is not None  # checked by MqttSnSpec.parse
         predefined = {spec.predefined_id: spec.topic} if spec.predefined_id else {}
-        gateway = Gateway(parse_mqtt_url(spec.broker_url), port=0, predefined=predefined)
+        gateway = Gateway(
+            parse_mqtt_url(spec.broker_url),
+            port=0,
+            predefined=predefined,
+            reconnect_budget_s=spec.reconnect_budget_s,
+        )
         gateway.start()
         self.gateway = gateway
         host, port = gateway.address
@@ -302,7 +338,14 @@ class MqttSnRoundTripRunner(Runner):
             wire_bytes = publisher.send_bytes(
                 codec.encode(codec.Publish(topic_id, msg_id, wire, qos=qos, topic_id_type=kind))
             )
-            outcome, t_recv, unsecure_ns = self._await_echo(seq, t_send + timeout_ns)
+            ended: GatewayDisconnected | None = None
+            try:
+                outcome, t_recv, unsecure_ns = self._await_echo(seq, t_send + timeout_ns)
+            except GatewayDisconnected as exc:
+                # The round trip open when the gateway ended the session is lost; it is
+                # recorded before the run fails.
+                ended = exc
+                outcome, t_recv, unsecure_ns = LOST, 0, None
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
             floor_secure_ns, floor_unsecure_ns = (
                 floor.measure(payload, echoed=outcome != LOST)
@@ -313,7 +356,7 @@ class MqttSnRoundTripRunner(Runner):
                 tags.lost(seq)
             else:
                 tags.echoed(seq)
-            if outcome == LOST and self._publisher is not None:
+            if outcome == LOST and self._publisher is not None and ended is None:
                 self._check_rejection(self._publisher)
             self.context.emit(
                 Record(
@@ -329,6 +372,8 @@ class MqttSnRoundTripRunner(Runner):
                     floor_unsecure_ns=floor_unsecure_ns,
                 )
             )
+            if ended is not None:
+                raise ended
             interval_ns = next_interval_ns()
             if seq + 1 < schedule.message_count:
                 # Services the socket (late echoes, keep-alive); ends early on shutdown.
@@ -365,7 +410,22 @@ class MqttSnRoundTripRunner(Runner):
                 f"the MQTT-SN gateway refused PUBLISH: {return_code_name(message.return_code)}"
             )
         if isinstance(message, codec.Disconnect):
-            raise DataPlaneError("the MQTT-SN gateway disconnected the client")
+            raise self._disconnected()
+
+    def _disconnected(self) -> GatewayDisconnected:
+        """The error for the gateway's DISCONNECT, with its reason when the gateway is the
+        local one and ended the session past the reconnect budget."""
+        self._ended = True
+        message = "the MQTT-SN gateway disconnected the client"
+        if self.gateway is None:
+            return GatewayDisconnected(
+                f"{message} (an external gateway also does so when its broker connection "
+                "stays lost for longer than its own reconnect budget)"
+            )
+        reason = self.gateway.gave_up.get(self._client_id)
+        if reason is None:
+            return GatewayDisconnected(message)
+        return GatewayDisconnected(f"{message}: {reason} (spec.reconnect_budget_s)")
 
     def _check_rejection(self, publisher: SnClient) -> None:
         """QoS −1's socket hears from the gateway only when it refuses a PUBLISH."""
@@ -418,7 +478,8 @@ class MqttSnRoundTripRunner(Runner):
         publisher, self._publisher = self._publisher, None
         gateway, self.gateway = self.gateway, None
         if client is not None:
-            client.disconnect()
+            if not self._ended:
+                client.disconnect()
             client.close()
         if publisher is not None:
             publisher.close()
