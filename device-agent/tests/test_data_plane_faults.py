@@ -242,6 +242,11 @@ class Sender:
         client.reconnect_delay_set(1, 1)
         client.connect("127.0.0.1", broker.port)
         client.loop_start()
+        # Connected (CONNACK handled) before the first send: else seq 0 counts as skipped
+        # and the lost seqs are not one run around the outage (seen once on a loaded host).
+        deadline = time.monotonic() + 10
+        while not client.is_connected() and time.monotonic() < deadline:
+            time.sleep(0.01)
         self.client = client
 
     def send(self, count: int, interval_s: float) -> None:
