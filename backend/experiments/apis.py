@@ -69,13 +69,9 @@ from experiments.selectors import (
     experiment_search,
     run_get,
 )
-from experiments.services import (
-    design_plan,
-    experiment_create,
-    run_cancel,
-    run_retry,
-    run_start,
-)
+from experiments.services.designs import experiment_create
+from experiments.services.plan import design_plan
+from experiments.services.scheduling import run_cancel, run_retry, run_start
 from measurements.models import BenchOperation
 from measurements.selectors import (
     NS_PER_MS,

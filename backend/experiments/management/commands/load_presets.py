@@ -15,7 +15,7 @@ from devices.selectors import device_list
 from experiments import design_file
 from experiments.apis import ExperimentInputSerializer
 from experiments.models import Experiment
-from experiments.services import experiment_create
+from experiments.services.designs import experiment_create
 
 DESIGNS_DIR = REPO_DIR / "fixtures" / "designs"
 
