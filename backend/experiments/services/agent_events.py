@@ -16,13 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from devices.models import Device
-from experiments.models import (
-    FINISHED_STATUSES,
-    SAMPLE_KINDS,
-    Run,
-    RunDevice,
-    RunStatus,
-)
+from experiments.models import FINISHED_STATUSES, SAMPLE_KINDS, Run, RunDevice, RunStatus
 from experiments.services.scheduling import run_fail, schedule_soon
 
 logger = logging.getLogger(__name__)

@@ -17,12 +17,7 @@ from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.srup.keys import load_key as load_srup_key
 
 from devices.broker import controller_link_fields, seal_for_device
-from experiments.models import (
-    FINISHED_STATUSES,
-    Protocol,
-    Run,
-    RunDevice,
-)
+from experiments.models import FINISHED_STATUSES, Protocol, Run, RunDevice
 from experiments.services.scheduling import run_fail
 
 logger = logging.getLogger(__name__)

@@ -19,12 +19,7 @@ from devices.models import Device
 from devices.services import device_next_job_seq, job_header
 from devices.signing import job_envelope
 from experiments.describe import describe
-from experiments.errors import (
-    DevicesOffline,
-    RunAlreadyActive,
-    RunNotCancellable,
-    RunNotRetryable,
-)
+from experiments.errors import DevicesOffline, RunAlreadyActive, RunNotCancellable, RunNotRetryable
 from experiments.matrix import build as build_matrix
 from experiments.matrix import label as matrix_label
 from experiments.matrix import run_order

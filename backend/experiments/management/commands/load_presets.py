@@ -13,7 +13,7 @@ from accounts.selectors import workspace_for_user
 from config.env import REPO_DIR
 from devices.selectors import device_list
 from experiments import design_file
-from experiments.apis import ExperimentInputSerializer
+from experiments.apis.experiments import ExperimentInputSerializer
 from experiments.models import Experiment
 from experiments.services.designs import experiment_create
 

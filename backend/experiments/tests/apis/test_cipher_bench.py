@@ -3,13 +3,13 @@ from __future__ import annotations
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import (
+from experiments.catalogue import MECHANISM_NAMES
+from experiments.models import Experiment, ExperimentKind, Run, RunDevice
+from experiments.rules import (
     BENCH_NEEDS_MECHANISMS,
     BENCH_NEEDS_SIZES,
     THROUGHPUT_PAYLOAD_TOO_LARGE,
 )
-from experiments.catalogue import MECHANISM_NAMES
-from experiments.models import Experiment, ExperimentKind, Run, RunDevice
 
 BENCH = {
     "name": "OpenSSL-on-Pi reproduction",

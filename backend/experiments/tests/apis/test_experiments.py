@@ -192,7 +192,7 @@ def test_tls_run_spec_points_at_the_tls_broker_with_its_ca_and_version(
 def test_srup_run_spec_carries_the_signature_and_srup_refuses_payload_security(
     personas, owner_client, monkeypatch
 ):
-    from experiments.apis import SRUP_SIGNS_ITSELF
+    from experiments.rules import SRUP_SIGNS_ITSELF
 
     monkeypatch.setattr("experiments.services.jobs.mqtt_publish_many", lambda msgs: None)
     device = DeviceFactory.create(workspace=personas.workspace)

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import MQTTSN_PAYLOAD_TOO_LARGE
 from experiments.models import Experiment, Run, RunDevice, RunStatus, RunTransition
+from experiments.rules import MQTTSN_PAYLOAD_TOO_LARGE
 
 BASE = {
     "name": "QoS x payload",

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import NETWORK_PROFILE_MESSAGING, NETWORK_PROFILE_UNKNOWN
+from experiments.apis.experiments import NETWORK_PROFILE_UNKNOWN
 from experiments.controlplane import handle_message
 from experiments.models import Experiment, Run, RunDevice
+from experiments.rules import NETWORK_PROFILE_MESSAGING
 from experiments.services.jobs import _job_for
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
 
