@@ -14,8 +14,8 @@ from core.testing.factories import DeviceFactory
 from devices.authentication import token_hash
 from devices.models import Device
 from experiments.controlplane import handle_message
-from experiments.tests.services.test_dispatch import _verify
-from experiments.tests.services.test_scheduler import _listen
+from experiments.tests.services.test_jobs import _verify
+from experiments.tests.services.test_scheduling import _listen
 
 REPORT_CHECKS = [
     {"name": "broker_round_trip", "ok": True, "detail": "median 0.31 ms over 5", "value": 0.31},

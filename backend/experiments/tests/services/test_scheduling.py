@@ -20,7 +20,7 @@ from experiments.services.scheduling import (
     run_retry,
     runs_schedule,
 )
-from experiments.tests.services.test_dispatch import _verify, pass_health_checks
+from experiments.tests.services.test_jobs import _verify, pass_health_checks
 
 
 @pytest.fixture
