@@ -185,7 +185,7 @@ def measure(product: Product, namespaces: list[str], messages: int) -> int:
             run["id"],
         )
     )
-    # Every device's job is published in one batch (experiments.services run_dispatch), so
+    # Every device's job is published in one batch (experiments.services.jobs run_dispatch), so
     # the spread of the devices' first messages is the dispatch-to-first-message skew.
     after_ms = [(first - firsts[0]) / 1e6 for first in firsts]
     print()

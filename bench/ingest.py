@@ -180,7 +180,7 @@ def main() -> int:
     setup_django(args.pg_admin_url)
     from django.db import connection
 
-    from experiments.services import UPLOAD_CHUNK_RECORDS
+    from experiments.services.jobs import UPLOAD_CHUNK_RECORDS
 
     args.chunk_records = args.chunk_records or UPLOAD_CHUNK_RECORDS
 

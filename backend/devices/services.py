@@ -213,7 +213,7 @@ def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
     }
     health = {"status": HEALTH_PENDING, "job_id": job_id, "requested_at": now.isoformat()}
     if run_id is not None:
-        health["run_id"] = run_id  # the run that waits for the answer (experiments.services)
+        health["run_id"] = run_id  # the run that waits for the answer (experiments.services.jobs)
     Device.objects.filter(pk=device.pk).update(health=health)
     mqtt_publish_many([(f"iotsecbench/agents/{device.pk}/jobs", job_envelope(job), 1, False)])
     device.health = health

@@ -16,15 +16,15 @@ from typing import Any
 from devices.models import Device
 from devices.services import device_health_apply, device_seen, device_status_apply
 from experiments.models import RunDevice
-from experiments.services import (
+from experiments.services.agent_events import (
     run_device_clock_record,
     run_device_fail,
     run_device_job_accepted,
     run_device_network_record,
     run_device_progress,
     run_device_receiver_ready,
-    run_health_answered,
 )
+from experiments.services.jobs import run_health_answered
 
 logger = logging.getLogger(__name__)
 

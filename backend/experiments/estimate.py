@@ -15,7 +15,8 @@ from experiments.models import ExperimentKind
 
 # Preparing (health check, dispatch, link verification) and uploading one run, seconds.
 RUN_OVERHEAD_S = 5.0
-# A message that gets no answer costs the runner's timeout (experiments.services).
+# A message that gets no answer costs the runner's timeout (timeout_ms of the spec,
+# experiments.services.designs).
 MESSAGE_TIMEOUT_S = 5.0
 # Loopback round trip of one message without a network profile.
 BASE_ROUND_TRIP_S = 0.0005

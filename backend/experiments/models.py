@@ -198,9 +198,10 @@ class RunStatus(models.TextChoices):
 
     A device's part ends `done` (every planned message measured and stored), `partial` (n of
     N measured, and why) or `failed` (nothing measured, and why); the run's final state
-    derives from its parts (experiments.services.run_settle): done when every part is done,
-    failed when every part failed, partial otherwise. Records that arrive later (an agent
-    that restarts and uploads its log) are still stored, and the states follow them."""
+    derives from its parts (experiments.services.agent_events.run_settle): done when every
+    part is done, failed when every part failed, partial otherwise. Records that arrive later
+    (an agent that restarts and uploads its log) are still stored, and the states follow
+    them."""
 
     QUEUED = "queued", "Queued"
     PREPARING = "preparing", "Preparing"
@@ -286,7 +287,7 @@ class RunDevice(models.Model):
     records_ingested = models.PositiveIntegerField(default=0)
     # The part ended before its upload completed: its agent reported why (`error`), it went
     # silent, or its records were refused. Its state then follows what is stored
-    # (experiments.services.run_device_settle).
+    # (experiments.services.agent_events.run_device_settle).
     ended = models.BooleanField(default=False)
     last_heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The device's facts at dispatch time (hardware, OS, library versions): reproducibility.

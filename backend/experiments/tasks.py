@@ -11,14 +11,10 @@ from celery.app.task import Task
 
 from core.exceptions import ApplicationError
 from core.mqtt import BrokerUnavailable
-from experiments.services import (
-    run_dispatch,
-    run_fail,
-    run_oneway_send,
-    run_prepare,
-    runs_fail_stale,
-    runs_schedule,
-)
+from experiments.services.agent_events import runs_fail_stale
+from experiments.services.jobs import run_dispatch, run_prepare
+from experiments.services.oneway import run_oneway_send
+from experiments.services.scheduling import run_fail, runs_schedule
 
 logger = logging.getLogger(__name__)
 

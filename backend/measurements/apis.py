@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from devices.authentication import DeviceTokenAuthentication, IsDevice
 from devices.models import Device
 from experiments.models import RunDevice
-from experiments.services import run_device_fail
+from experiments.services.agent_events import run_device_fail
 from measurements.errors import ChunkFormatError, ChunkTooLarge
 from measurements.models import Stream
 from measurements.services import chunk_receive

@@ -1,6 +1,6 @@
 """Which runs are repeats of each other, and which differ only in what is being compared.
 
-A run's frozen spec (experiments.services._experiment_spec) holds every parameter it ran
+A run's frozen spec (experiments.services.designs._experiment_spec) holds every parameter it ran
 with. Its keys fall in three groups (docs/results.md, "Pairing"):
 
 - *treatment*: what a comparison is about — the protocol and the security mechanism

@@ -17,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
-from experiments.apis import ExperimentOutputSerializer, RunOutputSerializer, run_output
+from experiments.apis.experiments import ExperimentOutputSerializer
+from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.models import (
     MEASURED_STATUSES,
     SAMPLE_KINDS,
@@ -322,7 +323,7 @@ class PublicShareApi(_PublicApi):
     def get(self, request: Request, token: str) -> Response:
         share = self.public_share(token)
         share_record_view(share=share)
-        # The run payloads are serialized by experiments.apis.run_output already.
+        # The run payloads are serialized by experiments.apis.runs.run_output already.
         content = {
             **_SharedHeadSerializer(share).data,
             "experiment": ExperimentOutputSerializer(share.experiment).data

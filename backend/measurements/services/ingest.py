@@ -12,7 +12,7 @@ from psycopg import Error as PsycopgError
 from psycopg import errors as pg_errors
 
 from experiments.models import RunDevice, RunStatus
-from experiments.services import run_device_fail, run_device_settle
+from experiments.services.agent_events import run_device_fail, run_device_settle
 from measurements.errors import ChunkConflict, ChunkFormatError
 from measurements.models import BenchSample, ChunkStatus, MessageRecord, Stream, UploadChunk
 

@@ -357,7 +357,7 @@ def _bench_row(
     baselines: BenchBaselines,
 ) -> dict[str, Any]:
     """One (device, mechanism, data size, operation) of a benchmark, in the run page's units
-    (experiments.apis `bench_summary`), with its cost net of the null floor and relative to
+    (experiments.apis.runs `bench_summary`), with its cost net of the null floor and relative to
     no security where the run has those rows."""
     return {
         **params,

@@ -72,7 +72,7 @@ def _device_facts(facts: dict[str, Any]) -> str:
 
 def _completeness(run: Run, devices: list[RunDevice]) -> list[str]:
     """For a run that did not complete: that it is partial, and each unfinished device's
-    part with its reason (experiments.services.run_device_settle wrote them)."""
+    part with its reason (experiments.services.agent_events.run_device_settle wrote them)."""
     if run.status == RunStatus.DONE:
         return []
     unfinished = [rd for rd in devices if rd.status != RunStatus.DONE]

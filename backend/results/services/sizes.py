@@ -63,7 +63,7 @@ ASSUMPTIONS = (
 # --- MQTT -------------------------------------------------------------------------------
 TOPIC_LENGTH_BYTES = 2  # the topic's 16-bit length prefix, part of the header here
 PACKET_ID_BYTES = 2  # QoS 1 and 2 only
-# The job's data topic (experiments.services._job_for; a test checks they agree).
+# The job's data topic (experiments.services.jobs._job_for; a test checks they agree).
 DATA_TOPIC = "iotsecbench/data/{run_id}/{device_id}"
 
 # --- SRUP (device-agent srup/codec.py: data messages, the only kind the platform sends) -----

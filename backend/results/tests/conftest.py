@@ -37,7 +37,7 @@ FACTS = {
 
 
 def messaging_spec(**overrides: Any) -> dict[str, Any]:
-    """A spec as experiments.services._experiment_spec freezes it for a messaging run."""
+    """A spec as experiments.services.designs._experiment_spec freezes it for a messaging run."""
     return {
         "broker_url": "mqtt://127.0.0.1:1883",
         "transport": "tcp",
@@ -132,7 +132,7 @@ def make_run(personas: Any) -> MakeRun:
 
 
 def bench_spec(**overrides: Any) -> dict[str, Any]:
-    """A spec as experiments.services._experiment_spec freezes it for a benchmark run."""
+    """A spec as experiments.services.designs._experiment_spec freezes it for a benchmark run."""
     return {
         "mechanisms": ["aes-128-cbc", "ed25519"],
         "data_sizes": [16, 8192],

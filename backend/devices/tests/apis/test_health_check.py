@@ -14,8 +14,8 @@ from core.testing.factories import DeviceFactory
 from devices.authentication import token_hash
 from devices.models import Device
 from experiments.controlplane import handle_message
-from experiments.tests.services.test_dispatch import _verify
-from experiments.tests.services.test_scheduler import _listen
+from experiments.tests.services.test_jobs import _verify
+from experiments.tests.services.test_scheduling import _listen
 
 REPORT_CHECKS = [
     {"name": "broker_round_trip", "ok": True, "detail": "median 0.31 ms over 5", "value": 0.31},
@@ -112,7 +112,7 @@ def test_a_revoked_device_loses_its_token_its_messages_and_its_place_in_the_list
 @pytest.mark.django_db
 def test_a_device_with_queued_runs_cannot_be_revoked(personas, owner_client, monkeypatch):
     from core.testing.factories import ExperimentFactory
-    from experiments.services import experiment_start
+    from experiments.services.scheduling import experiment_start
 
     monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
     device = DeviceFactory.create(workspace=personas.workspace, name="pi-busy")

@@ -23,7 +23,8 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices import broker
 from devices.models import EnrollmentToken
 from experiments.models import RunDevice
-from experiments.services import _job_for, experiment_start
+from experiments.services.jobs import _job_for
+from experiments.services.scheduling import experiment_start
 from scripts.signing_key import generate_pem
 from scripts.stack import Stack, free_port
 

@@ -13,9 +13,9 @@ from accounts.selectors import workspace_for_user
 from config.env import REPO_DIR
 from devices.selectors import device_list
 from experiments import design_file
-from experiments.apis import ExperimentInputSerializer
+from experiments.apis.experiments import ExperimentInputSerializer
 from experiments.models import Experiment
-from experiments.services import experiment_create
+from experiments.services.designs import experiment_create
 
 DESIGNS_DIR = REPO_DIR / "fixtures" / "designs"
 

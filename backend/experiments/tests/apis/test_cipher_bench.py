@@ -3,13 +3,13 @@ from __future__ import annotations
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import (
+from experiments.catalogue import MECHANISM_NAMES
+from experiments.models import Experiment, ExperimentKind, Run, RunDevice
+from experiments.rules import (
     BENCH_NEEDS_MECHANISMS,
     BENCH_NEEDS_SIZES,
     THROUGHPUT_PAYLOAD_TOO_LARGE,
 )
-from experiments.catalogue import MECHANISM_NAMES
-from experiments.models import Experiment, ExperimentKind, Run, RunDevice
 
 BENCH = {
     "name": "OpenSSL-on-Pi reproduction",
@@ -52,7 +52,7 @@ def test_catalogue_lists_the_mechanisms_and_kinds(owner_client):
 def test_cipher_bench_experiment_stores_its_matrix_and_plans_two_operations_each(
     personas, owner_client, monkeypatch
 ):
-    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    monkeypatch.setattr("experiments.services.jobs.mqtt_publish_many", lambda msgs: None)
     device = DeviceFactory.create(workspace=personas.workspace)
     response = owner_client.post(
         "/api/experiments/", {**BENCH, "device_ids": [str(device.pk)]}, format="json"
@@ -121,7 +121,7 @@ def test_messaging_experiment_accepts_any_catalogue_mechanism(personas, owner_cl
 def test_throughput_experiment_sends_its_window_and_allows_none_as_baseline(
     personas, owner_client, monkeypatch
 ):
-    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    monkeypatch.setattr("experiments.services.jobs.mqtt_publish_many", lambda msgs: None)
     device = DeviceFactory.create(workspace=personas.workspace)
     body = {
         "name": "MQTT-SN paper",

@@ -105,7 +105,8 @@ def test_start_run_creates_one_part_per_device_and_refuses_a_second_active_run(
 ):
     published: list[str] = []
     monkeypatch.setattr(
-        "experiments.services.mqtt_publish_many", lambda msgs: published.extend(m[0] for m in msgs)
+        "experiments.services.jobs.mqtt_publish_many",
+        lambda msgs: published.extend(m[0] for m in msgs),
     )
     devices = [DeviceFactory.create(workspace=personas.workspace) for _ in range(2)]
     experiment = ExperimentFactory.create(workspace=personas.workspace, devices=devices)
@@ -127,7 +128,7 @@ def test_start_run_creates_one_part_per_device_and_refuses_a_second_active_run(
 def test_run_spec_carries_mqtt_version_interval_distribution_and_a_seed(
     personas, owner_client, monkeypatch
 ):
-    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    monkeypatch.setattr("experiments.services.jobs.mqtt_publish_many", lambda msgs: None)
     device = DeviceFactory.create(workspace=personas.workspace)
     body = {
         **PAPER_BASELINE,
@@ -155,7 +156,7 @@ def test_run_spec_carries_mqtt_version_interval_distribution_and_a_seed(
 def test_tls_experiment_is_refused_on_the_transport_field_without_a_tls_broker(
     personas, owner_client, settings
 ):
-    from experiments.services import TLS_NOT_CONFIGURED_MESSAGE
+    from experiments.services.designs import TLS_NOT_CONFIGURED_MESSAGE
 
     settings.MQTT_TLS_URL = ""
     device = DeviceFactory.create(workspace=personas.workspace)
@@ -171,7 +172,7 @@ def test_tls_experiment_is_refused_on_the_transport_field_without_a_tls_broker(
 def test_tls_run_spec_points_at_the_tls_broker_with_its_ca_and_version(
     personas, owner_client, settings, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    monkeypatch.setattr("experiments.services.jobs.mqtt_publish_many", lambda msgs: None)
     ca = tmp_path / "ca.crt"
     ca.write_text("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
     settings.MQTT_TLS_URL = "mqtts://127.0.0.1:8883"
@@ -191,9 +192,9 @@ def test_tls_run_spec_points_at_the_tls_broker_with_its_ca_and_version(
 def test_srup_run_spec_carries_the_signature_and_srup_refuses_payload_security(
     personas, owner_client, monkeypatch
 ):
-    from experiments.apis import SRUP_SIGNS_ITSELF
+    from experiments.rules import SRUP_SIGNS_ITSELF
 
-    monkeypatch.setattr("experiments.services.mqtt_publish_many", lambda msgs: None)
+    monkeypatch.setattr("experiments.services.jobs.mqtt_publish_many", lambda msgs: None)
     device = DeviceFactory.create(workspace=personas.workspace)
     body = {
         **PAPER_BASELINE,

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import MQTTSN_PAYLOAD_TOO_LARGE
 from experiments.models import Experiment, Run, RunDevice, RunStatus, RunTransition
+from experiments.rules import MQTTSN_PAYLOAD_TOO_LARGE
 
 BASE = {
     "name": "QoS x payload",
@@ -183,7 +183,7 @@ def test_one_way_jobs_carry_the_runs_keys_which_the_api_never_shows(
     owner_client, devices, monkeypatch
 ):
     from experiments.models import Run
-    from experiments.services import _job_for
+    from experiments.services.jobs import _job_for
 
     monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
     body = _design(
@@ -220,7 +220,8 @@ def test_a_one_way_signed_run_gives_devices_the_public_key_and_signs_with_the_pr
     from iotsecbench_agent.security.mechanisms import Signature
 
     from experiments.models import Run
-    from experiments.services import _job_for, oneway_targets
+    from experiments.services.jobs import _job_for
+    from experiments.services.oneway import oneway_targets
 
     monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
     body = _design(devices, measurement="one_way", payload_size=16, security=mechanism)
@@ -269,7 +270,7 @@ def test_a_one_way_srup_job_gets_the_controllers_public_key_and_a_topic(
     owner_client, devices, monkeypatch
 ):
     from experiments.models import Run
-    from experiments.services import _job_for
+    from experiments.services.jobs import _job_for
 
     monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
     body = _design(

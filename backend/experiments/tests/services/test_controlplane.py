@@ -101,7 +101,7 @@ def test_stale_runs_fail_naming_the_silent_device(personas, settings):
 
     from django.utils import timezone
 
-    from experiments.services import runs_fail_stale
+    from experiments.services.agent_events import runs_fail_stale
 
     device = DeviceFactory.create(workspace=personas.workspace, name="pi-9")
     run = Run.objects.create(
@@ -127,7 +127,7 @@ def test_a_silent_device_that_had_measured_ends_partial_and_is_marked_offline(pe
 
     from django.utils import timezone
 
-    from experiments.services import runs_fail_stale
+    from experiments.services.agent_events import runs_fail_stale
 
     long_ago = timezone.now() - timedelta(seconds=settings.RUN_HEARTBEAT_STALE_SECONDS + 1)
     silent = DeviceFactory.create(

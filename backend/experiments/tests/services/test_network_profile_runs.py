@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from core.testing.factories import DeviceFactory
-from experiments.apis import NETWORK_PROFILE_MESSAGING, NETWORK_PROFILE_UNKNOWN
+from experiments.apis.experiments import NETWORK_PROFILE_UNKNOWN
 from experiments.controlplane import handle_message
 from experiments.models import Experiment, Run, RunDevice
-from experiments.services import _job_for
+from experiments.rules import NETWORK_PROFILE_MESSAGING
+from experiments.services.jobs import _job_for
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
 
 TABLE_VALUES = list(range(-2048, 2048))
@@ -43,7 +44,7 @@ def _design(device: Any, **extra: Any) -> dict[str, Any]:
 def test_a_run_freezes_the_profile_and_its_job_carries_the_tables(
     personas, owner_client, profile, monkeypatch
 ):
-    monkeypatch.setattr("experiments.services.transaction.on_commit", lambda fn: None)
+    monkeypatch.setattr("experiments.services.scheduling.transaction.on_commit", lambda fn: None)
     device = DeviceFactory.create(workspace=personas.workspace)
     created = owner_client.post(
         "/api/experiments/", _design(device, network_profile=str(profile.pk)), format="json"

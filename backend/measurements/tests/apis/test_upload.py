@@ -222,7 +222,7 @@ def test_a_partial_upload_ends_its_part_partial_and_the_other_device_still_compl
 def test_a_failed_run_takes_a_late_upload_and_becomes_partial(
     running_run, django_capture_on_commit_callbacks
 ):
-    from experiments.services import run_device_fail
+    from experiments.services.agent_events import run_device_fail
 
     run, (part_a, part_b), agent_a = running_run.run, running_run.parts, running_run.agents[0]
     # Both agents went silent (killed) before uploading: the run ends failed...
@@ -326,7 +326,7 @@ def test_a_chunk_left_received_by_a_dead_worker_is_requeued_and_ingested_once(
 def test_a_cancelled_run_keeps_what_its_agents_upload_and_summarises_it(
     running_run, django_capture_on_commit_callbacks
 ):
-    from experiments.services import run_cancel
+    from experiments.services.scheduling import run_cancel
 
     run, (part_a, _), (agent_a, _) = running_run.run, running_run.parts, running_run.agents
     run_cancel(run=run, by="alice")

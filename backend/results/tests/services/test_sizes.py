@@ -10,7 +10,7 @@ import pytest
 
 from experiments.catalogue import MECHANISM_NAMES
 from experiments.models import RunDevice
-from experiments.services import _job_for
+from experiments.services.jobs import _job_for
 from measurements.models import MessageRecord
 from results.services.sizes import (
     ETHERNET_HEADER_BYTES,

@@ -89,7 +89,10 @@ export const catalogueFixture: Catalogue = {
   ],
 };
 
-/** The backend's defaults for the fields an ExperimentInput may leave out (experiments/apis.py). */
+/**
+ * The backend's defaults for the fields an ExperimentInput may leave out
+ * (experiments/apis/experiments.py).
+ */
 export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name' | 'device_ids'>> => ({
   kind: 'messaging',
   protocol: 'mqtt',

@@ -63,7 +63,7 @@ const newId = () => `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0'
 /** The seed of every messaging run's random intervals (the backend draws 32 random bits). */
 export const TEST_INTERVAL_SEED = 3_141_592_653;
 
-/** What a run is dispatched with, as the backend's experiments/services.py builds it. */
+/** What a run is dispatched with, as the backend's experiments/services/designs.py freezes it. */
 const runSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] => {
   switch (experiment.kind) {
     case 'cipher_bench':
@@ -103,7 +103,8 @@ const networkProfileSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] =
   return profile ? { network_profile: { id: profile.id, name: profile.name, spec: profile.spec } } : {};
 };
 
-// The backend's messages (experiments/apis.py): an unknown profile, or one on another kind.
+// The backend's messages (experiments/apis/experiments.py, experiments/rules.py): an unknown
+// profile, or one on another kind.
 export const NETWORK_PROFILE_UNKNOWN =
   "No network profile with this id among the built-in ones and your workspace's: pick one from the Network page.";
 export const NETWORK_PROFILE_MESSAGING =
@@ -188,7 +189,7 @@ type DesignBody = Pick<ExperimentInput, 'device_ids'> & Partial<ExperimentInput>
 
 /**
  * The checks POST /api/experiments/ and /plan/ share: the network profile, the matrix's
- * combinations (experiments/apis.py), the run limit. Field errors, or the expanded design.
+ * combinations (experiments/rules.py), the run limit. Field errors, or the expanded design.
  */
 type CheckedDesign =
   | { errors: Record<string, string[]> }
@@ -415,7 +416,7 @@ function experimentHandlers() {
 /** The name of every experiment the fake imports from a design file. */
 export const IMPORTED_DESIGN_NAME = 'Imported design';
 
-// The backend's messages (experiments/services.py).
+// The backend's messages (experiments/services/scheduling.py).
 export const RUN_ALREADY_ACTIVE =
   'This experiment already has runs queued or in progress (the next is {run_id}): wait for them to finish, or cancel them, before starting it again.';
 

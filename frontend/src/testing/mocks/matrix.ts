@@ -42,7 +42,7 @@ export const cellLabel = (cell: Record<string, unknown>) =>
     .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join('+') : String(value)}`)
     .join(' · ');
 
-// The backend's message (experiments/apis.py SRUP_SIGNS_ITSELF).
+// The backend's message (experiments/rules.py SRUP_SIGNS_ITSELF).
 export const SRUP_SIGNS_ITSELF =
   'SRUP signs every message itself: choose the signature under SRUP and leave payload security at None.';
 

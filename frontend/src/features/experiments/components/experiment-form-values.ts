@@ -76,7 +76,7 @@ export const messagingProtocols = (draft: Drafts['messaging'], matrix: MatrixDra
 };
 
 /**
- * The messaging fields that mean something for these protocols (experiments/apis.py
+ * The messaging fields that mean something for these protocols (experiments/rules.py
  * _protocol_errors): only broker protocols (MQTT, SRUP) have an MQTT version, TLS and
  * network profiles; SRUP signs instead of securing the payload; CoAP has a message type and
  * method instead of a QoS; MQTT-SN a topic id type. Hidden fields are sent as their

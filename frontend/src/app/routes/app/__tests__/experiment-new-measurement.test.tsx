@@ -10,7 +10,7 @@ import { screen, within } from '@/testing/test-utils';
 // The measurement choice of the new-experiment form: round trip, or one way for the broker
 // protocols (docs/experiment-design.md). The rest of the form: experiment-new.test.tsx.
 
-// The backend's message (experiments/apis.py ONE_WAY_PROTOCOLS).
+// The backend's message (experiments/rules.py ONE_WAY_PROTOCOLS).
 const ONE_WAY_PROTOCOLS =
   'One-way delay is measured for MQTT and SRUP (the platform sends through the broker); measure CoAP and MQTT-SN as round trips.';
 

@@ -33,7 +33,7 @@ const device = (d: { id: string; name: string }, network: RunDevice['network']):
   clock: null,
 });
 
-/** A completed run under SRUP 5, its profile frozen in its spec (experiments/services.py). */
+/** A completed run under SRUP 5, its profile frozen in its spec (experiments/services/designs.py). */
 const shapedRun = (devices: RunDevice[], overrides: Partial<Run> = {}): Run => runFixture({
   id: RUN_ID,
   experiment: { id: 'e0000000-0000-4000-8000-000000000001', name: 'Poor 3G' },

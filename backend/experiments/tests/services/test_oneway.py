@@ -14,7 +14,8 @@ from iotsecbench_agent.oneway.controller import TargetResult
 
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from experiments.models import Run, RunStatus
-from experiments.services import ONE_WAY_SEND_FAILED_MESSAGE, experiment_start, run_oneway_send
+from experiments.services.oneway import ONE_WAY_SEND_FAILED_MESSAGE, run_oneway_send
+from experiments.services.scheduling import experiment_start
 
 
 @pytest.fixture
@@ -53,8 +54,8 @@ def test_the_messages_skipped_during_a_broker_outage_are_logged_per_device(
     run = _one_way_run(personas)
     skipped = TargetResult(topic="a", sent=7, skipped=[3, 4, 5])
     _Controller.outcome = [skipped, TargetResult(topic="b", sent=10)]
-    monkeypatch.setattr("experiments.services.OneWayController", _Controller)
-    caplog.set_level(logging.INFO, logger="experiments.services")
+    monkeypatch.setattr("experiments.services.oneway.OneWayController", _Controller)
+    caplog.set_level(logging.INFO, logger="experiments.services.oneway")
 
     assert run_oneway_send(run_id=run.pk) == 17
 
@@ -72,7 +73,7 @@ def test_a_controller_cut_off_past_its_budget_fails_the_run_saying_so(personas, 
     run = _one_way_run(personas)
     error = "the data-plane connection was lost for longer than the reconnect budget of 30 s"
     _Controller.outcome = DataPlaneError(error)
-    monkeypatch.setattr("experiments.services.OneWayController", _Controller)
+    monkeypatch.setattr("experiments.services.oneway.OneWayController", _Controller)
 
     assert run_oneway_send(run_id=run.pk) == 0
 

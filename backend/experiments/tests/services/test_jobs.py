@@ -20,7 +20,8 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.signing import job_public_key_b64
 from experiments.controlplane import handle_message
 from experiments.models import Run, RunDevice, RunStatus
-from experiments.services import run_dispatch, run_start, runs_schedule
+from experiments.services.jobs import run_dispatch
+from experiments.services.scheduling import run_start, runs_schedule
 
 
 @pytest.fixture

@@ -13,14 +13,14 @@ import pytest
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from experiments.errors import RunNotCancellable, RunNotRetryable
 from experiments.models import Run, RunDevice, RunStatus, RunTransition
-from experiments.services import (
+from experiments.services.scheduling import (
     experiment_start,
     run_cancel,
     run_fail,
     run_retry,
     runs_schedule,
 )
-from experiments.tests.services.test_dispatch import _verify, pass_health_checks
+from experiments.tests.services.test_jobs import _verify, pass_health_checks
 
 
 @pytest.fixture
@@ -202,7 +202,8 @@ def test_a_run_whose_devices_never_answer_the_health_check_fails_saying_so(perso
 
     from django.utils import timezone
 
-    from experiments.services import run_prepare, runs_fail_stale
+    from experiments.services.agent_events import runs_fail_stale
+    from experiments.services.jobs import run_prepare
 
     device = DeviceFactory.create(workspace=personas.workspace, name="pi-mute")
     run = experiment_start(experiment=_matrix(personas.workspace, [device], qos=(1,)))[0]

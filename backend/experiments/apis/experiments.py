@@ -1,0 +1,386 @@
+"""Experiments: list (with filters), create, plan, show, and start their runs."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import Workspace
+from accounts.selectors import workspace_for_user
+from devices.models import Device
+from experiments.apis.runs import RunOutputSerializer, run_output
+from experiments.catalogue import MECHANISM_CHOICES
+from experiments.estimate import duration_words
+from experiments.matrix import MatrixError
+from experiments.matrix import build as build_matrix
+from experiments.models import (
+    BENCH_DATA_BYTES_MAX,
+    BENCH_MECHANISMS_MAX,
+    BENCH_REPETITIONS_MAX,
+    BENCH_SIZES_MAX,
+    INTERVAL_MS_MAX,
+    MESSAGE_COUNT_MAX,
+    PAYLOAD_SIZE_MAX,
+    REPEATS_MAX,
+    WINDOW_MS_MAX,
+    WINDOW_MS_MIN,
+    CoapMethod,
+    CoapType,
+    Experiment,
+    ExperimentKind,
+    IntervalDistribution,
+    Measurement,
+    MqttVersion,
+    Protocol,
+    RunStatus,
+    SrupSignature,
+    TopicIdType,
+    Transport,
+)
+from experiments.rules import design_check
+from experiments.selectors import (
+    NEVER_RUN,
+    ExperimentFilters,
+    experiment_get,
+    experiment_search,
+    run_get,
+)
+from experiments.services.designs import experiment_create
+from experiments.services.plan import design_plan
+from experiments.services.scheduling import run_start
+from netprofiles.models import NetworkProfile
+from netprofiles.selectors import profile_visible
+
+NETWORK_PROFILE_UNKNOWN = (
+    "No network profile with this id among the built-in ones and your workspace's: pick one "
+    "from the Network page."
+)
+
+
+@extend_schema_serializer(component_name="RunBrief")
+class RunBriefSerializer(serializers.Serializer[object]):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    cell_label = serializers.CharField()
+    repeat = serializers.IntegerField()
+    position = serializers.IntegerField()
+    error = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="Experiment")
+class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
+    device_ids = serializers.PrimaryKeyRelatedField[Device](
+        source="devices", many=True, read_only=True
+    )
+    runs = RunBriefSerializer(many=True, read_only=True)
+    network_profile_name = serializers.CharField(
+        source="network_profile.name", allow_null=True, read_only=True, default=None
+    )
+
+    class Meta:
+        model = Experiment
+        fields = [
+            "id",
+            "name",
+            "kind",
+            "protocol",
+            "mqtt_version",
+            "transport",
+            "srup_signature",
+            "qos",
+            "coap_type",
+            "coap_method",
+            "topic_id_type",
+            "security",
+            "payload_size",
+            "message_count",
+            "interval_ms",
+            "interval_distribution",
+            "measurement",
+            "mechanisms",
+            "data_sizes",
+            "repetitions",
+            "window_ms",
+            "device_ids",
+            "network_profile",
+            "network_profile_name",
+            "axes",
+            "exclusions",
+            "repeats",
+            "description",
+            "preset",
+            "created_at",
+            "runs",
+        ]
+        read_only_fields = fields
+
+
+@extend_schema_serializer(component_name="ExperimentInput")
+class ExperimentInputSerializer(serializers.Serializer[object]):
+    name = serializers.CharField(max_length=200)
+    kind = serializers.ChoiceField(choices=ExperimentKind.choices, default=ExperimentKind.MESSAGING)
+    protocol = serializers.ChoiceField(choices=Protocol.choices, default=Protocol.MQTT)
+    mqtt_version = serializers.ChoiceField(choices=MqttVersion.choices, default=MqttVersion.V311)
+    transport = serializers.ChoiceField(choices=Transport.choices, default=Transport.TCP)
+    srup_signature = serializers.ChoiceField(
+        choices=SrupSignature.choices, default=SrupSignature.RSA_2048
+    )
+    qos = serializers.IntegerField(
+        min_value=-1,
+        max_value=2,
+        default=1,
+        help_text="MQTT QoS 0, 1 or 2; MQTT-SN also -1. Not used by CoAP.",
+    )
+    coap_type = serializers.ChoiceField(choices=CoapType.choices, default=CoapType.CON)
+    coap_method = serializers.ChoiceField(choices=CoapMethod.choices, default=CoapMethod.GET)
+    topic_id_type = serializers.ChoiceField(choices=TopicIdType.choices, default=TopicIdType.NORMAL)
+    security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
+    payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
+    message_count = serializers.IntegerField(min_value=1, max_value=MESSAGE_COUNT_MAX, default=100)
+    interval_ms = serializers.IntegerField(min_value=0, max_value=INTERVAL_MS_MAX, default=0)
+    interval_distribution = serializers.ChoiceField(
+        choices=IntervalDistribution.choices, default=IntervalDistribution.FIXED
+    )
+    measurement = serializers.ChoiceField(
+        choices=Measurement.choices, default=Measurement.ROUND_TRIP
+    )
+    mechanisms = serializers.ListField(
+        child=serializers.ChoiceField(choices=MECHANISM_CHOICES),
+        default=list,
+        max_length=BENCH_MECHANISMS_MAX,
+    )
+    data_sizes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=BENCH_DATA_BYTES_MAX),
+        default=list,
+        max_length=BENCH_SIZES_MAX,
+    )
+    repetitions = serializers.IntegerField(
+        min_value=1, max_value=BENCH_REPETITIONS_MAX, default=100
+    )
+    window_ms = serializers.IntegerField(
+        min_value=WINDOW_MS_MIN, max_value=WINDOW_MS_MAX, default=2000
+    )
+    device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
+    network_profile = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="A network profile (built-in or the workspace's) every run is measured "
+        "under; messaging experiments only. Default: none, the link as it is.",
+    )
+
+    axes = serializers.ListField(
+        child=serializers.DictField(),
+        default=list,
+        help_text="Parameters with several values: {parameter, values: [...]} or {name, "
+        "values: [{parameter: value, ...}]} for parameters that change together. One run per "
+        "combination (docs/experiment-design.md).",
+    )
+    exclusions = serializers.ListField(
+        child=serializers.DictField(),
+        default=list,
+        help_text="Combinations not to run: objects of axis values ({parameter: value}).",
+    )
+    repeats = serializers.IntegerField(
+        min_value=1,
+        max_value=REPEATS_MAX,
+        default=1,
+        help_text="How many times every combination runs (runs of the same combination are "
+        "repeats; results pool them).",
+    )
+    description = serializers.CharField(allow_blank=True, default="", max_length=5000)
+    preset = serializers.CharField(allow_blank=True, default="", max_length=64)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            matrix = build_matrix(attrs["axes"], attrs["exclusions"], self._check_axis_value)
+        except MatrixError as exc:
+            raise serializers.ValidationError(exc.errors) from None
+        design_check(attrs, matrix)
+        attrs["axes"] = matrix.axes
+        attrs["exclusions"] = matrix.exclusions
+        attrs["matrix"] = matrix
+        return attrs
+
+    def _check_axis_value(self, parameter: str, value: Any) -> Any:
+        try:
+            checked = self.fields[parameter].run_validation(value)
+        except serializers.ValidationError as exc:
+            raise ValueError(" ".join(_messages(exc.detail))) from None
+        return _jsonable(checked)
+
+
+def _messages(detail: Any) -> list[str]:
+    if isinstance(detail, dict):
+        return [m for v in detail.values() for m in _messages(v)]
+    if isinstance(detail, list):
+        return [m for v in detail for m in _messages(v)]
+    return [str(detail)]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class ExperimentFiltersSerializer(serializers.Serializer[object]):
+    q = serializers.CharField(
+        required=False, allow_blank=True, help_text="Words in the name or description."
+    )
+    protocol = serializers.ChoiceField(choices=Protocol.choices, required=False)
+    mechanism = serializers.ChoiceField(
+        choices=MECHANISM_CHOICES,
+        required=False,
+        help_text="Payload security, or a mechanism of a cipher benchmark or throughput test.",
+    )
+    device = serializers.UUIDField(required=False)
+    status = serializers.ChoiceField(
+        choices=[*RunStatus.choices, (NEVER_RUN, "Never run")],
+        required=False,
+        help_text="The status of the experiment's latest run; `never`: no run yet.",
+    )
+    created_after = serializers.DateField(required=False)
+    created_before = serializers.DateField(required=False)
+
+
+class ExperimentsApi(APIView):
+    """List the workspace's experiments (GET) or create one (POST)."""
+
+    @extend_schema(
+        operation_id="experiments_list",
+        parameters=[ExperimentFiltersSerializer],
+        responses=ExperimentOutputSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        params = ExperimentFiltersSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        experiments = experiment_search(
+            workspace=workspace_for_user(user=request.user),
+            filters=ExperimentFilters(**params.validated_data),
+        )
+        return Response(ExperimentOutputSerializer(experiments, many=True).data)
+
+    @extend_schema(
+        operation_id="experiments_create",
+        request=ExperimentInputSerializer,
+        responses={201: ExperimentOutputSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ExperimentInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        workspace = workspace_for_user(user=request.user)
+        data = dict(serializer.validated_data)
+        profile = _visible_profiles(workspace, data)
+        data.pop("matrix")
+        experiment = experiment_create(
+            workspace=workspace, user=request.user, network_profile=profile, **data
+        )
+        data = ExperimentOutputSerializer(experiment).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_serializer(component_name="DesignPlanInput")
+class DesignPlanInputSerializer(ExperimentInputSerializer):
+    name = serializers.CharField(max_length=200, required=False, default="")
+
+
+@extend_schema_serializer(component_name="PlannedRun")
+class PlannedRunSerializer(serializers.Serializer[object]):
+    position = serializers.IntegerField()
+    repeat = serializers.IntegerField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
+    cell = serializers.DictField()
+    estimated_seconds = serializers.FloatField()
+
+
+@extend_schema_serializer(component_name="DesignPlan")
+class DesignPlanSerializer(serializers.Serializer[object]):
+    run_count = serializers.IntegerField()
+    cells = serializers.IntegerField()
+    excluded = serializers.IntegerField()
+    repeats = serializers.IntegerField()
+    estimated_seconds = serializers.FloatField()
+    estimated = serializers.CharField(help_text="The estimate in words, e.g. '2.5 h'.")
+    warnings = serializers.ListField(child=serializers.CharField())
+    runs = PlannedRunSerializer(many=True, help_text="The first 200 runs, in queue order.")
+
+
+class ExperimentPlanApi(APIView):
+    """How many runs a design expands to and how long they take, before anything is
+    created: the same checks and field errors as creating it."""
+
+    @extend_schema(
+        operation_id="experiments_plan",
+        request=DesignPlanInputSerializer,
+        responses=DesignPlanSerializer,
+    )
+    def post(self, request: Request) -> Response:
+        serializer = DesignPlanInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        workspace = workspace_for_user(user=request.user)
+        attrs = dict(serializer.validated_data)
+        matrix = attrs.pop("matrix")
+        plan = design_plan(workspace=workspace, attrs=attrs, matrix=matrix)
+        body = {
+            "run_count": plan.cells * plan.repeats,
+            "cells": plan.cells,
+            "excluded": plan.excluded,
+            "repeats": plan.repeats,
+            "estimated_seconds": plan.estimated_seconds,
+            "estimated": duration_words(plan.estimated_seconds),
+            "warnings": plan.warnings,
+            "runs": plan.runs,
+        }
+        return Response(DesignPlanSerializer(body).data)
+
+
+def _visible_profiles(workspace: Workspace, data: dict[str, Any]) -> NetworkProfile | None:
+    """The design's fixed network profile (popped from ``data``); every profile it names,
+    fixed or on an axis, must be a built-in or the workspace's (field error otherwise)."""
+    profile_id = data.pop("network_profile", None)
+    profile = None
+    if profile_id is not None:
+        profile = profile_visible(workspace=workspace, profile_id=profile_id)
+        if profile is None:
+            raise serializers.ValidationError({"network_profile": [NETWORK_PROFILE_UNKNOWN]})
+    for axis in data.get("axes", ()):
+        for value in axis["values"]:
+            axis_profile = value.get("network_profile")
+            if axis_profile is not None and (
+                profile_visible(workspace=workspace, profile_id=axis_profile) is None
+            ):
+                raise serializers.ValidationError(
+                    {"axes": [f"network_profile {axis_profile}: {NETWORK_PROFILE_UNKNOWN}"]}
+                )
+    return profile
+
+
+class ExperimentDetailApi(APIView):
+    @extend_schema(operation_id="experiments_retrieve", responses=ExperimentOutputSerializer)
+    def get(self, request: Request, experiment_id: UUID) -> Response:
+        workspace = workspace_for_user(user=request.user)
+        experiment = experiment_get(workspace=workspace, experiment_id=experiment_id)
+        return Response(ExperimentOutputSerializer(experiment).data)
+
+
+class ExperimentRunStartApi(APIView):
+    @extend_schema(
+        operation_id="experiments_run_start", request=None, responses={201: RunOutputSerializer}
+    )
+    def post(self, request: Request, experiment_id: UUID) -> Response:
+        workspace = workspace_for_user(user=request.user)
+        experiment = experiment_get(workspace=workspace, experiment_id=experiment_id)
+        run = run_start(experiment=experiment)
+        run = run_get(workspace=workspace, run_id=run.pk)
+        return Response(run_output(run), status=status.HTTP_201_CREATED)

@@ -1,0 +1,179 @@
+"""The rules a design must follow beyond each field's own range (the experiment input's
+checks): field errors with the messages the API answers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA
+from iotsecbench_agent.security import registry as agent_registry
+from iotsecbench_agent.throughput_plan import MAX_UDP_PAYLOAD
+from rest_framework import serializers
+
+from experiments.catalogue import largest_payload
+from experiments.describe import describe_plain
+from experiments.matrix import KIND_AXIS_PARAMETERS, Matrix
+from experiments.matrix import label as matrix_label
+from experiments.models import (
+    BROKER_PROTOCOLS,
+    MATRIX_RUNS_MAX,
+    SAMPLE_KINDS,
+    ExperimentKind,
+    Measurement,
+    Protocol,
+    Transport,
+)
+
+BENCH_NEEDS_MECHANISMS = "A cipher benchmark needs at least one mechanism."
+BENCH_NEEDS_SIZES = "A cipher benchmark needs at least one data size (bytes)."
+BENCH_DUPLICATES = "List each value once."
+BENCH_NO_NONE = "A cipher benchmark times cryptography: leave out None (Null is the floor)."
+SRUP_SIGNS_ITSELF = (
+    "SRUP signs every message itself: choose the signature under SRUP and leave payload "
+    "security at None."
+)
+NETWORK_PROFILE_MESSAGING = (
+    "A network profile shapes the messages of a messaging experiment; a cipher benchmark or "
+    "throughput run has none: leave it empty."
+)
+ONE_WAY_PROTOCOLS = (
+    "One-way delay is measured for MQTT and SRUP (the platform sends through the broker); "
+    "measure CoAP and MQTT-SN as round trips."
+)
+# Sequence number and the controller's send time travel in the payload.
+ONE_WAY_PAYLOAD_MIN = 16
+ONE_WAY_PAYLOAD_TOO_SMALL = (
+    f"One-way messages carry their sequence number and send time: at least "
+    f"{ONE_WAY_PAYLOAD_MIN} bytes."
+)
+QOS_MINUS_ONE_MQTTSN = "QoS -1 (publish without a connection) exists in MQTT-SN only."
+MQTTSN_QOS = "MQTT-SN runs use QoS -1, 0 or 1."
+MQTTSN_QOS_MINUS_ONE_TOPIC = (
+    "QoS -1 publishes without connecting or registering a topic: choose short or predefined "
+    "topic ids."
+)
+TLS_NEEDS_BROKER_PROTOCOL = (
+    "TLS applies to the MQTT broker connection of MQTT and SRUP runs; CoAP and MQTT-SN run "
+    "over UDP: choose MQTT over TCP."
+)
+PROFILE_NEEDS_BROKER_PROTOCOL = (
+    "Network profiles are enforced on the broker link of MQTT and SRUP runs; CoAP and MQTT-SN "
+    "runs cannot be measured under one yet: leave it empty."
+)
+# The largest Data of an MQTT-SN PUBLISH in one UDP datagram (the agent's limit: 65,507
+# octets less the 9-octet header with the 3-octet length).
+MQTTSN_DATA_MAX = MAX_PUBLISH_DATA
+MQTTSN_PAYLOAD_TOO_LARGE = (
+    "An MQTT-SN message travels in one UDP datagram, whose PUBLISH carries at most "
+    "{limit:,} bytes: with {mechanism} use at most {fits:,} bytes of payload."
+)
+THROUGHPUT_PAYLOAD_TOO_LARGE = (
+    "Throughput packets go in one UDP datagram of at most {limit:,} bytes: {mechanism} "
+    "turns {size:,} bytes into {frame:,}; use at most {fits:,} bytes with it."
+)
+
+
+def design_check(attrs: Mapping[str, Any], matrix: Matrix) -> None:
+    """Check a design whose matrix is built: the parameters its axes vary, every run's
+    parameters (design_errors) and the number of runs. Raises the field errors."""
+    errors: dict[str, list[str]] = {}
+    irrelevant = sorted(
+        {p for axis in matrix.axes for p in axis["values"][0]} - KIND_AXIS_PARAMETERS[attrs["kind"]]
+    )
+    if irrelevant:
+        errors["axes"] = [
+            f"{', '.join(irrelevant)} cannot vary in a {attrs['kind']} experiment; "
+            f"allowed: {', '.join(sorted(KIND_AXIS_PARAMETERS[attrs['kind']]))}."
+        ]
+        raise serializers.ValidationError(errors)
+    invalid: list[str] = []
+    for cell in matrix.cells:
+        cell_errors = design_errors({**attrs, **cell})
+        if not matrix.axes:
+            errors = cell_errors
+        elif cell_errors:
+            words = "; ".join(f"{k}: {' '.join(v)}" for k, v in cell_errors.items())
+            invalid.append(f"Run “{matrix_label(cell, describe_plain)}”: {words}")
+    if invalid:
+        errors["axes"] = [
+            *invalid[:10],
+            *([f"…and {len(invalid) - 10} more."] if len(invalid) > 10 else []),
+            "Change the axis values or add these combinations to the exclusions.",
+        ]
+    runs = len(matrix.cells) * attrs["repeats"]
+    if runs > MATRIX_RUNS_MAX:
+        errors["repeats"] = [
+            f"The design expands to {runs} runs; at most {MATRIX_RUNS_MAX}: fewer values, "
+            "more exclusions or fewer repeats."
+        ]
+    if errors:
+        raise serializers.ValidationError(errors)
+
+
+def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """What a messaging protocol allows of QoS, transport, security and profiles."""
+    protocol = attrs["protocol"]
+    if protocol == Protocol.SRUP and attrs["security"] != "none":
+        return {"security": [SRUP_SIGNS_ITSELF]}
+    if attrs["qos"] == -1 and protocol != Protocol.MQTTSN:
+        return {"qos": [QOS_MINUS_ONE_MQTTSN]}
+    if protocol == Protocol.MQTTSN and attrs["qos"] == 2:
+        return {"qos": [MQTTSN_QOS]}
+    if protocol == Protocol.MQTTSN and attrs["qos"] == -1 and attrs["topic_id_type"] == "normal":
+        return {"topic_id_type": [MQTTSN_QOS_MINUS_ONE_TOPIC]}
+    if attrs["measurement"] == Measurement.ONE_WAY:
+        if protocol not in BROKER_PROTOCOLS:
+            return {"measurement": [ONE_WAY_PROTOCOLS]}
+        if attrs["payload_size"] < ONE_WAY_PAYLOAD_MIN:
+            return {"payload_size": [ONE_WAY_PAYLOAD_TOO_SMALL]}
+    if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
+        return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
+    if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:
+        return {"network_profile": [PROFILE_NEEDS_BROKER_PROTOCOL]}
+    if protocol == Protocol.MQTTSN:
+        fits = largest_payload(attrs["security"], MQTTSN_DATA_MAX)
+        if attrs["payload_size"] > fits:
+            message = MQTTSN_PAYLOAD_TOO_LARGE.format(
+                limit=MQTTSN_DATA_MAX, mechanism=attrs["security"], fits=fits
+            )
+            return {"payload_size": [message]}
+    return {}
+
+
+def _datagram_errors(mechanisms: list[str], sizes: list[int]) -> dict[str, list[str]]:
+    """A throughput packet (payload secured by each mechanism) must fit one UDP datagram;
+    the first pair that does not, named with the size that would fit."""
+    for mechanism in mechanisms:
+        fits = largest_payload(mechanism, MAX_UDP_PAYLOAD)
+        for size in sizes:
+            if size > fits:
+                frame = size + agent_registry.describe(mechanism).overhead(size)
+                message = THROUGHPUT_PAYLOAD_TOO_LARGE.format(
+                    limit=MAX_UDP_PAYLOAD, mechanism=mechanism, size=size, frame=frame, fits=fits
+                )
+                return {"data_sizes": [message]}
+    return {}
+
+
+def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The rules one run's parameters must follow beyond each field's own range; the
+    field errors for the first broken rules ({} when the design is valid)."""
+    if attrs["kind"] not in SAMPLE_KINDS and (protocol_errors := _protocol_errors(attrs)):
+        return protocol_errors
+    if attrs.get("network_profile") is not None and attrs["kind"] in SAMPLE_KINDS:
+        return {"network_profile": [NETWORK_PROFILE_MESSAGING]}
+    errors: dict[str, list[str]] = {}
+    if attrs["kind"] in SAMPLE_KINDS:
+        if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
+            errors["mechanisms"] = [BENCH_NO_NONE]
+        if attrs["kind"] == ExperimentKind.THROUGHPUT:
+            errors |= _datagram_errors(attrs["mechanisms"], attrs["data_sizes"])
+        if not attrs["mechanisms"]:
+            errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
+        if not attrs["data_sizes"]:
+            errors["data_sizes"] = [BENCH_NEEDS_SIZES]
+        for field in ("mechanisms", "data_sizes"):
+            if len(set(attrs[field])) != len(attrs[field]):
+                errors.setdefault(field, []).append(BENCH_DUPLICATES)
+    return errors

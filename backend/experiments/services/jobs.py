@@ -1,0 +1,187 @@
+"""A started run's preparing step (health checks) and its signed jobs, built and published to
+the devices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+
+from core.mqtt import mqtt_publish_many
+from devices.models import Device
+from devices.services import device_health_check, device_next_job_seq, job_header
+from devices.signing import job_envelope
+from experiments.models import (
+    SAMPLE_KINDS,
+    Measurement,
+    Protocol,
+    Run,
+    RunDevice,
+    RunStatus,
+    TopicIdType,
+)
+from experiments.services.oneway import _one_way_job
+from experiments.services.scheduling import run_fail
+from netprofiles.models import DelayTable
+
+logger = logging.getLogger(__name__)
+
+# Records per upload request (~1.1 MB of CSV): large enough that per-chunk costs (request,
+# transaction, bookkeeping) stay small next to the COPY itself (docs/benchmarks.md).
+UPLOAD_CHUNK_RECORDS = 20_000
+UPLOAD_CHUNK_SAMPLES = 5_000
+DEVICE_OFFLINE_AT_START_MESSAGE = (
+    "{names} went offline before the run could start. Start the agent(s) again and retry the run."
+)
+HEALTH_FAILED_MESSAGE = (
+    "{name} failed its health check before the run ({why}). Open it on the Devices page, fix "
+    "what failed, then retry the run."
+)
+
+
+def run_prepare(*, run_id: UUID | str) -> int:
+    """The run's preparing step, once the scheduler started it: every device must be online
+    and pass a fresh health check (devices.services.device_health_check) before its job goes
+    out; run_health_answered continues when the answers arrive. Returns the number of
+    checks asked for."""
+    run = Run.objects.get(pk=run_id)
+    if run.status != RunStatus.PREPARING:
+        return 0
+    devices = list(Device.objects.filter(run_devices__run=run).order_by("name"))
+    offline = [d.name for d in devices if not d.online]
+    if offline:
+        message = DEVICE_OFFLINE_AT_START_MESSAGE.format(names=", ".join(offline))
+        run_fail(run_id=run.pk, message=message)
+        return 0
+    for device in devices:
+        device_health_check(device=device, run_id=str(run.pk))
+    return len(devices)
+
+
+def run_health_answered(*, device_id: UUID | str) -> None:
+    """A device answered a health check: if a preparing run waits for it, fail the run when
+    the device failed (saying what failed), or dispatch it once every device passed."""
+    from experiments.tasks import run_dispatch_task
+
+    health = Device.objects.values_list("health", flat=True).get(pk=device_id)
+    run_id = health.get("run_id")
+    if not run_id:
+        return
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id, status=RunStatus.PREPARING)
+        if not run.exists():
+            return
+        parts = list(RunDevice.objects.filter(run_id=run_id).select_related("device"))
+        if any(p.status != RunStatus.QUEUED for p in parts):
+            return  # already dispatched
+        for part in parts:
+            answer = part.device.health
+            if answer.get("run_id") == run_id and answer.get("status") == "failed":
+                failed = [c for c in answer.get("checks", []) if not c.get("ok")]
+                why = "; ".join(f"{c['name']}: {c['detail']}" for c in failed)
+                message = HEALTH_FAILED_MESSAGE.format(
+                    name=part.device.name, why=why or answer.get("error") or "no detail"
+                )
+                run_fail(run_id=run_id, message=message)
+                return
+        if all(
+            p.device.health.get("run_id") == run_id and p.device.health.get("status") == "passed"
+            for p in parts
+        ):
+            transaction.on_commit(partial(run_dispatch_task.delay, run_id))
+
+
+def run_dispatch(*, run_id: UUID | str) -> int:
+    """Sign and publish the job of every device of the run not dispatched yet.
+
+    Idempotent: a retry after a broker failure publishes only the devices still pending, and
+    each publish gets a fresh sequence number (an agent never sees a seq twice).
+    Returns the number of jobs published.
+    """
+    run = Run.objects.get(pk=run_id)
+    if run.status != RunStatus.PREPARING:
+        return 0  # not started by the scheduler yet, or already cancelled/failed
+    pending = list(
+        RunDevice.objects.filter(run=run, status=RunStatus.QUEUED).select_related("run__experiment")
+    )
+    for run_device in pending:
+        seq = device_next_job_seq(device_id=str(run_device.device_id))
+        job = _job_for(run_device, seq=seq, now=time.time())
+        topic = f"iotsecbench/agents/{run_device.device_id}/jobs"
+        mqtt_publish_many([(topic, job_envelope(job), 1, False)])
+        RunDevice.objects.filter(pk=run_device.pk, status=RunStatus.QUEUED).update(
+            status=RunStatus.PREPARING, job_seq=seq
+        )
+        logger.info(
+            "experiments.job_dispatched run=%s device=%s seq=%s", run.pk, run_device.device_id, seq
+        )
+    return len(pending)
+
+
+def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
+    run = run_device.run
+    device_id = str(run_device.device_id)
+    base_url = f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}"
+    job = job_header(
+        device_id=device_id,
+        seq=seq,
+        job_id=str(run_device.job_id),
+        run_id=str(run.pk),
+        kind=run.experiment.kind,
+        now=now,
+    )
+    if run.experiment.kind in SAMPLE_KINDS:
+        job["spec"] = run.spec
+        job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
+    else:
+        # SRUP's round-trip topic is SRUP/<device id>, derived by the agent
+        # (device-agent/docs/srup.md); a one-way receiver listens where the platform's
+        # controller sends (run_oneway_send).
+        one_way = run.spec.get("measurement") == Measurement.ONE_WAY
+        srup = run.spec.get("protocol") == Protocol.SRUP and not one_way
+        topic = {} if srup else {"topic": f"iotsecbench/data/{run.pk}/{device_id}"}
+        if run.spec.get("protocol") == Protocol.MQTTSN:
+            topic = _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic["topic"])
+        job["spec"] = {**run.spec, **topic}
+        if "network_profile" in run.spec:
+            job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
+        if one_way:
+            job["spec"].update(_one_way_job(run, run_device))
+        job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
+    return job
+
+
+_SHORT_TOPIC_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _mqttsn_topic(spec: dict[str, Any], key: str, topic: str) -> dict[str, Any]:
+    """The MQTT-SN topic of one device's part (device-agent/docs/mqttsn.md): a normal
+    topic is registered by name; a short one is two characters and a predefined one an id
+    (1..65534), both drawn from the run and device so that two parts rarely share one (a
+    clash would only mix two devices' echoes on a shared broker, never the wire format)."""
+    digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    if spec.get("topic_id_type") == TopicIdType.SHORT:
+        first, second = divmod(digest % len(_SHORT_TOPIC_CHARS) ** 2, len(_SHORT_TOPIC_CHARS))
+        return {"topic": _SHORT_TOPIC_CHARS[first] + _SHORT_TOPIC_CHARS[second]}
+    if spec.get("topic_id_type") == TopicIdType.PREDEFINED:
+        return {"topic": topic, "mqttsn_topic_id": 1 + digest % 65534}
+    return {"topic": topic}
+
+
+def _network_profile_job(frozen: dict[str, Any]) -> dict[str, Any]:
+    """The run's network profile as the agent takes it (docs/control-plane.md): with the
+    values of every measured table its spec names, so an installed agent needs no copy."""
+    names = {
+        direction.get("table")
+        for direction in frozen.get("spec", {}).values()
+        if isinstance(direction, dict) and direction.get("table")
+    }
+    tables = {t.name: list(t.values) for t in DelayTable.objects.filter(name__in=names)}
+    return {"name": frozen["name"], "spec": frozen["spec"], "tables": tables}
