@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA
 from iotsecbench_agent.security import registry as agent_registry
-from iotsecbench_agent.throughput_plan import MAX_UDP_PAYLOAD
+from iotsecbench_agent.throughput.plan import MAX_UDP_PAYLOAD
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny

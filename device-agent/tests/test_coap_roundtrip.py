@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.coap_roundtrip import CoapRoundTripRunner
 from iotsecbench_agent.runners.coap_server import CoapEchoServer
+from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from testkit import free_port
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"

@@ -49,7 +49,6 @@ from aiocoap import error as coap_error
 from aiocoap.numbers.constants import TransportTuning
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.coap_server import CoapEchoServer
 from iotsecbench_agent.runners.coap_wire import CountingDatagramSocket, open_client_context
@@ -71,6 +70,7 @@ from iotsecbench_agent.runners.timing import (
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 
 logger = logging.getLogger(__name__)
 
