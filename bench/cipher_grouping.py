@@ -11,7 +11,7 @@ bench`` runs it at 16 bytes and at 8 KiB:
   bare            the loop of ``bench/ciphers.py`` (``bare_aes_cbc``): the same
                   pycryptodome calls written out, timed as a whole
   mechanism       the registry's ``aes-128-cbc`` mechanism in the same kind of loop
-  one call        ``cipherbench_child.oneshot_block`` with one call per repetition, each
+  one call        ``cipherbench.child.oneshot_block`` with one call per repetition, each
                   timed with the wall and CPU clocks (the agent until 2026-11-25 afternoon)
   kept frames     groups of 1 ms but at most 32 KiB of payload, each group's calls a list
                   comprehension keeping its frames, blocks of repetitions one direction
@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from iotsecbench_agent.cipherbench_streams import generate_key
+from iotsecbench_agent.cipherbench.streams import generate_key
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
 

@@ -5,7 +5,7 @@ native lightweight ciphers in cycles per byte.
     .venv/bin/python bench/ciphers.py [--quick]
 
 Measures, in one run so the ratios are comparable on a shared, noisy machine:
-  1. agent / OpenSSL: the agent's own engine (``iotsecbench_agent.cipherbench``: one child
+  1. agent / OpenSSL: the agent's own engine (``iotsecbench_agent.cipherbench.engine``: one child
      process per batch, the registry's mechanisms, pycryptodome) for AES-128/256-CBC and
      3DES-CBC on 8 KiB and RSA-2048 / Ed25519 sign and verify on 64 bytes, each followed at
      once by ``openssl speed -elapsed`` for the same operation. The ratio is the figure:
@@ -48,7 +48,13 @@ from typing import Any
 import Crypto
 from Crypto.Cipher import AES
 from Crypto.Signature import eddsa
-from iotsecbench_agent.cipherbench import (
+from iotsecbench_agent.cipherbench.child import (
+    Batch,
+    block_repetitions,
+    calls_per_repetition,
+    oneshot_block,
+)
+from iotsecbench_agent.cipherbench.engine import (
     CHILD_CODE,
     CHUNK_BYTES,
     BenchPlan,
@@ -56,15 +62,9 @@ from iotsecbench_agent.cipherbench import (
     run_plan,
     summarize,
 )
-from iotsecbench_agent.cipherbench_child import (
-    Batch,
-    block_repetitions,
-    calls_per_repetition,
-    oneshot_block,
-)
-from iotsecbench_agent.cipherbench_streams import generate_key
-from iotsecbench_agent.samplelog import Sample
+from iotsecbench_agent.cipherbench.streams import generate_key
 from iotsecbench_agent.security import registry
+from iotsecbench_agent.storage.samplelog import Sample
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 BENCH_CPB = REPO_DIR / "device-agent" / "native" / "bench_cpb.py"
@@ -380,7 +380,7 @@ def timed_in_process(
 
 
 def child_to_file(mechanism: str, key: bytes, size: int, n: int) -> tuple[float, float]:
-    """The agent's batch child (``cipherbench_child``, same code, same timing) with its
+    """The agent's batch child (``cipherbench.child``, same code, same timing) with its
     sample lines going to a file: nobody reads them while it measures."""
     batch = Batch(mechanism, size, n, key, stream=False, chunk_bytes=CHUNK_BYTES)
     with tempfile.TemporaryFile() as out:

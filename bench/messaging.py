@@ -55,8 +55,8 @@ from typing import Any
 
 import paho.mqtt
 import paho.mqtt.client as mqtt
-from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.storage.recordlog import OK, Record
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
 REPO_DIR = Path(__file__).resolve().parent.parent

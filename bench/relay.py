@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from iotsecbench_agent.netemu.relay import TcpRelay
-from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.storage.recordlog import OK, Record
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_DIR)]

@@ -641,7 +641,7 @@ class Stack:
         """Point an enrolled local agent at this start's platform and broker: the broker
         gets a free port each start, and an agent enrolled at an earlier start kept the old
         one (its identity, token and keys stay)."""
-        from iotsecbench_agent.config import load_state, save_state
+        from iotsecbench_agent.runtime.config import load_state, save_state
 
         state = load_state(agent_dir)
         if (state.server_url, state.mqtt_url) != (server, mqtt_url):

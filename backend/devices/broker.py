@@ -46,7 +46,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from django.conf import settings
 from django.utils.crypto import salted_hmac
-from iotsecbench_agent.sealing import seal
+from iotsecbench_agent.platform.sealing import seal
 
 from core.exceptions import ApplicationError
 

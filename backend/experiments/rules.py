@@ -8,7 +8,7 @@ from typing import Any
 
 from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA
 from iotsecbench_agent.security import registry as agent_registry
-from iotsecbench_agent.throughput_plan import MAX_UDP_PAYLOAD
+from iotsecbench_agent.throughput.plan import MAX_UDP_PAYLOAD
 from rest_framework import serializers
 
 from experiments.catalogue import largest_payload

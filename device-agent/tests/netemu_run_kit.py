@@ -10,15 +10,15 @@ from typing import Any
 
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.controlplane import Topics
-from iotsecbench_agent.enforcement import link_name
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.jobs import Job, JobVerifier, SeqStore
 from iotsecbench_agent.netemu import nsutil
-from iotsecbench_agent.progress import Progress
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.runtime.enforcement import link_name
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.progress import Progress
 from testkit import TOKEN, FakeControlPlane, FakePlatform, make_job, sign_envelope
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"

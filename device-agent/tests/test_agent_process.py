@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.recordlog import HEADER, read_records
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+from iotsecbench_agent.storage.recordlog import HEADER, read_records
 from testkit import (
     TOKEN,
     WAIT_S,

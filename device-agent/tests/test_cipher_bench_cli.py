@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent import cli_bench
-from iotsecbench_agent.samplelog import HEADER, read_samples
+from iotsecbench_agent.cli import bench as cli_bench
+from iotsecbench_agent.storage.samplelog import HEADER, read_samples
 
 MECHANISMS = ["--mechanism", "aes-128-cbc", "--mechanism", "ed25519"]
 

@@ -11,16 +11,8 @@ import time
 import pytest
 from Crypto.Cipher import AES, ChaCha20_Poly1305
 
-from iotsecbench_agent import cipherbench_child
-from iotsecbench_agent.cipherbench import (
-    CHUNK_BYTES,
-    BenchFailed,
-    BenchPlan,
-    run_batch,
-    run_plan,
-    summarize,
-)
-from iotsecbench_agent.cipherbench_child import (
+from iotsecbench_agent.cipherbench import child as cipherbench_child
+from iotsecbench_agent.cipherbench.child import (
     Batch,
     block_repetitions,
     calls_per_repetition,
@@ -29,7 +21,15 @@ from iotsecbench_agent.cipherbench_child import (
     run,
     stream_pass,
 )
-from iotsecbench_agent.cipherbench_streams import (
+from iotsecbench_agent.cipherbench.engine import (
+    CHUNK_BYTES,
+    BenchFailed,
+    BenchPlan,
+    run_batch,
+    run_plan,
+    summarize,
+)
+from iotsecbench_agent.cipherbench.streams import (
     AeadStream,
     CbcStream,
     VerificationFailed,
@@ -37,9 +37,9 @@ from iotsecbench_agent.cipherbench_streams import (
     make_stream,
 )
 from iotsecbench_agent.errors import RunAborted, UnsupportedJob
-from iotsecbench_agent.samplelog import Sample
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
+from iotsecbench_agent.storage.samplelog import Sample
 
 MiB = 1 << 20
 # Every mechanism but those measuring nothing; RSA-3072/4096 run RSA-2048's code with a

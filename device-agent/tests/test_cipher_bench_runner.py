@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.controlplane import Topics
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.jobs import Job, JobRejected, JobVerifier, SeqStore
-from iotsecbench_agent.progress import DONE, FAILED, Progress
-from iotsecbench_agent.recordlog import RunFiles, RunMeta
-from iotsecbench_agent.samplelog import HEADER, Sample, SampleFiles, SampleLog, read_samples
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.jobs import Job, JobRejected, JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.progress import DONE, FAILED, Progress
+from iotsecbench_agent.storage.recordlog import RunFiles, RunMeta
+from iotsecbench_agent.storage.samplelog import HEADER, Sample, SampleFiles, SampleLog, read_samples
 from testkit import TOKEN, FakeControlPlane, FakePlatform, Request, sign_envelope
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.recordlog import UploadCursor
-from iotsecbench_agent.samplelog import (
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.storage.recordlog import UploadCursor
+from iotsecbench_agent.storage.samplelog import (
     HEADER,
     SAMPLES_UPLOAD,
     Sample,
@@ -22,7 +23,6 @@ from iotsecbench_agent.samplelog import (
     iter_sample_lines,
     read_samples,
 )
-from iotsecbench_agent.uploader import Uploader
 from testkit import TOKEN, FakePlatform
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
@@ -107,7 +107,7 @@ def test_sample_log_keeps_every_appended_sample_when_process_is_killed(tmp_path:
         f"""
         import os, signal
         from pathlib import Path
-        from iotsecbench_agent.samplelog import Sample, SampleLog
+        from iotsecbench_agent.storage.samplelog import Sample, SampleLog
         log = SampleLog(Path({str(path)!r}))
         for rep in range(100):
             log.append(Sample("ed25519", "sign", 16, rep, 110000, 111000, 22600))

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from iotsecbench_agent.cli import USAGE_ERROR, main
+from iotsecbench_agent.cli.main import USAGE_ERROR, main
 from iotsecbench_agent.security import registry
 
 # NIST SP 800-38A F.1.1 ECB-AES128.Encrypt and F.2.1 CBC-AES128.Encrypt, first two blocks.

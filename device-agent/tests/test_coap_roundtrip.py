@@ -6,6 +6,8 @@ the standard library only, which records every datagram it receives and answers 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -15,10 +17,10 @@ from typing import Any
 import pytest
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.coap_roundtrip import CoapRoundTripRunner
 from iotsecbench_agent.runners.coap_server import CoapEchoServer
+from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from testkit import free_port
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
@@ -456,3 +458,17 @@ def test_coap_runner_ignores_the_mqtt_fields_the_platform_sends_with_every_job()
     )
 
     assert {r.outcome for r in records} == {OK}
+
+
+def test_importing_the_runners_and_the_agent_leaves_aiocoap_to_the_coap_runners_setup() -> None:
+    # runners/base.py: a runner imports its protocol library in ``setup``.
+    code = (
+        "import sys\n"
+        "import iotsecbench_agent.cli.main, iotsecbench_agent.runners\n"
+        "print(any(name.split('.')[0] == 'aiocoap' for name in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+
+    assert result.stdout.strip() == "False"

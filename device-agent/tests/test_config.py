@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.cli import configure_logging
-from iotsecbench_agent.config import (
+from iotsecbench_agent.cli.main import configure_logging
+from iotsecbench_agent.errors import ConfigError
+from iotsecbench_agent.runtime.config import (
     AgentState,
     apply_overrides,
     config_reference_markdown,
@@ -22,7 +23,6 @@ from iotsecbench_agent.config import (
     save_state,
     upload_retry_seconds,
 )
-from iotsecbench_agent.errors import ConfigError
 from testkit import TOKEN, make_state
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "config-reference.md"
@@ -144,7 +144,7 @@ def test_config_reference_lists_every_state_field_when_generated() -> None:
 
 
 def test_config_reference_is_printed_when_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    from iotsecbench_agent.cli import main
+    from iotsecbench_agent.cli.main import main
 
     assert main(["config-reference"]) == 0
     assert capsys.readouterr().out == config_reference_markdown()
@@ -166,8 +166,8 @@ def test_upload_retry_setting_is_refused_when_not_a_number_of_seconds(value: str
 def test_agent_run_takes_the_upload_retry_from_env_unless_the_flag_says(
     key: EccKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from iotsecbench_agent import cli
-    from iotsecbench_agent.agent import AgentOptions
+    from iotsecbench_agent.cli import main as cli
+    from iotsecbench_agent.runtime.agent import AgentOptions
 
     save_state(tmp_path, make_state(key=key))
     seen: list[float] = []

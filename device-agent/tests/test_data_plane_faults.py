@@ -18,18 +18,18 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.config import parse_mqtt_url
-from iotsecbench_agent.controlplane import (
+from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
+from iotsecbench_agent.oneway.wire import END_SEQ, build_payload
+from iotsecbench_agent.platform.controlplane import (
     ControlPlaneOptions,
     PahoControlPlane,
     Topics,
     status_message,
 )
-from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
-from iotsecbench_agent.oneway.wire import END_SEQ, build_payload
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
+from iotsecbench_agent.runtime.config import parse_mqtt_url
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from restartkit import RestartableBroker, restartable_broker
 from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
 from testkit import Broker, Observer
@@ -372,7 +372,7 @@ def test_oneway_receiver_past_the_budget_records_what_arrived_then_fails_saying_
 def test_control_plane_reconnects_resubscribes_and_reannounces_after_a_broker_restart(
     rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="iotsecbench_agent.controlplane")
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.platform.controlplane")
     device = str(uuid.uuid4())
     topics = Topics(f"iotsecbench/agents/{device}")
     plane = PahoControlPlane(

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from iotsecbench_agent import __version__
-from iotsecbench_agent.facts import collect_facts
+from iotsecbench_agent.runtime.facts import collect_facts
 
 FACT_KEYS = {
     "network_emulation",

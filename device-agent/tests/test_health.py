@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from iotsecbench_agent.health import clock_offset, health_report
+from iotsecbench_agent.runtime.health import clock_offset, health_report
 from testkit import TOKEN, Broker
 
 AHEAD_NS = 250_000_000

@@ -1,4 +1,4 @@
-"""The agent's broker identity (identity.py): its key is made on the device and only a CSR
+"""The agent's broker identity (platform/identity.py): its key is made on the device and only a CSR
 leaves it; the platform's answer is stored privately; jobs get the identity on the device."""
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from iotsecbench_agent.cli import main
+from iotsecbench_agent.cli.main import main
 from iotsecbench_agent.errors import ConfigError
-from iotsecbench_agent.identity import (
+from iotsecbench_agent.platform.identity import (
     CA_FILE,
     CERT_FILE,
     DATA_FILE,
     KEY_FILE,
     BrokerIdentity,
 )
-from iotsecbench_agent.sealing import SealError, seal, unseal
+from iotsecbench_agent.platform.sealing import SealError, seal, unseal
 from testkit import TOKEN, FakePlatform, public_key_b64
 
 CONTEXT = "run-1/device-1"
@@ -136,7 +136,7 @@ def test_a_tls_job_gets_the_devices_own_certificate_and_the_brokers_ca() -> None
 def test_a_plain_job_gets_the_data_plane_credentials_quoted_into_its_url() -> None:
     applied = _identity().apply({"broker_url": "mqtt://broker:1883", "qos": 1}, context=CONTEXT)
     assert applied["broker_url"] == "mqtt://data-x:p%40ss%2Fword%3A1@broker:1883"
-    from iotsecbench_agent.config import parse_mqtt_url
+    from iotsecbench_agent.runtime.config import parse_mqtt_url
 
     parsed = parse_mqtt_url(applied["broker_url"])
     assert (parsed.username, parsed.password) == ("data-x", DATA_PASSWORD)

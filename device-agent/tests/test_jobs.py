@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.controlplane import Topics
-from iotsecbench_agent.events import EventPublisher, JobIntake
-from iotsecbench_agent.jobs import SEQ_FILE, Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher, JobIntake
+from iotsecbench_agent.platform.jobs import SEQ_FILE, Job, JobVerifier, SeqStore
 from testkit import FakeControlPlane, make_job, new_key, sign_envelope
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"

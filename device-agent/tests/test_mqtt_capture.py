@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.runners.mqtt_wire import (
@@ -20,6 +19,7 @@ from iotsecbench_agent.runners.mqtt_wire import (
     OutboundMeter,
     publish_packet_size,
 )
+from iotsecbench_agent.storage.recordlog import OK, Record
 from testkit import WAIT_S, Broker, Capture, tshark_binary
 
 pytestmark = pytest.mark.integration

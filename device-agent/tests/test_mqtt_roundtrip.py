@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner, SeqTags, payload_of
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from testkit import BLACKHOLE_PREFIX, INJECTOR_USER, Broker, Observer
 
 pytestmark = pytest.mark.integration

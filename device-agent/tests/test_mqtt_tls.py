@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
-from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.runners.mqtt_wire import CountingTLSSocket, publish_packet_size
+from iotsecbench_agent.storage.recordlog import OK, Record
 from testkit import Capture, TlsBroker, tshark_binary
 
 pytestmark = pytest.mark.integration

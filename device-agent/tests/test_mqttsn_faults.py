@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec, gateway
 from iotsecbench_agent.mqttsn.client import SnClient
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.recordlog import LOST, OK
 from iotsecbench_agent.runners import jobspec, mqtt_link
 from iotsecbench_agent.runners.mqttsn_roundtrip import MqttSnSpec
+from iotsecbench_agent.runtime.config import parse_mqtt_url
+from iotsecbench_agent.storage.recordlog import LOST, OK
 from restartkit import RestartableBroker, restartable_broker
 from test_data_plane_faults import (
     Run,

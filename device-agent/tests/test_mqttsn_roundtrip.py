@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import filler_for, payload_of
 from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA, MqttSnRoundTripRunner
+from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import blockmodes, registry
+from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from mqttsn_kit import UdpTap, run_sn_broker
 from testkit import BLACKHOLE_PREFIX, Broker
 

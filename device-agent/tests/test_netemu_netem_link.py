@@ -21,8 +21,6 @@ from typing import Any
 
 import pytest
 
-from iotsecbench_agent.config import parse_mqtt_url
-from iotsecbench_agent.enforcement import NetworkProfileSpec, NotEnforced, choose_backend, enforced
 from iotsecbench_agent.netemu import nsutil, owners
 from iotsecbench_agent.netemu.errors import BackendUnavailable
 from iotsecbench_agent.netemu.link import Link, open_link
@@ -30,6 +28,13 @@ from iotsecbench_agent.netemu.netem import NetemUnexpressible, ReadbackMismatch
 from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.netemu.tables import load_table
 from iotsecbench_agent.netemu.verify import verify
+from iotsecbench_agent.runtime.config import parse_mqtt_url
+from iotsecbench_agent.runtime.enforcement import (
+    NetworkProfileSpec,
+    NotEnforced,
+    choose_backend,
+    enforced,
+)
 from netem_kit import FakeTc, install_fake_tc
 
 pytestmark = [

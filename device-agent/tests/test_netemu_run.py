@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
-from iotsecbench_agent import enforcement
 from iotsecbench_agent.netemu.link import Link, open_link
 from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.oneway.controller import OneWayController, Target
-from iotsecbench_agent.recordlog import LOST, OK, RunFiles, read_records
 from iotsecbench_agent.runners.jobspec import LinkSpec
+from iotsecbench_agent.runtime import enforcement
+from iotsecbench_agent.storage.recordlog import LOST, OK, RunFiles, read_records
 from netemu_run_kit import DEVICE, Harness, no_link_left
 from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
 from testkit import Broker, Observer, TlsBroker

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from iotsecbench_agent.recordlog import RunFiles, RunMeta, read_records
+from iotsecbench_agent.storage.recordlog import RunFiles, RunMeta, read_records
 from netemu_run_kit import Harness
 
 TIM_BAD_3G = {

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.agent import sweep_stale_links
 from iotsecbench_agent.netemu import nsutil, owners
 from iotsecbench_agent.netemu.link import open_link
 from iotsecbench_agent.netemu.profile import LinkProfile
+from iotsecbench_agent.runtime.agent import sweep_stale_links
 from netem_kit import install_fake_tc
 
 pytestmark = [

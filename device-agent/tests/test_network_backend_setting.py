@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent import cli
-from iotsecbench_agent.config import network_backend, save_state
+from iotsecbench_agent.cli import main as cli
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.netemu.link import capability
-from iotsecbench_agent.recordlog import RunFiles, read_records
+from iotsecbench_agent.runtime.config import network_backend, save_state
+from iotsecbench_agent.storage.recordlog import RunFiles, read_records
 from netemu_run_kit import Harness
 from testkit import FakePlatform, make_state
 

@@ -26,14 +26,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 from iotsecbench_agent.errors import AgentError, UnsupportedJob
 from iotsecbench_agent.oneway import OneWayController, Target, TargetResult, build_payload
 from iotsecbench_agent.oneway.clock import ClockOffset
-from iotsecbench_agent.recordlog import (
-    DECRYPT_ERROR,
-    LOST,
-    OK,
-    REJECTED_REPLAY,
-    REJECTED_SIGNATURE,
-    Record,
-)
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
@@ -45,6 +37,14 @@ from iotsecbench_agent.runners.oneway_receiver import (
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.srup import PartyKey
+from iotsecbench_agent.storage.recordlog import (
+    DECRYPT_ERROR,
+    LOST,
+    OK,
+    REJECTED_REPLAY,
+    REJECTED_SIGNATURE,
+    Record,
+)
 from srup_golden import CONTROLLER_ID, KEYS
 from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
 from testkit import WAIT_S, Broker

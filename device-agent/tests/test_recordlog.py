@@ -8,7 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from iotsecbench_agent.recordlog import (
+from iotsecbench_agent.storage.recordlog import (
     HEADER,
     LOST,
     OK,
@@ -127,7 +127,7 @@ def test_record_log_keeps_every_appended_record_when_process_is_killed(tmp_path:
         f"""
         import os, signal
         from pathlib import Path
-        from iotsecbench_agent.recordlog import Record, RecordLog
+        from iotsecbench_agent.storage.recordlog import Record, RecordLog
         log = RecordLog(Path({str(path)!r}))
         for seq in range(200):
             log.append(Record(seq, 1000 + seq, 2000 + seq, 66, 161, "ok"))

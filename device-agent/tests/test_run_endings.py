@@ -15,16 +15,16 @@ from typing import Any, ClassVar
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy, upload_policy
-from iotsecbench_agent.controlplane import Topics
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.jobs import Job, JobVerifier, SeqStore
-from iotsecbench_agent.progress import DONE, FAILED, UPLOADING, Progress
-from iotsecbench_agent.recordlog import OK, Record, RunFiles, RunMeta
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy, upload_policy
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
 from iotsecbench_agent.runners import RunContext, Runner, runner_for
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
+from iotsecbench_agent.storage.recordlog import OK, Record, RunFiles, RunMeta
 from testkit import TOKEN, FakeControlPlane, FakePlatform, Request, make_job, sign_envelope
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"
@@ -122,7 +122,7 @@ def scripted_runner(monkeypatch: pytest.MonkeyPatch) -> None:
     def scripted_or_real(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
         return ScriptedRunner if spec.get("protocol") == "scripted" else runner_for(kind, spec)
 
-    monkeypatch.setattr("iotsecbench_agent.executor.runner_for", scripted_or_real)
+    monkeypatch.setattr("iotsecbench_agent.runtime.executor.runner_for", scripted_or_real)
 
 
 @pytest.fixture

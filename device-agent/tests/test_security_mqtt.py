@@ -19,14 +19,19 @@ import pytest
 from Crypto.Cipher import AES
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.controlplane import Topics
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.jobs import JobVerifier, SeqStore
-from iotsecbench_agent.progress import Progress
-from iotsecbench_agent.recordlog import (
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.jobs import JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+from iotsecbench_agent.runners.timing import HarnessFloor
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.progress import Progress
+from iotsecbench_agent.security import registry
+from iotsecbench_agent.storage.recordlog import (
     DECRYPT_ERROR,
     HEADER,
     LOST,
@@ -34,11 +39,6 @@ from iotsecbench_agent.recordlog import (
     REJECTED_SIGNATURE,
     Record,
 )
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
-from iotsecbench_agent.runners.timing import HarnessFloor
-from iotsecbench_agent.security import registry
-from iotsecbench_agent.uploader import Uploader
 from testkit import (
     BLACKHOLE_PREFIX,
     TOKEN,

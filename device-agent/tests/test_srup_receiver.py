@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from iotsecbench_agent.recordlog import REJECTED_REPLAY, REJECTED_SIGNATURE
 from iotsecbench_agent.security.base import SecurityError, SignatureError
 from iotsecbench_agent.srup import (
     MalformedMessage,
@@ -19,6 +18,7 @@ from iotsecbench_agent.srup import (
     outcome_of,
 )
 from iotsecbench_agent.srup.peer import ECHO_DATA_ID, EchoPeer
+from iotsecbench_agent.storage.recordlog import REJECTED_REPLAY, REJECTED_SIGNATURE
 from srup_golden import CONTROLLER_ID, DEVICE_ID
 from test_srup_keys import Keys
 

@@ -22,17 +22,17 @@ import pytest
 from Crypto.PublicKey.ECC import EccKey
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.controlplane import Topics
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.jobs import JobVerifier, SeqStore
-from iotsecbench_agent.progress import Progress
-from iotsecbench_agent.recordlog import HEADER, OK, REJECTED_REPLAY, REJECTED_SIGNATURE, Record
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.jobs import JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
 from iotsecbench_agent.runners.srup_roundtrip import SrupRoundTripRunner
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.progress import Progress
 from iotsecbench_agent.srup import (
     Receiver,
     decode,
@@ -41,7 +41,13 @@ from iotsecbench_agent.srup import (
 )
 from iotsecbench_agent.srup.codec import TYPE_ACTION, TYPE_DATA
 from iotsecbench_agent.srup.keys import SIGNATURE_BYTES
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.storage.recordlog import (
+    HEADER,
+    OK,
+    REJECTED_REPLAY,
+    REJECTED_SIGNATURE,
+    Record,
+)
 from srup_golden import CONTROLLER_ID, DEVICE_ID, KEYS
 from test_srup_keys import Keys
 from testkit import (

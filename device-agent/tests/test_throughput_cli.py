@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent import cli_throughput
-from iotsecbench_agent.cli import main as cli_main
-from iotsecbench_agent.samplelog import HEADER, read_samples
+from iotsecbench_agent.cli import throughput as cli_throughput
+from iotsecbench_agent.cli.main import main as cli_main
+from iotsecbench_agent.storage.samplelog import HEADER, read_samples
 
 FAST = ["--window-ms", "30"]
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from iotsecbench_agent.errors import RunAborted, UnsupportedJob
-from iotsecbench_agent.samplelog import Sample
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import NONE, Mechanism, MechanismInfo
-from iotsecbench_agent.throughput import (
+from iotsecbench_agent.storage.samplelog import Sample
+from iotsecbench_agent.throughput.engine import (
     ThroughputFailed,
     Window,
     run_plan,
@@ -24,8 +24,8 @@ from iotsecbench_agent.throughput import (
     send_window,
     summarize,
 )
-from iotsecbench_agent.throughput_plan import MAX_UDP_PAYLOAD, Target, ThroughputPlan
-from iotsecbench_agent.throughput_sink import UdpSink
+from iotsecbench_agent.throughput.plan import MAX_UDP_PAYLOAD, Target, ThroughputPlan
+from iotsecbench_agent.throughput.sink import UdpSink
 
 WINDOW_MS = 100  # -20 % / +100 %: room for scheduler slices on a busy host
 MS = 1_000_000

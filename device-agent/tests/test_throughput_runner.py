@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.controlplane import Topics
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.jobs import Job, JobVerifier, SeqStore
-from iotsecbench_agent.progress import DONE, FAILED, Progress
-from iotsecbench_agent.recordlog import RunFiles, RunMeta
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.controlplane import Topics
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
 from iotsecbench_agent.runners import runner_for
-from iotsecbench_agent.samplelog import HEADER, Sample, SampleFiles, read_samples
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.progress import DONE, FAILED, Progress
+from iotsecbench_agent.storage.recordlog import RunFiles, RunMeta
+from iotsecbench_agent.storage.samplelog import HEADER, Sample, SampleFiles, read_samples
 from test_cipher_bench_runner import serve_samples
 from testkit import TOKEN, FakeControlPlane, FakePlatform, sign_envelope
 

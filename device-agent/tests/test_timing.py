@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,
@@ -14,6 +13,7 @@ from iotsecbench_agent.runners.timing import (
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import DecryptError, SecurityError, SignatureError
 from iotsecbench_agent.srup.receiver import ReplayedMessage
+from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
 
 
 def test_time_secure_returns_the_secured_bytes_between_two_clock_readings() -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy, upload_policy
 from iotsecbench_agent.errors import PlatformRejected, PlatformUnavailable, RunAborted
-from iotsecbench_agent.recordlog import HEADER, OK, Record, RecordLog, UploadCursor
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy, upload_policy
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.storage.recordlog import HEADER, OK, Record, RecordLog, UploadCursor
 from testkit import TOKEN, FakePlatform, free_port
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"

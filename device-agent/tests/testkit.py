@@ -26,8 +26,8 @@ from Crypto.PublicKey.ECC import EccKey
 from Crypto.Signature import eddsa
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.config import AgentState
-from iotsecbench_agent.controlplane import MessageHandler
+from iotsecbench_agent.platform.controlplane import MessageHandler
+from iotsecbench_agent.runtime.config import AgentState
 
 WAIT_S = 10.0
 TOKEN = "device-secret-token-123"

@@ -18,7 +18,6 @@ import signal
 from types import FrameType
 from typing import Any
 
-from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.mqttsn.gateway import (
     DEFAULT_GW_ID,
@@ -26,6 +25,7 @@ from iotsecbench_agent.mqttsn.gateway import (
     DEFAULT_RECONNECT_BUDGET_S,
     Gateway,
 )
+from iotsecbench_agent.runtime.config import parse_mqtt_url
 
 logger = logging.getLogger(__name__)
 

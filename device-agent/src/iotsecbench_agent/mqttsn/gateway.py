@@ -70,10 +70,10 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
-from iotsecbench_agent.config import BrokerAddress
 from iotsecbench_agent.errors import DataPlaneError
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, RECV_BYTES
+from iotsecbench_agent.runtime.config import BrokerAddress
 
 logger = logging.getLogger(__name__)
 

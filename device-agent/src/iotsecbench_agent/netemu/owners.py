@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from iotsecbench_agent.fsutil import atomic_write_text
 from iotsecbench_agent.netemu import nsutil
 from iotsecbench_agent.netemu.errors import LinkError
+from iotsecbench_agent.storage.fsutil import atomic_write_text
 
 logger = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, TypeVar
 
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.recordlog import Record
-from iotsecbench_agent.samplelog import Sample
+from iotsecbench_agent.storage.recordlog import Record
+from iotsecbench_agent.storage.samplelog import Sample
 
 MESSAGING = "messaging"
 # What a runner logs: one Record per message (§6) or one Sample per repetition (§7) or

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from iotsecbench_agent.cipherbench import BenchPlan, run_plan
+from iotsecbench_agent.cipherbench.engine import BenchPlan, run_plan
 from iotsecbench_agent.runners.base import SAMPLES, RunContext, Runner, register
 
 logger = logging.getLogger(__name__)

@@ -42,17 +42,10 @@ import time
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-from aiocoap import CON, GET, NON, POST, PUT, Message
-from aiocoap import error as coap_error
-from aiocoap.numbers.constants import TransportTuning
+from typing import TYPE_CHECKING, Any
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
-from iotsecbench_agent.runners.coap_server import CoapEchoServer
-from iotsecbench_agent.runners.coap_wire import CountingDatagramSocket, open_client_context
 from iotsecbench_agent.runners.jobspec import (
     ROUND_TRIP,
     Schedule,
@@ -71,12 +64,18 @@ from iotsecbench_agent.runners.timing import (
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+
+if TYPE_CHECKING:
+    # aiocoap and the modules over it are imported in ``setup`` (runners/base.py), so
+    # importing the runners does not load aiocoap.
+    from iotsecbench_agent.runners.coap_server import CoapEchoServer
+    from iotsecbench_agent.runners.coap_wire import CountingDatagramSocket
 
 logger = logging.getLogger(__name__)
 
 TYPES = ("con", "non")
 METHODS = ("put", "post", "get")
-CODES = {"get": GET, "put": PUT, "post": POST}
 # RFC 7959: block sizes 16..1024 bytes (SZX 0..6); 1024 is also what fits one datagram
 # comfortably (RFC 7252 §4.6: messages up to 1152 bytes, payloads up to 1024).
 MIN_BLOCK_SIZE = 16
@@ -209,14 +208,22 @@ class CoapRoundTripRunner(Runner):
         self._template: Any = None  # the request every message copies (setup)
         self._mechanism: Mechanism | None = None
         self._floor: HarnessFloor | None = None
-        self._tuning = _tuning(self.spec)
+        self._tuning: Any = None  # aiocoap's TransportTuning (setup)
+        self._new_message: Any = None  # aiocoap's Message (setup)
 
     @classmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
         CoapSpec.parse(spec)
 
     def setup(self) -> None:
+        from aiocoap import Message
+
+        from iotsecbench_agent.runners.coap_server import CoapEchoServer
+        from iotsecbench_agent.runners.coap_wire import open_client_context
+
         spec = self.spec
+        self._new_message = Message
+        self._tuning = _tuning(spec)
         try:
             self._mechanism = registry.create(spec.security, key=spec.security_key)
         except MechanismError as exc:
@@ -264,7 +271,9 @@ class CoapRoundTripRunner(Runner):
         template ``_resolve`` made, not parsed again (parsing the URL took ~15 µs, inside
         the round trip)."""
         template = self._template
-        message = Message(code=template.code, payload=payload, transport_tuning=self._tuning)
+        message = self._new_message(
+            code=template.code, payload=payload, transport_tuning=self._tuning
+        )
         message.mtype = template.mtype
         message.remote = template.remote
         opt, given = message.opt, template.opt
@@ -280,10 +289,14 @@ class CoapRoundTripRunner(Runner):
         """The request template: the URL parsed and the server's address resolved once,
         before anything is timed; the remote carries the block size for Block1 (aiocoap
         reads it there)."""
-        template = Message(
-            code=CODES[self.spec.method], uri=self.url, transport_tuning=self._tuning
+        from aiocoap import CON, GET, NON, POST, PUT
+        from aiocoap import error as coap_error
+
+        codes = {"get": GET, "put": PUT, "post": POST}
+        template = self._new_message(
+            code=codes[self.spec.method], uri=self.url, transport_tuning=self._tuning
         )
-        if not _HAS_RELIABILITY:
+        if not _has_reliability():
             template.mtype = CON if self.spec.coap_type == "con" else NON
         if self.spec.block_size < MAX_BLOCK_SIZE:
             # Early negotiation (RFC 7959 §2.4): the response's blocks at our size too.
@@ -296,6 +309,8 @@ class CoapRoundTripRunner(Runner):
         self._template = template
 
     async def _run(self) -> None:
+        from aiocoap import error as coap_error
+
         spec = self.spec
         schedule = spec.schedule
         mechanism = self._require_mechanism()
@@ -367,18 +382,25 @@ class CoapRoundTripRunner(Runner):
         return self._mechanism
 
 
-# aiocoap 0.4.8+ chooses CON/NON from the message's transport tuning (setting ``mtype``
-# is deprecated there); 0.4.7, the last release for Python 3.9, only from ``mtype``.
-_HAS_RELIABILITY = hasattr(TransportTuning, "reliability")
+def _has_reliability() -> bool:
+    """aiocoap 0.4.8+ chooses CON/NON from the message's transport tuning (setting
+    ``mtype`` is deprecated there); 0.4.7, the last release for Python 3.9, only from
+    ``mtype``."""
+    from aiocoap.numbers.constants import TransportTuning
+
+    return hasattr(TransportTuning, "reliability")
 
 
-def _tuning(spec: CoapSpec) -> TransportTuning:
-    """RFC 7252's transmission parameters for this run's requests."""
+def _tuning(spec: CoapSpec) -> Any:
+    """RFC 7252's transmission parameters for this run's requests (aiocoap's
+    ``TransportTuning``)."""
+    from aiocoap.numbers.constants import TransportTuning
+
     tuning = TransportTuning()
     tuning.ACK_TIMEOUT = spec.ack_timeout_ms / 1000
     tuning.MAX_RETRANSMIT = spec.max_retransmit
     tuning.DEFAULT_BLOCK_SIZE_EXP = spec.size_exponent
-    if _HAS_RELIABILITY:
+    if _has_reliability():
         tuning.reliability = spec.coap_type == "con"
     return tuning
 

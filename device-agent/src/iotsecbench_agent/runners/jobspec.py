@@ -19,9 +19,9 @@ from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
-from iotsecbench_agent.config import BrokerAddress, parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, UnsupportedJob
 from iotsecbench_agent.runners.intervals import DISTRIBUTIONS, FIXED, interval_sampler
+from iotsecbench_agent.runtime.config import BrokerAddress, parse_mqtt_url
 
 ROUND_TRIP = "round_trip"
 MQTT_VERSIONS = {"3.1.1": mqtt.MQTTv311, "5": mqtt.MQTTv5, "5.0": mqtt.MQTTv5}

@@ -55,7 +55,6 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 from iotsecbench_agent.runners.mqtt_link import (
@@ -74,6 +73,7 @@ from iotsecbench_agent.runners.timing import (
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 
 logger = logging.getLogger(__name__)
 

@@ -56,12 +56,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from iotsecbench_agent.config import parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import (
     DEFAULT_RECONNECT_BUDGET_S,
@@ -80,8 +78,10 @@ from iotsecbench_agent.runners.timing import (
     time_secure,
     time_unsecure,
 )
+from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 
 logger = logging.getLogger(__name__)
 

@@ -66,7 +66,6 @@ from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import MIN_PAYLOAD_BYTES, parse_payload
-from iotsecbench_agent.recordlog import LOST, OK, REJECTED_REPLAY, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import (
     MAX_MESSAGE_COUNT,
@@ -87,6 +86,7 @@ from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import MAX_FIELD_BYTES, MalformedMessage
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
 from iotsecbench_agent.srup.receiver import Receiver
+from iotsecbench_agent.storage.recordlog import LOST, OK, REJECTED_REPLAY, Record
 
 logger = logging.getLogger(__name__)
 

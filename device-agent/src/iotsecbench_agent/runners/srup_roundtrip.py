@@ -55,7 +55,6 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.recordlog import LOST, OK, Record
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.jobspec import (
     ROUND_TRIP,
@@ -80,6 +79,7 @@ from iotsecbench_agent.srup.codec import (
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
 from iotsecbench_agent.srup.peer import EchoPeer
 from iotsecbench_agent.srup.receiver import Receiver, outcome_of
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 
 logger = logging.getLogger(__name__)
 

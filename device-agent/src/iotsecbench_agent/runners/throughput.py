@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from iotsecbench_agent.runners.base import SAMPLES, RunContext, Runner, register
-from iotsecbench_agent.throughput import ThroughputEngine, Window
-from iotsecbench_agent.throughput_plan import ThroughputPlan
+from iotsecbench_agent.throughput.engine import ThroughputEngine, Window
+from iotsecbench_agent.throughput.plan import ThroughputPlan
 
 logger = logging.getLogger(__name__)
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 from time import perf_counter_ns
 from typing import Callable, TypeVar
 
-from iotsecbench_agent.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import NONE, NULL, DecryptError, SecurityError
 from iotsecbench_agent.srup.receiver import ReplayedMessage
+from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
 
 T = TypeVar("T")
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from iotsecbench_agent.recordlog import REJECTED_REPLAY, REJECTED_SIGNATURE
 from iotsecbench_agent.security.base import SecurityError, SignatureError
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import Message, decode
+from iotsecbench_agent.storage.recordlog import REJECTED_REPLAY, REJECTED_SIGNATURE
 
 
 class UnknownSender(SignatureError):

@@ -21,12 +21,18 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from iotsecbench_agent.cli_bench import parse_size
+from iotsecbench_agent.cli.bench import parse_size
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.samplelog import new_sample_log
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.throughput import Summary, ThroughputFailed, Window, run_plan, summarize
-from iotsecbench_agent.throughput_plan import DEFAULT_WINDOW_MS, Target, ThroughputPlan
+from iotsecbench_agent.storage.samplelog import new_sample_log
+from iotsecbench_agent.throughput.engine import (
+    Summary,
+    ThroughputFailed,
+    Window,
+    run_plan,
+    summarize,
+)
+from iotsecbench_agent.throughput.plan import DEFAULT_WINDOW_MS, Target, ThroughputPlan
 
 USAGE_ERROR = 2  # as argparse's own usage errors
 DEFAULT_REPETITIONS = 10  # the contract's example; the paper repeated "several times"

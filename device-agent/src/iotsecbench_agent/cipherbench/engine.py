@@ -4,11 +4,11 @@ process per (mechanism, data size) batch.
 
 How a batch is measured, and why:
 
-- **A fresh process per batch** (``cipherbench_child``, a new interpreter importing only
+- **A fresh process per batch** (``child``, a new interpreter importing only
   the mechanisms), so its peak memory is its own. The parent generates each mechanism's
   key once (RSA-4096 takes seconds on a Pi) and hands it over on the child's stdin.
   Samples come back one line per repetition, written in groups (every 256 repetitions or
-  0.2 s, whichever comes first: ``cipherbench_child.FLUSH_*``), so they reach the log soon
+  0.2 s, whichever comes first: ``child.FLUSH_*``), so they reach the log soon
   after they are measured without the parent waking, and competing for a CPU, once per
   repetition. ``stop`` is honoured within ``POLL_S`` all the same: the parent polls it
   whether lines come or not. Not a ``fork``ed child: the agent is multi-threaded (paho,
@@ -26,7 +26,7 @@ How a batch is measured, and why:
   (1 MiB) the payload is one buffer and a repetition is one ``secure`` and one
   ``unsecure`` call of the registry's mechanism (what a messaging run times per message).
   Above it the data is a stream of ``CHUNK_BYTES`` chunks of one reused buffer, never held
-  whole, through ``cipherbench_streams`` (one cipher object or hash per direction).
+  whole, through ``streams`` (one cipher object or hash per direction).
 - **Timing**: wall time ``perf_counter_ns`` and CPU time ``process_time_ns`` of the child,
   around the mechanism calls only. A call shorter than 1 ms (``MIN_REPETITION_NS``; AES
   on 16 bytes takes a few µs from Python) is timed as ``calls`` back-to-back calls per
@@ -35,7 +35,7 @@ How a batch is measured, and why:
   many); the spread of the samples is then the spread of those means. Timed one call at
   a time, the clock reads alone added 4-25 % to a 16-byte AES call (docs/benchmarks.md).
   Up to 1 MiB the repetitions are timed in blocks, one direction at a time
-  (``cipherbench_child.oneshot_block``: up to 256 repetitions of ``calls`` ``secure``
+  (``child.oneshot_block``: up to 256 repetitions of ``calls`` ``secure``
   calls, each frame dropping the one before it and each repetition's last kept, then
   ``calls`` ``unsecure`` calls of each kept frame in order), so a timed call follows a
   call of its own kind, as in a loop, and the frames do not outgrow the caches. A
@@ -62,13 +62,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from iotsecbench_agent.cipherbench_child import Batch
-from iotsecbench_agent.cipherbench_streams import generate_key, operations
+from iotsecbench_agent.cipherbench.child import Batch
+from iotsecbench_agent.cipherbench.streams import generate_key, operations
 from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
-from iotsecbench_agent.samplelog import Sample
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import NONE
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
+from iotsecbench_agent.storage.samplelog import Sample
 
 # §7: data above 1 MiB is streamed; up to it, one registry call per repetition.
 STREAM_ABOVE_BYTES = 1 << 20
@@ -86,7 +86,7 @@ POLL_S = 0.2
 CHILD_EXIT_WAIT_S = 5.0
 READ_BYTES = 65536
 STDERR_TAIL_BYTES = 2000
-CHILD_CODE = "from iotsecbench_agent.cipherbench_child import main; main()"
+CHILD_CODE = "from iotsecbench_agent.cipherbench.child import main; main()"
 
 
 class BenchFailed(AgentError):

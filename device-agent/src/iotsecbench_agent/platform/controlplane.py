@@ -24,8 +24,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
-from iotsecbench_agent.config import BrokerAddress
 from iotsecbench_agent.errors import ControlPlaneError
+from iotsecbench_agent.runtime.config import BrokerAddress
 
 logger = logging.getLogger(__name__)
 

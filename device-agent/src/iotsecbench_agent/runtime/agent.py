@@ -10,24 +10,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy, upload_policy
-from iotsecbench_agent.config import DEFAULT_UPLOAD_RETRY_S, AgentState, parse_mqtt_url
-from iotsecbench_agent.controlplane import (
+from iotsecbench_agent.errors import ConfigError, PlatformRejected, PlatformUnavailable
+from iotsecbench_agent.netemu.errors import NetemuError
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy, upload_policy
+from iotsecbench_agent.platform.controlplane import (
     ControlPlane,
     ControlPlaneOptions,
     PahoControlPlane,
     Topics,
     status_message,
 )
-from iotsecbench_agent.errors import ConfigError, PlatformRejected, PlatformUnavailable
-from iotsecbench_agent.events import JOBS_QOS, EventPublisher, JobIntake
-from iotsecbench_agent.executor import JobExecutor
-from iotsecbench_agent.facts import collect_facts
-from iotsecbench_agent.identity import BrokerIdentity
-from iotsecbench_agent.jobs import JobVerifier, SeqStore
-from iotsecbench_agent.netemu.errors import NetemuError
-from iotsecbench_agent.progress import Progress
-from iotsecbench_agent.uploader import Uploader
+from iotsecbench_agent.platform.events import JOBS_QOS, EventPublisher, JobIntake
+from iotsecbench_agent.platform.identity import BrokerIdentity
+from iotsecbench_agent.platform.jobs import JobVerifier, SeqStore
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.runtime.config import DEFAULT_UPLOAD_RETRY_S, AgentState, parse_mqtt_url
+from iotsecbench_agent.runtime.executor import JobExecutor
+from iotsecbench_agent.runtime.facts import collect_facts
+from iotsecbench_agent.runtime.progress import Progress
 
 logger = logging.getLogger(__name__)
 

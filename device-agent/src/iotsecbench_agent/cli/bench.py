@@ -21,7 +21,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from iotsecbench_agent.cipherbench import (
+from iotsecbench_agent.cipherbench.engine import (
     BenchFailed,
     BenchPlan,
     Summary,
@@ -30,7 +30,7 @@ from iotsecbench_agent.cipherbench import (
     summarize,
 )
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.samplelog import Sample, new_sample_log
+from iotsecbench_agent.storage.samplelog import Sample, new_sample_log
 
 USAGE_ERROR = 2  # as argparse's own usage errors
 DEFAULT_REPETITIONS = 100  # the paper's

@@ -20,11 +20,11 @@ from typing import Any
 from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.netemu.link import capability
 from iotsecbench_agent.oneway.clock import CLOCK_PROBES, ClockProbeError, probe_clock_offset
-from iotsecbench_agent.recordlog import OK, Record
 from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.security.selftest import FAIL
 from iotsecbench_agent.security.selftest import results as selftest_results
+from iotsecbench_agent.storage.recordlog import OK, Record
 
 HEALTH_CHECK = "health_check"
 TLS_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")

@@ -6,10 +6,10 @@ For each mechanism × payload size × repetition it runs two windows of ``window
 
 - ``secure`` (loopback mode): ``mechanism.secure(payload)`` in a loop, nothing sent;
 - ``send`` (network mode): ``secure`` and ``sendto()`` over UDP, to the agent's own sink
-  on 127.0.0.1 (``throughput_sink.UdpSink``, a thread draining the socket) or to
+  on 127.0.0.1 (``sink.UdpSink``, a thread draining the socket) or to
   ``spec.target``.
 
-The plan (spec validation, limits) is ``throughput_plan``'s; ``summarize`` gives the
+The plan (spec validation, limits) is ``plan``'s; ``summarize`` gives the
 statistics the CLI prints.
 
 How a window is measured, and why (see docs/throughput.md):
@@ -47,13 +47,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable, cast
 
-from iotsecbench_agent.cipherbench_child import peak_rss_kb
+from iotsecbench_agent.cipherbench.child import peak_rss_kb
 from iotsecbench_agent.errors import AgentError, RunAborted
-from iotsecbench_agent.samplelog import SECURE, SEND, Sample
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
-from iotsecbench_agent.throughput_plan import ThroughputPlan, check_frame
-from iotsecbench_agent.throughput_sink import UdpSink
+from iotsecbench_agent.storage.samplelog import SECURE, SEND, Sample
+from iotsecbench_agent.throughput.plan import ThroughputPlan, check_frame
+from iotsecbench_agent.throughput.sink import UdpSink
 
 logger = logging.getLogger(__name__)
 

@@ -22,9 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from iotsecbench_agent.api import PlatformApi, RetryableHttpError, RetryPolicy, with_retries
 from iotsecbench_agent.errors import RunAborted
-from iotsecbench_agent.recordlog import HEADER, UploadCursor, iter_lines
+from iotsecbench_agent.platform.api import (
+    PlatformApi,
+    RetryableHttpError,
+    RetryPolicy,
+    with_retries,
+)
+from iotsecbench_agent.storage.recordlog import HEADER, UploadCursor, iter_lines
 
 logger = logging.getLogger(__name__)
 

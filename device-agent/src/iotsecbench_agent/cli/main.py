@@ -20,9 +20,27 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 
-from iotsecbench_agent import __version__, api, cli_bench, cli_throughput
-from iotsecbench_agent.agent import Agent, AgentOptions
-from iotsecbench_agent.config import (
+from iotsecbench_agent import __version__
+from iotsecbench_agent.cli import bench as cli_bench
+from iotsecbench_agent.cli import throughput as cli_throughput
+from iotsecbench_agent.errors import (
+    AgentError,
+    ConfigError,
+    EnrollmentError,
+    PlatformRejected,
+    PlatformUnavailable,
+)
+from iotsecbench_agent.mqttsn import cli as cli_mqttsn
+from iotsecbench_agent.platform import api
+from iotsecbench_agent.platform.identity import (
+    BrokerIdentity,
+    certificate_request,
+    new_key,
+    save_identity,
+)
+from iotsecbench_agent.platform.jobs import SEQ_FILE
+from iotsecbench_agent.runtime.agent import Agent, AgentOptions
+from iotsecbench_agent.runtime.config import (
     ENV_ENROLL_TOKEN,
     ENV_MQTT_URL,
     ENV_NETEM_BACKEND,
@@ -43,22 +61,7 @@ from iotsecbench_agent.config import (
     upload_retry_seconds,
     validate_http_url,
 )
-from iotsecbench_agent.errors import (
-    AgentError,
-    ConfigError,
-    EnrollmentError,
-    PlatformRejected,
-    PlatformUnavailable,
-)
-from iotsecbench_agent.facts import collect_facts
-from iotsecbench_agent.identity import (
-    BrokerIdentity,
-    certificate_request,
-    new_key,
-    save_identity,
-)
-from iotsecbench_agent.jobs import SEQ_FILE
-from iotsecbench_agent.mqttsn import cli as cli_mqttsn
+from iotsecbench_agent.runtime.facts import collect_facts
 from iotsecbench_agent.security import blockmodes, registry
 from iotsecbench_agent.security.base import MechanismError
 from iotsecbench_agent.security.lightweight_mechanisms import native_available

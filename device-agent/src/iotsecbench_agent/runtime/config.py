@@ -18,9 +18,9 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from iotsecbench_agent.errors import ConfigError
-from iotsecbench_agent.fsutil import atomic_write_text
-from iotsecbench_agent.recordlog import HEADER as RECORD_HEADER
-from iotsecbench_agent.samplelog import HEADER as SAMPLE_HEADER
+from iotsecbench_agent.storage.fsutil import atomic_write_text
+from iotsecbench_agent.storage.recordlog import HEADER as RECORD_HEADER
+from iotsecbench_agent.storage.samplelog import HEADER as SAMPLE_HEADER
 
 STATE_FILE = "state.json"
 

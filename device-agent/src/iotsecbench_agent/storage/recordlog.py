@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from iotsecbench_agent.fsutil import atomic_write_text
+from iotsecbench_agent.storage.fsutil import atomic_write_text
 
 HEADER = (
     "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"

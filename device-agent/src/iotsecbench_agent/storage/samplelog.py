@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.recordlog import RUNS_DIR, AppendOnlyLog
-from iotsecbench_agent.uploader import UploadFormat
+from iotsecbench_agent.platform.uploader import UploadFormat
+from iotsecbench_agent.storage.recordlog import RUNS_DIR, AppendOnlyLog
 
 HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets,calls"
 # Before throughput runs a sample had no `packets`, and before short calls were timed in

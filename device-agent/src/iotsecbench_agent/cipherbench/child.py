@@ -1,5 +1,5 @@
 """The child process of one cipher-bench batch (one mechanism, one data size): started by
-``cipherbench.run_batch`` as ``python -c "...cipherbench_child import main; main()"``.
+``engine.run_batch`` as ``python -c "...cipherbench.child import main; main()"``.
 
 It reads its ``Batch`` as one JSON line on stdin (the key travels there, never in argv),
 measures a warm-up block (as many repetitions as one timed block, see ``oneshot_block``;
@@ -38,7 +38,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import IO, Callable
 
-from iotsecbench_agent.cipherbench_streams import Stream, VerificationFailed, make_stream
+from iotsecbench_agent.cipherbench.streams import Stream, VerificationFailed, make_stream
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, SecurityError
 

@@ -28,8 +28,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from iotsecbench_agent.api import PlatformApi, RetryPolicy
-from iotsecbench_agent.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.errors import (
     AgentError,
     PlatformError,
@@ -38,13 +36,19 @@ from iotsecbench_agent.errors import (
     RunAborted,
     UnsupportedJob,
 )
-from iotsecbench_agent.events import EventPublisher
-from iotsecbench_agent.fsutil import atomic_write_text
-from iotsecbench_agent.health import HEALTH_CHECK, health_report
-from iotsecbench_agent.identity import BrokerIdentity
-from iotsecbench_agent.jobs import Job
-from iotsecbench_agent.progress import DONE, FAILED, UPLOADING, Progress
-from iotsecbench_agent.recordlog import (
+from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
+from iotsecbench_agent.platform.events import EventPublisher
+from iotsecbench_agent.platform.identity import BrokerIdentity
+from iotsecbench_agent.platform.jobs import Job
+from iotsecbench_agent.platform.uploader import RECORDS, Uploader, UploadFormat
+from iotsecbench_agent.runners import RunClock, RunContext, Runner, runner_for
+from iotsecbench_agent.runners.base import SAMPLES
+from iotsecbench_agent.runners.jobspec import LinkSpec
+from iotsecbench_agent.runtime.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
+from iotsecbench_agent.runtime.health import HEALTH_CHECK, health_report
+from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
+from iotsecbench_agent.storage.fsutil import atomic_write_text
+from iotsecbench_agent.storage.recordlog import (
     OK,
     RUN_FAILED,
     RUN_MEASURED,
@@ -57,16 +61,12 @@ from iotsecbench_agent.recordlog import (
     RunMeta,
     UploadCursor,
 )
-from iotsecbench_agent.runners import RunClock, RunContext, Runner, runner_for
-from iotsecbench_agent.runners.base import SAMPLES
-from iotsecbench_agent.runners.jobspec import LinkSpec
-from iotsecbench_agent.samplelog import (
+from iotsecbench_agent.storage.samplelog import (
     SAMPLES_UPLOAD,
     Sample,
     SampleFiles,
     SampleLog,
 )
-from iotsecbench_agent.uploader import RECORDS, Uploader, UploadFormat
 
 logger = logging.getLogger(__name__)
 

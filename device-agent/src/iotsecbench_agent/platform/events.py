@@ -7,10 +7,10 @@ import logging
 import time
 from typing import Any, Callable
 
-from iotsecbench_agent.controlplane import ControlPlane, Topics
 from iotsecbench_agent.errors import AgentError
-from iotsecbench_agent.jobs import MALFORMED, Job, JobRejected, JobVerifier
-from iotsecbench_agent.progress import Progress
+from iotsecbench_agent.platform.controlplane import ControlPlane, Topics
+from iotsecbench_agent.platform.jobs import MALFORMED, Job, JobRejected, JobVerifier
+from iotsecbench_agent.runtime.progress import Progress
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class EventPublisher:
         self._event({"event": "job_failed", "job_id": job_id, "run_id": run_id, "message": message})
 
     def network_enforced(self, *, job_id: str, run_id: str, network: dict[str, Any]) -> None:
-        """The proof that a run's network profile was enforced (enforcement.py)."""
+        """The proof that a run's network profile was enforced (runtime/enforcement.py)."""
         self._event(
             {"event": "network_enforced", "job_id": job_id, "run_id": run_id, "network": network}
         )
@@ -46,7 +46,7 @@ class EventPublisher:
         self._event({**fields, "job_id": job_id, "run_id": run_id})
 
     def health_report(self, *, job_id: str, report: dict[str, Any]) -> None:
-        """The answer to a health_check job (health.py)."""
+        """The answer to a health_check job (runtime/health.py)."""
         self._event({"event": "health_report", "job_id": job_id, **report})
 
     def heartbeat(self, progress: Progress) -> None:

@@ -66,7 +66,7 @@ UPLOAD_MAX_DELAY_S = 60.0
 
 def upload_policy(deadline_s: float) -> RetryPolicy:
     """An upload's retries: 5xx answers and connection errors are retried for ``deadline_s``
-    seconds (config.py's upload retry setting), backing off to one try a minute."""
+    seconds (runtime/config.py's upload retry setting), backing off to one try a minute."""
     return RetryPolicy(base_delay_s=0.5, max_delay_s=UPLOAD_MAX_DELAY_S, deadline_s=deadline_s)
 
 

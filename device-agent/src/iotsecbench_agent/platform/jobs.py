@@ -24,7 +24,7 @@ from typing import Any, Callable
 from Crypto.Signature import eddsa
 
 from iotsecbench_agent.errors import AgentError
-from iotsecbench_agent.fsutil import atomic_write_text
+from iotsecbench_agent.storage.fsutil import atomic_write_text
 
 logger = logging.getLogger(__name__)
 

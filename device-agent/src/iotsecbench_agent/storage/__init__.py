@@ -1,0 +1,1 @@
+"""Run logs on disk: the append-only record and sample logs, and atomic file writes."""
