@@ -13,6 +13,8 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from accounts.models import Workspace
+from devices.models import Device
+from experiments.models import Run
 from measurements.models import MessageRecord
 from power import energy
 from power.errors import BaselineInvalid, TraceNotParsed, WindowInvalid
@@ -54,6 +56,26 @@ def trace_list(
 def trace_get(*, workspace: Workspace, trace_id: UUID) -> PowerTrace:
     """The trace if it is in the workspace; 404 otherwise (no existence leak)."""
     return get_object_or_404(trace_list(workspace=workspace), pk=trace_id)
+
+
+def trace_find(*, workspace: Workspace, trace_id: UUID) -> PowerTrace | None:
+    """The trace if it is in the workspace, else None (the caller answers 400)."""
+    return PowerTrace.objects.filter(workspace=workspace, pk=trace_id).first()
+
+
+def traces_by_id(*, workspace: Workspace, trace_ids: list[UUID]) -> dict[UUID, PowerTrace]:
+    """Those of the traces that are in the workspace, by id, in one query."""
+    return {t.pk: t for t in PowerTrace.objects.filter(workspace=workspace, pk__in=trace_ids)}
+
+
+def device_find(*, workspace: Workspace, device_id: UUID) -> Device | None:
+    """The device a trace may be attached to, if it is in the workspace."""
+    return Device.objects.filter(workspace=workspace, pk=device_id).first()
+
+
+def run_find(*, workspace: Workspace, run_id: UUID) -> Run | None:
+    """The run a trace may be attached to, if it is in the workspace."""
+    return Run.objects.filter(experiment__workspace=workspace, pk=run_id).first()
 
 
 # --- alignment ---------------------------------------------------------------------------

@@ -26,14 +26,12 @@ from experiments.models import (
     ExperimentKind,
     Run,
 )
-from results.apis import (
-    NO_DELIVERED_MESSAGES_MESSAGE,
-    CompareApi,
-    ComparisonSerializer,
-    MethodsSerializer,
+from results.apis.compare import CompareApi, ComparisonSerializer
+from results.apis.exports import MethodsSerializer
+from results.apis.sizes import NO_DELIVERED_MESSAGES_MESSAGE, RunSizesSerializer
+from results.apis.statistics import (
     RunDistributionApi,
     RunDistributionSerializer,
-    RunSizesSerializer,
     RunStatisticsSerializer,
     distribution_answer,
     distribution_query,

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from conftest import client_for
 
-from results.apis import DUPLICATE_RUNS_MESSAGE
+from results.apis.compare import DUPLICATE_RUNS_MESSAGE
 from results.tests.conftest import MS, messaging_spec
 
 BASE = {"pi-1": [1 * MS, 2 * MS, 3 * MS], "pi-2": [11 * MS, 12 * MS, 13 * MS]}

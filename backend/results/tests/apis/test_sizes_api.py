@@ -7,7 +7,7 @@ from conftest import client_for
 
 from core.testing.factories import ExperimentFactory
 from experiments.models import ExperimentKind, Run, RunStatus
-from results.apis import NO_DELIVERED_MESSAGES_MESSAGE
+from results.apis.sizes import NO_DELIVERED_MESSAGES_MESSAGE
 from results.tests.conftest import MS, messaging_spec
 
 AES_SPEC = messaging_spec(security="aes-128-cbc", qos=1, payload_size=66)

@@ -11,7 +11,7 @@ from conftest import client_for
 from core.exception_handlers import VALIDATION_MESSAGE
 from core.testing.factories import ExperimentFactory
 from experiments.models import ExperimentKind, Run, RunStatus
-from results.apis import RANGE_ORDER_MESSAGE
+from results.apis.statistics import RANGE_ORDER_MESSAGE
 from results.models import RoundTripCache
 from results.tests.conftest import MS
 

@@ -1,0 +1,1 @@
+"""Power-trace endpoints (docs/power-traces.md)."""

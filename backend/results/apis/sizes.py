@@ -1,0 +1,82 @@
+"""A messaging run's message, byte by byte."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from results.apis.common import messaging_run
+from results.errors import RunHasNoDeliveredMessages
+from results.services import run_sizes_compute
+from results.services.sizes import COMPONENTS, Basis
+
+NO_DELIVERED_MESSAGES_MESSAGE = (
+    "Run {run_id} has no delivered message: there are no measured wire bytes to break down."
+)
+
+
+# --- message sizes ----------------------------------------------------------------------
+
+
+@extend_schema_serializer(component_name="SizeComponent")
+class SizeComponentSerializer(serializers.Serializer[object]):
+    key = serializers.ChoiceField(choices=[key for key, _, _ in COMPONENTS])
+    name = serializers.CharField()
+    bytes = serializers.IntegerField()
+    basis = serializers.ChoiceField(
+        choices=[Basis.MEASURED, Basis.SPEC, Basis.ASSUMED],
+        help_text="measured (from wire bytes), spec (computed from the run's parameters) or "
+        "assumed (a documented constant per TCP segment).",
+    )
+
+
+@extend_schema_serializer(component_name="RunSizes")
+class RunSizesSerializer(serializers.Serializer[object]):
+    """One message of the run, byte by byte (docs/results.md, "Message sizes")."""
+
+    run_id = serializers.UUIDField()
+    protocol = serializers.CharField()
+    mqtt_version = serializers.CharField()
+    qos = serializers.IntegerField()
+    transport = serializers.CharField()
+    security = serializers.CharField()
+    srup_signature = serializers.CharField(allow_null=True)
+    payload_size = serializers.IntegerField()
+    messages = serializers.IntegerField(
+        source="wire.messages", help_text="Delivered messages whose wire bytes were counted."
+    )
+    wire_bytes_median = serializers.IntegerField(
+        source="wire.median",
+        help_text="Measured TCP payload bytes of a message (its MQTT packet, in TLS records "
+        "over TLS): the lower median over delivered messages.",
+    )
+    wire_bytes_min = serializers.IntegerField(source="wire.min")
+    wire_bytes_max = serializers.IntegerField(source="wire.max")
+    plaintext_bytes = serializers.IntegerField(
+        help_text="The MQTT packet the run's parameters describe, without TLS."
+    )
+    residual_bytes = serializers.IntegerField(
+        help_text="wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, "
+        "0 on plain TCP when the model is right."
+    )
+    model_agrees = serializers.BooleanField()
+    warning = serializers.CharField(allow_null=True)
+    segments = serializers.IntegerField(help_text="TCP segments assumed for one message.")
+    frame_bytes = serializers.IntegerField(help_text="Sum of the components.")
+    components = SizeComponentSerializer(many=True)
+    assumptions = serializers.ListField(child=serializers.CharField())
+
+
+class RunSizesApi(APIView):
+    @extend_schema(operation_id="runs_sizes", responses=RunSizesSerializer)
+    def get(self, request: Request, run_id: UUID) -> Response:
+        run = messaging_run(request, run_id)
+        sizes = run_sizes_compute(run=run)
+        if sizes is None:
+            raise RunHasNoDeliveredMessages(NO_DELIVERED_MESSAGES_MESSAGE.format(run_id=run.pk))
+        return Response(RunSizesSerializer(sizes).data)
