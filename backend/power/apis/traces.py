@@ -159,11 +159,12 @@ class PowerTraceParseApi(APIView):
         responses={202: TraceOutputSerializer},
     )
     def post(self, request: Request, trace_id: UUID) -> Response:
-        trace = trace_get(workspace=workspace_for_user(user=request.user), trace_id=trace_id)
+        workspace = workspace_for_user(user=request.user)
+        trace = trace_get(workspace=workspace, trace_id=trace_id)
         # The spec's rules live in one place, power.parsing.spec_from_json, whose messages
         # name the field and what it allows; ParseSpecSerializer only documents the shape.
-        trace = trace_parse_request(trace=trace, spec=request.data)
-        trace.refresh_from_db()
+        trace_parse_request(trace=trace, spec=request.data)
+        trace = trace_get(workspace=workspace, trace_id=trace_id)  # as it stands now
         return Response(trace_detail(trace), status=status.HTTP_202_ACCEPTED)
 
 

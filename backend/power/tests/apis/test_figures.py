@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from experiments.models import Run, RunDevice, RunStatus
@@ -198,3 +200,29 @@ def test_projection_without_a_baseline_says_why(owner_client, parse) -> None:
     assert data["series"][0]["reason"] == selectors.NO_BASELINE_REASON
     missing = owner_client.get(f"/api/power-traces/projection/?trace={trace_id}")
     assert missing.status_code == 400
+
+
+def test_projection_reads_its_traces_in_one_query(owner_client, parse) -> None:
+    rows = [(i, 5.0, 0.4) for i in range(5)]
+    ids = [parsed_trace(owner_client, parse, rows) for _ in range(3)]
+    trace_reads = []
+    for count in (1, 3):
+        query = "&".join(f"trace={trace_id}" for trace_id in ids[:count])
+        with CaptureQueriesContext(connection) as queries:
+            answer = owner_client.get(f"/api/power-traces/projection/?{query}&capacity_wh=50")
+        assert answer.status_code == 200
+        assert len(answer.json()["series"]) == count
+        trace_reads.append(
+            sum(q["sql"].startswith('SELECT "power_powertrace"') for q in queries.captured_queries)
+        )
+    assert trace_reads[0] == trace_reads[1] == 1
+
+
+def test_projection_names_the_first_trace_it_cannot_use(owner_client, parse) -> None:
+    trace_id = parsed_trace(owner_client, parse, [(i, 5.0, 0.4) for i in range(5)])
+    unknown = "00000000-0000-4000-8000-000000000000"
+    answer = owner_client.get(
+        f"/api/power-traces/projection/?trace={trace_id}&trace={unknown}&capacity_wh=50"
+    )
+    assert answer.status_code == 400
+    assert unknown in str(answer.json())
