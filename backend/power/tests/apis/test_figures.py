@@ -203,7 +203,7 @@ def test_projection_without_a_baseline_says_why(owner_client, parse) -> None:
 
 
 def test_projection_reads_its_traces_in_one_query(owner_client, parse) -> None:
-    rows = [(i, 5.0, 0.4) for i in range(5)]
+    rows = [(float(i), 5.0, 0.4) for i in range(5)]
     ids = [parsed_trace(owner_client, parse, rows) for _ in range(3)]
     trace_reads = []
     for count in (1, 3):
