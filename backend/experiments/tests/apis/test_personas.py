@@ -34,7 +34,8 @@ def _lab_run(personas) -> Run:
 def test_workspace_members_create_experiments_in_the_lab_workspace(personas, persona):
     device = DeviceFactory.create(workspace=personas.workspace)
     payload = {**DESIGN, "device_ids": [str(device.pk)]}
-    response = client_for(getattr(personas, persona)).post("/api/experiments/", payload, format="json")
+    client = client_for(getattr(personas, persona))
+    response = client.post("/api/experiments/", payload, format="json")
     assert response.status_code == 201
     assert Experiment.objects.get(pk=response.json()["id"]).workspace == personas.workspace
 
