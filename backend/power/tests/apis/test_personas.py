@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import client_for
 
@@ -21,7 +23,7 @@ def test_workspace_members_list_and_read_the_workspaces_traces(personas, owner_c
 
     listed = client.get(URL)
     detail = client.get(f"{URL}{trace_id}/")
-    raw = client.get(f"{URL}{trace_id}/raw/")
+    raw: Any = client.get(f"{URL}{trace_id}/raw/")  # a FileResponse: streaming_content
 
     assert (listed.status_code, [t["id"] for t in listed.json()]) == (200, [trace_id])
     assert (detail.status_code, detail.json()["original_filename"]) == (200, "bench.csv")
