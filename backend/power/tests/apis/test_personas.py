@@ -79,3 +79,44 @@ def test_outsider_cannot_parse_a_lab_trace(personas, owner_client, outsider_clie
 def test_anonymous_cannot_upload(anonymous_client):
     response = upload(anonymous_client, vi_csv(ROWS))
     assert (response.status_code, PowerTrace.objects.count()) == (401, 0)
+
+
+def _parsed(owner_client, parse) -> str:
+    trace_id: str = upload(owner_client, vi_csv(ROWS)).json()["id"]
+    parse(trace_id)
+    return trace_id
+
+
+@pytest.mark.parametrize("persona", ["owner", "teammate"])
+def test_workspace_members_plot_and_project_a_parsed_lab_trace(
+    personas, owner_client, parse, persona
+):
+    trace_id = _parsed(owner_client, parse)
+    client = client_for(getattr(personas, persona))
+    plot = client.get(f"{URL}{trace_id}/plot/?start=0&end=5&points=100")
+    figures = client.get(f"{URL}{trace_id}/figures/")
+    projection = client.get(f"{URL}projection/?trace={trace_id}&capacity_wh=50")
+    assert (plot.status_code, figures.status_code, projection.status_code) == (200, 200, 200)
+
+
+def test_outsider_projecting_a_lab_trace_gets_the_same_field_error_as_an_unknown_id(
+    personas, owner_client, parse, outsider_client
+):
+    trace_id = _parsed(owner_client, parse)
+    response = outsider_client.get(f"{URL}projection/?trace={trace_id}&capacity_wh=50")
+    assert response.status_code == 400
+    assert response.json()["extra"]["fields"]["trace"] == [
+        f"{trace_id}: not a parsed power trace of your workspace."
+    ]
+
+
+def test_teammate_parses_a_workspace_trace(
+    personas, owner_client, django_capture_on_commit_callbacks
+):
+    trace_id = upload(owner_client, vi_csv(ROWS)).json()["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(personas.teammate).post(
+            f"{URL}{trace_id}/parse/", CUSTOM_SPEC, format="json"
+        )
+    assert response.status_code == 202
+    assert PowerTrace.objects.get(pk=trace_id).status == TraceStatus.PARSED
