@@ -109,3 +109,12 @@ def test_outsider_import_creates_nothing_in_the_lab_workspace(personas, outsider
     response = outsider_client.post("/api/experiments/import/", {}, format="multipart")
     assert response.status_code == 400
     assert Experiment.objects.filter(workspace=personas.workspace).count() == 0
+
+
+@pytest.mark.parametrize("path", ["/api/presets/", "/api/catalogue/"])
+def test_every_persona_reads_the_same_presets_and_catalogue(personas, path):
+    answers = [
+        client_for(getattr(personas, p)).get(path) for p in ("owner", "teammate", "outsider")
+    ]
+    assert [r.status_code for r in answers] == [200, 200, 200]
+    assert answers[0].json() == answers[1].json() == answers[2].json()
