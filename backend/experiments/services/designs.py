@@ -52,6 +52,22 @@ NOT_ENFORCEABLE_MESSAGE = (
 )
 
 
+def workspace_devices(*, workspace: Workspace, device_ids: set[str]) -> list[Device]:
+    """The design's devices, or DeviceNotInWorkspace naming every id that is not a device
+    of the workspace (another workspace's, revoked, unknown): creating and planning a
+    design refuse the same ids the same way."""
+    found = list(
+        Device.objects.filter(workspace=workspace, pk__in=device_ids, revoked_at__isnull=True)
+    )
+    missing = sorted(device_ids - {str(d.pk) for d in found})
+    if missing:
+        raise DeviceNotInWorkspace(
+            DEVICE_NOT_IN_WORKSPACE_MESSAGE.format(ids=", ".join(missing)),
+            extra={"fields": {"device_ids": [f"Unknown device {i}." for i in missing]}},
+        )
+    return found
+
+
 @transaction.atomic
 def experiment_create(
     *,
@@ -90,17 +106,10 @@ def experiment_create(
     axis_devices = {
         str(i) for axis in axes for value in axis["values"] for i in value.get("device_ids", ())
     }
-    wanted = {str(i) for i in device_ids} | axis_devices
-    devices_found = list(
-        Device.objects.filter(workspace=workspace, pk__in=wanted, revoked_at__isnull=True)
+    devices_found = workspace_devices(
+        workspace=workspace, device_ids={str(i) for i in device_ids} | axis_devices
     )
     devices = [d for d in devices_found if str(d.pk) in {str(i) for i in device_ids}]
-    missing = sorted(wanted - {str(d.pk) for d in devices_found})
-    if missing:
-        raise DeviceNotInWorkspace(
-            DEVICE_NOT_IN_WORKSPACE_MESSAGE.format(ids=", ".join(missing)),
-            extra={"fields": {"device_ids": [f"Unknown device {i}." for i in missing]}},
-        )
     experiment = Experiment(
         workspace=workspace,
         created_by=user if isinstance(user, User) else None,

@@ -16,7 +16,7 @@ from experiments import estimate
 from experiments.describe import describe
 from experiments.matrix import Cell, Matrix, run_order
 from experiments.matrix import label as matrix_label
-from experiments.services.designs import _reasons, _unable_to_enforce
+from experiments.services.designs import _reasons, _unable_to_enforce, workspace_devices
 from netprofiles.models import NetworkProfile
 
 NOT_ENFORCED_WARNING = (
@@ -63,7 +63,7 @@ def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) 
     }
     device_ids = {str(i) for c in matrix.cells for i in c.get("device_ids", ())}
     device_ids |= {str(i) for i in attrs.get("device_ids", ())}
-    devices = {str(d.pk): d for d in Device.objects.filter(workspace=workspace, pk__in=device_ids)}
+    devices = {str(d.pk): d for d in workspace_devices(workspace=workspace, device_ids=device_ids)}
     names = {
         **{k: d.name for k, d in devices.items()},
         **{k: p.name for k, p in profiles.items()},

@@ -57,15 +57,15 @@ def test_outsider_cannot_create_an_experiment_on_a_lab_device(personas, outsider
     assert Experiment.objects.count() == 0
 
 
-def test_outsider_plan_naming_a_lab_device_creates_nothing_and_leaks_no_name(
+def test_outsider_plan_naming_a_lab_device_is_refused_as_create_is_and_leaks_no_name(
     personas, outsider_client
 ):
-    # Unlike create (400 device_not_in_workspace), the plan answers 200 for another
-    # workspace's device id; it only counts it and never reads the device.
     device = DeviceFactory.create(workspace=personas.workspace, name="pi-secret-lab")
     payload = {**DESIGN, "device_ids": [str(device.pk)]}
     response = outsider_client.post("/api/experiments/plan/", payload, format="json")
-    assert response.status_code == 200
+    assert response.status_code == 400
+    assert response.json()["code"] == "device_not_in_workspace"
+    assert response.json()["extra"]["fields"]["device_ids"] == [f"Unknown device {device.pk}."]
     assert "pi-secret-lab" not in response.content.decode()
     assert Experiment.objects.count() == 0
 
