@@ -168,8 +168,8 @@ def run_device_settle(*, run_device_id: int) -> str:
     elif part.ended:
         measured = part.records_ingested > 0 or part.sent > 0
         status = RunStatus.PARTIAL if measured else RunStatus.FAILED
-        if part.sent > part.records_ingested and "none stored yet" not in error:
-            waiting = PART_WAITING_MESSAGE.format(sent=part.sent, total=part.total, unit=unit)
+        waiting = PART_WAITING_MESSAGE.format(sent=part.sent, total=part.total, unit=unit)
+        if part.sent > 0 and part.records_ingested == 0 and waiting not in error:
             error = f"{error} ({waiting})" if error else waiting
     if (status, error) != (part.status, part.error):
         RunDevice.objects.filter(pk=part.pk).update(status=status, error=error)

@@ -203,12 +203,13 @@ def csv_copy(*, stream: StreamFormat, run_device_id: int, body: bytes) -> int:
 def chunk_ingest(*, chunk_id: int) -> int:
     """Ingest one uploaded chunk; safe to run twice or concurrently.
 
-    The chunk row is locked (SKIP LOCKED) and its status changes in the same transaction as
-    its records, so a worker that dies mid-way leaves the chunk RECEIVED for the redelivered
-    task. Returns the rows added. Bad records fail the chunk and the device's part of the run
-    with PostgreSQL's message, which names the line and column.
+    The chunk row is locked (SKIP LOCKED), and its status, its records and the state of the
+    device's part (and of the run, once every part has ended) change in one transaction: a
+    worker that dies mid-way leaves the chunk RECEIVED for the redelivered or re-queued
+    task, never records stored under a part that no longer moves on. Returns the rows
+    added. Bad records fail the chunk and end the device's part with PostgreSQL's message,
+    which names the line and column.
     """
-    error = ""
     with transaction.atomic():
         chunk = (
             UploadChunk.objects.select_for_update(skip_locked=True)
@@ -231,21 +232,18 @@ def chunk_ingest(*, chunk_id: int) -> int:
         except (DatabaseError, PsycopgError, ChunkFormatError) as exc:
             error = exc.message if isinstance(exc, ChunkFormatError) else str(exc).strip()
             UploadChunk.objects.filter(pk=chunk.pk).update(status=ChunkStatus.FAILED, error=error)
-        else:
-            UploadChunk.objects.filter(pk=chunk.pk).update(
-                status=ChunkStatus.INGESTED, records=added, ingested_at=timezone.now()
-            )
-            RunDevice.objects.filter(pk=chunk.run_device_id).update(
-                records_ingested=F("records_ingested") + added
-            )
-    if error:
-        run_device = RunDevice.objects.select_related("device").get(pk=chunk.run_device_id)
-        message = INGEST_FAILED_MESSAGE.format(error=f"chunk {chunk.index}: {error}")
-        run_device_fail(run_device=run_device, message=message)
-        logger.warning("measurements.chunk_failed chunk=%s error=%s", chunk.pk, error)
-        return 0
+            message = INGEST_FAILED_MESSAGE.format(error=f"chunk {chunk.index}: {error}")
+            run_device_fail(run_device=RunDevice(pk=chunk.run_device_id), message=message)
+            logger.warning("measurements.chunk_failed chunk=%s error=%s", chunk.pk, error)
+            return 0
+        UploadChunk.objects.filter(pk=chunk.pk).update(
+            status=ChunkStatus.INGESTED, records=added, ingested_at=timezone.now()
+        )
+        RunDevice.objects.filter(pk=chunk.run_device_id).update(
+            records_ingested=F("records_ingested") + added
+        )
+        run_device_settle(run_device_id=chunk.run_device_id)
     logger.info("measurements.chunk_ingested chunk=%s records=%s", chunk.pk, added)
-    run_device_settle(run_device_id=chunk.run_device_id)
     return added
 
 
