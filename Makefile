@@ -15,10 +15,10 @@ help: ## list the targets
 
 # --- dependencies -----------------------------------------------------------------------
 
-$(VENV)/.installed: requirements/base.txt requirements/dev.txt device-agent/pyproject.toml
+$(VENV)/.installed: requirements/base.txt requirements/dev.txt contract/pyproject.toml device-agent/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements/dev.txt -e './device-agent[dev]'
+	$(PY) -m pip install --quiet -r requirements/dev.txt -e ./contract -e './device-agent[dev]'
 	@touch $@
 
 frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
@@ -85,18 +85,21 @@ compose: ## validate docker-compose.yml (no Docker engine needed)
 lint: deps
 	$(VENV)/bin/ruff check backend worker e2e e2e_deploy bench scripts
 	$(VENV)/bin/ruff format --check backend worker e2e e2e_deploy bench scripts
+	cd contract && ../$(VENV)/bin/ruff check . && ../$(VENV)/bin/ruff format --check .
 	cd device-agent && ../$(VENV)/bin/ruff check . && ../$(VENV)/bin/ruff format --check .
 	cd frontend && npm run lint
 
 types: deps
 	$(VENV)/bin/mypy backend worker e2e e2e_deploy bench scripts
+	cd contract && ../$(VENV)/bin/mypy --strict src tests
 	cd device-agent && ../$(VENV)/bin/mypy --strict src tests
 	cd frontend && npm run typecheck
 
 test-backend: deps ## backend tests against the machine's PostgreSQL, Redis and Mosquitto
 	$(VENV)/bin/pytest backend
 
-test-agent: deps tshark coap-client ## device-agent tests (unit + against a Mosquitto they start)
+test-agent: deps tshark coap-client ## contract and device-agent tests (unit + against a Mosquitto they start)
+	cd contract && ../$(VENV)/bin/pytest
 	cd device-agent && ../$(VENV)/bin/pytest
 
 test-frontend: deps ## vitest
