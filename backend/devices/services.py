@@ -14,6 +14,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from iotsecbench_contract.jobspec import HEALTH_CHECK, HealthCheckSpec
+from iotsecbench_contract.topics import health_topic, jobs_topic
 
 from accounts.models import Workspace
 from devices.authentication import token_hash
@@ -200,22 +202,20 @@ def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
         seq=device_next_job_seq(device_id=str(device.pk)),
         job_id=job_id,
         run_id=job_id,
-        kind="health_check",
+        kind=HEALTH_CHECK,
         now=time.time(),
     )
-    job = {
-        **header,
-        "spec": {
-            "broker_url": settings.MQTT_URL,
-            "topic": f"iotsecbench/health/{device.pk}/{job_id}",
-            "time_url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
-        },
-    }
+    spec = HealthCheckSpec(
+        broker_url=settings.MQTT_URL,
+        topic=health_topic(device.pk, job_id),
+        time_url=f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
+    )
+    job = {**header, "spec": spec.to_dict()}
     health = {"status": HEALTH_PENDING, "job_id": job_id, "requested_at": now.isoformat()}
     if run_id is not None:
         health["run_id"] = run_id  # the run that waits for the answer (experiments.services.jobs)
     Device.objects.filter(pk=device.pk).update(health=health)
-    mqtt_publish_many([(f"iotsecbench/agents/{device.pk}/jobs", job_envelope(job), 1, False)])
+    mqtt_publish_many([(jobs_topic(str(device.pk)), job_envelope(job), 1, False)])
     device.health = health
     return device
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from iotsecbench_contract.errors import JobSpecError
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.coap_roundtrip import CoapRoundTripRunner
 from iotsecbench_agent.runners.coap_server import CoapEchoServer
@@ -437,12 +438,12 @@ def test_coap_runner_rejects_spec_as_unsupported_when_values_are_out_of_range(
     overrides: dict[str, Any], message: str
 ) -> None:
     bad = spec(**overrides)
-    with pytest.raises(UnsupportedJob, match=message):
+    with pytest.raises(JobSpecError, match=message):
         runner_for("messaging", bad).validate_spec(bad)
 
 
 def test_coap_runner_refuses_a_key_the_mechanism_cannot_use() -> None:
-    with pytest.raises(UnsupportedJob, match="16-byte key"):
+    with pytest.raises(JobSpecError, match="16-byte key"):
         run(spec(security="aes-128-cbc", security_key="00" * 8))
 
 

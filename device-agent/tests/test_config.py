@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from Crypto.PublicKey.ECC import EccKey
+from iotsecbench_contract.brokerurl import redact_url
 
 from iotsecbench_agent.cli.main import configure_logging
 from iotsecbench_agent.errors import ConfigError
@@ -18,7 +19,6 @@ from iotsecbench_agent.runtime.config import (
     config_reference_markdown,
     load_state,
     parse_mqtt_url,
-    redact_url,
     resolve_state_dir,
     save_state,
     upload_retry_seconds,

@@ -16,9 +16,11 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
+from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
+from iotsecbench_agent.errors import AgentError, DataPlaneError
 from iotsecbench_agent.oneway.wire import END_SEQ, build_payload
 from iotsecbench_agent.platform.controlplane import (
     ControlPlaneOptions,
@@ -27,7 +29,6 @@ from iotsecbench_agent.platform.controlplane import (
     status_message,
 )
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.runners.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from restartkit import RestartableBroker, restartable_broker
@@ -185,7 +186,7 @@ def test_reconnect_budget_defaults_to_30_s_and_is_checked_like_the_other_fields(
     assert LinkSpec.parse({**base, "reconnect_budget_s": 0}).reconnect_budget_s == 0.0
     assert LinkSpec.parse({**base, "reconnect_budget_s": 2.5}).reconnect_budget_s == 2.5
     for bad in (-1, "30", True, 3601, float("nan")):
-        with pytest.raises(UnsupportedJob, match=r"spec\.reconnect_budget_s must be a number"):
+        with pytest.raises(JobSpecError, match=r"spec\.reconnect_budget_s must be a number"):
             LinkSpec.parse({**base, "reconnect_budget_s": bad})
 
 

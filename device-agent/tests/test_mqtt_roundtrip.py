@@ -8,8 +8,9 @@ import uuid
 from typing import Any
 
 import pytest
+from iotsecbench_contract.errors import JobSpecError
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner, SeqTags, payload_of
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
@@ -231,7 +232,7 @@ def test_roundtrip_waits_interval_between_messages_when_interval_set(broker: Bro
 
 
 def test_roundtrip_uses_the_jobs_interval_distribution_and_seed(broker: Broker) -> None:
-    from iotsecbench_agent.runners.intervals import interval_sampler
+    from iotsecbench_contract.intervals import interval_sampler
 
     records = run(
         spec(
@@ -250,7 +251,7 @@ def test_roundtrip_uses_the_jobs_interval_distribution_and_seed(broker: Broker) 
 
 
 def test_roundtrip_refuses_an_unknown_interval_distribution(broker: Broker) -> None:
-    with pytest.raises(UnsupportedJob, match="interval_distribution"):
+    with pytest.raises(JobSpecError, match="interval_distribution"):
         run(spec(broker, interval_distribution="gaussian"))
 
 
@@ -299,5 +300,5 @@ def test_runner_rejects_spec_as_unsupported_when_values_are_out_of_range(
     overrides: dict[str, Any], message: str
 ) -> None:
     bad = {**spec_for_url(), "broker_url": "mqtt://127.0.0.1:1883", **overrides}
-    with pytest.raises(UnsupportedJob, match=message):
+    with pytest.raises(JobSpecError, match=message):
         runner_for("messaging", bad).validate_spec(bad)

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from iotsecbench_contract.errors import JobSpecError
 
-from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.runners.mqtt_wire import CountingTLSSocket, publish_packet_size
@@ -140,7 +141,7 @@ def test_runner_rejects_tls_spec_when_fields_are_bad(
     tls_broker: TlsBroker, overrides: dict[str, Any], message: str
 ) -> None:
     bad = {**tls_spec(tls_broker), **overrides}
-    with pytest.raises(UnsupportedJob, match=message):
+    with pytest.raises(JobSpecError, match=message):
         runner_for("messaging", bad).validate_spec(bad)
 
 
@@ -148,7 +149,7 @@ def test_runner_rejects_a_ca_cert_it_cannot_load(tls_broker: TlsBroker) -> None:
     bad = tls_spec(
         tls_broker, ca_cert="-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
     )
-    with pytest.raises(UnsupportedJob, match="ca_cert"):
+    with pytest.raises(JobSpecError, match="ca_cert"):
         run(bad)
 
 

@@ -15,12 +15,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from iotsecbench_contract import jobspec
+from iotsecbench_contract.errors import JobSpecError
 
-from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError
 from iotsecbench_agent.mqttsn import codec, gateway
 from iotsecbench_agent.mqttsn.client import SnClient
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners import jobspec, mqtt_link
+from iotsecbench_agent.runners import mqtt_link
 from iotsecbench_agent.runners.mqttsn_roundtrip import MqttSnSpec
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.storage.recordlog import LOST, OK
@@ -85,7 +87,7 @@ def test_reconnect_budget_is_parsed_and_checked_like_the_mqtt_runners() -> None:
     assert MqttSnSpec.parse(base).reconnect_budget_s == 30.0
     assert MqttSnSpec.parse({**base, "reconnect_budget_s": 2.5}).reconnect_budget_s == 2.5
     for bad in (-1, "30", True, 3601):
-        with pytest.raises(UnsupportedJob, match=r"spec\.reconnect_budget_s must be a number"):
+        with pytest.raises(JobSpecError, match=r"spec\.reconnect_budget_s must be a number"):
             MqttSnSpec.parse({**base, "reconnect_budget_s": bad})
 
 

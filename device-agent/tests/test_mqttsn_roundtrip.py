@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from iotsecbench_contract.errors import JobSpecError
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
@@ -461,7 +462,7 @@ def test_runner_rejects_spec_as_unsupported_when_fields_are_wrong(
     if bad["broker_url"] is None:
         del bad["broker_url"]
 
-    with pytest.raises(UnsupportedJob, match=message):
+    with pytest.raises(JobSpecError, match=message):
         runner_for("messaging", bad).validate_spec(bad)
 
 

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from iotsecbench_contract.jobspec import LinkSpec
 
 from iotsecbench_agent.netemu.link import Link, open_link
 from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.oneway.controller import OneWayController, Target
-from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runtime import enforcement
 from iotsecbench_agent.storage.recordlog import LOST, OK, RunFiles, read_records
 from netemu_run_kit import DEVICE, Harness, no_link_left

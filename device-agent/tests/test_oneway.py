@@ -21,13 +21,14 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from Crypto.PublicKey import ECC, RSA
+from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.jobspec import LinkSpec
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.errors import AgentError, UnsupportedJob
+from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.oneway import OneWayController, Target, TargetResult, build_payload
 from iotsecbench_agent.oneway.clock import ClockOffset
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
 from iotsecbench_agent.runners.oneway_receiver import (
@@ -442,7 +443,7 @@ def test_runner_for_picks_the_receiver_for_one_way_and_the_round_trip_runner_oth
     assert runner_for("messaging", {"protocol": "mqtt", "measurement": "round_trip"}) is (
         MqttRoundTripRunner
     )
-    with pytest.raises(UnsupportedJob, match="measurement 'both' is not supported for mqtt"):
+    with pytest.raises(JobSpecError, match="measurement 'both' is not supported for mqtt"):
         runner_for("messaging", {"protocol": "mqtt", "measurement": "both"})
 
 
@@ -479,7 +480,7 @@ def test_receiver_refuses_a_spec_it_cannot_run_saying_which_field(
     overrides: dict[str, Any], message: str
 ) -> None:
     spec = {**BASE, **overrides}
-    with pytest.raises(UnsupportedJob, match=message):
+    with pytest.raises(JobSpecError, match=message):
         runner_for("messaging", spec).validate_spec(spec)
 
 

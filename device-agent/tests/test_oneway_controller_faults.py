@@ -17,12 +17,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
+from iotsecbench_contract.jobspec import LinkSpec
 from paho.mqtt.enums import CallbackAPIVersion
 
 from iotsecbench_agent.errors import DataPlaneError
 from iotsecbench_agent.oneway import OneWayController, Target, TargetResult
 from iotsecbench_agent.oneway.wire import parse_payload
-from iotsecbench_agent.runners.jobspec import LinkSpec
 from restartkit import RestartableBroker, restartable_broker
 
 pytestmark = pytest.mark.integration

@@ -20,9 +20,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from Crypto.PublicKey.ECC import EccKey
+from iotsecbench_contract.errors import JobSpecError
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.platform.controlplane import Topics
 from iotsecbench_agent.platform.events import EventPublisher
@@ -437,5 +437,5 @@ def test_srup_runner_refuses_the_job_when_a_field_is_bad(
 ) -> None:
     spec = {k: v for k, v in {**srup_spec(tls_broker), **overrides}.items() if v is not None}
 
-    with pytest.raises(UnsupportedJob, match=message):
+    with pytest.raises(JobSpecError, match=message):
         run(spec)

@@ -7,19 +7,29 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
+from iotsecbench_contract.jobspec import (
+    RECORDS,
+    SAMPLES,
+    DataTopic,
+    NetworkProfileJob,
+    Upload,
+)
+from iotsecbench_contract.topics import data_topic, jobs_topic
 
 from core.mqtt import mqtt_publish_many
 from devices.models import Device
 from devices.services import device_health_check, device_next_job_seq, job_header
 from devices.signing import job_envelope
 from experiments.models import (
-    SAMPLE_KINDS,
+    ExperimentKind,
     Measurement,
     Protocol,
     Run,
@@ -114,7 +124,7 @@ def run_dispatch(*, run_id: UUID | str) -> int:
     for run_device in pending:
         seq = device_next_job_seq(device_id=str(run_device.device_id))
         job = _job_for(run_device, seq=seq, now=time.time())
-        topic = f"iotsecbench/agents/{run_device.device_id}/jobs"
+        topic = jobs_topic(str(run_device.device_id))
         mqtt_publish_many([(topic, job_envelope(job), 1, False)])
         RunDevice.objects.filter(pk=run_device.pk, status=RunStatus.QUEUED).update(
             status=RunStatus.PREPARING, job_seq=seq
@@ -126,42 +136,81 @@ def run_dispatch(*, run_id: UUID | str) -> int:
 
 
 def _job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, Any]:
+    """The signed-to-be job of one device's part: the header, then what its benchmark kind
+    puts in ``spec`` and ``upload`` (BENCHMARK_KINDS)."""
     run = run_device.run
-    device_id = str(run_device.device_id)
-    base_url = f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}"
+    kind = BENCHMARK_KINDS[run.experiment.kind]
     job = job_header(
-        device_id=device_id,
+        device_id=str(run_device.device_id),
         seq=seq,
         job_id=str(run_device.job_id),
         run_id=str(run.pk),
         kind=run.experiment.kind,
         now=now,
     )
-    if run.experiment.kind in SAMPLE_KINDS:
-        job["spec"] = run.spec
-        job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
-    else:
-        # SRUP's round-trip topic is SRUP/<device id>, derived by the agent
-        # (device-agent/docs/srup.md); a one-way receiver listens where the platform's
-        # controller sends (run_oneway_send).
-        one_way = run.spec.get("measurement") == Measurement.ONE_WAY
-        srup = run.spec.get("protocol") == Protocol.SRUP and not one_way
-        topic = {} if srup else {"topic": f"iotsecbench/data/{run.pk}/{device_id}"}
-        if run.spec.get("protocol") == Protocol.MQTTSN:
-            topic = _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic["topic"])
-        job["spec"] = {**run.spec, **topic}
-        if "network_profile" in run.spec:
-            job["spec"]["network_profile"] = _network_profile_job(run.spec["network_profile"])
-        if one_way:
-            job["spec"].update(_one_way_job(run, run_device))
-        job["upload"] = {"url": f"{base_url}/records/", "chunk_records": UPLOAD_CHUNK_RECORDS}
+    job["spec"] = kind.spec(run_device)
+    run_url = f"{settings.PLATFORM_PUBLIC_URL}/api/agent/runs/{run.pk}"
+    job["upload"] = Upload(run_url=run_url, what=kind.upload, chunk=kind.chunk).to_dict()
     return job
+
+
+@dataclass(frozen=True)
+class BenchmarkKind:
+    """How the platform builds one benchmark kind's jobs: the part's ``spec`` and what its
+    agent uploads (records or samples, in chunks of ``chunk``)."""
+
+    spec: Callable[[RunDevice], dict[str, Any]]
+    upload: str
+    chunk: int
+
+
+def _messaging_spec(run_device: RunDevice) -> dict[str, Any]:
+    """A messaging part: the design's fields, the part's data topic, the network profile
+    with its tables, and a one-way receiver's fields."""
+    run = run_device.run
+    spec: dict[str, Any] = dict(run.spec)
+    spec.update(_data_topic(run, str(run_device.device_id)).to_dict())
+    if "network_profile" in run.spec:
+        spec["network_profile"] = _network_profile_job(run.spec["network_profile"]).to_dict()
+    if run.spec.get("measurement") == Measurement.ONE_WAY:
+        spec.update(_one_way_job(run, run_device).to_dict())
+    return spec
+
+
+def _cipher_bench_spec(run_device: RunDevice) -> dict[str, Any]:
+    """A cipher bench part: the design's spec (docs/control-plane.md §7), as it is."""
+    return dict(run_device.run.spec)
+
+
+def _throughput_spec(run_device: RunDevice) -> dict[str, Any]:
+    """A throughput part: the design's spec (docs/control-plane.md §8), as it is."""
+    return dict(run_device.run.spec)
+
+
+BENCHMARK_KINDS: dict[str, BenchmarkKind] = {
+    ExperimentKind.MESSAGING: BenchmarkKind(_messaging_spec, RECORDS, UPLOAD_CHUNK_RECORDS),
+    ExperimentKind.CIPHER_BENCH: BenchmarkKind(_cipher_bench_spec, SAMPLES, UPLOAD_CHUNK_SAMPLES),
+    ExperimentKind.THROUGHPUT: BenchmarkKind(_throughput_spec, SAMPLES, UPLOAD_CHUNK_SAMPLES),
+}
+
+
+def _data_topic(run: Run, device_id: str) -> DataTopic:
+    """SRUP's round-trip topic is SRUP/<device id>, derived by the agent
+    (device-agent/docs/srup.md); a one-way receiver listens where the platform's controller
+    sends (run_oneway_send)."""
+    one_way = run.spec.get("measurement") == Measurement.ONE_WAY
+    if run.spec.get("protocol") == Protocol.SRUP and not one_way:
+        return DataTopic(topic=None)
+    topic = data_topic(run.pk, device_id)
+    if run.spec.get("protocol") == Protocol.MQTTSN:
+        return _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic)
+    return DataTopic(topic=topic)
 
 
 _SHORT_TOPIC_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-def _mqttsn_topic(spec: dict[str, Any], key: str, topic: str) -> dict[str, Any]:
+def _mqttsn_topic(spec: dict[str, Any], key: str, topic: str) -> DataTopic:
     """The MQTT-SN topic of one device's part (device-agent/docs/mqttsn.md): a normal
     topic is registered by name; a short one is two characters and a predefined one an id
     (1..65534), both drawn from the run and device so that two parts rarely share one (a
@@ -169,19 +218,15 @@ def _mqttsn_topic(spec: dict[str, Any], key: str, topic: str) -> dict[str, Any]:
     digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
     if spec.get("topic_id_type") == TopicIdType.SHORT:
         first, second = divmod(digest % len(_SHORT_TOPIC_CHARS) ** 2, len(_SHORT_TOPIC_CHARS))
-        return {"topic": _SHORT_TOPIC_CHARS[first] + _SHORT_TOPIC_CHARS[second]}
+        return DataTopic(topic=_SHORT_TOPIC_CHARS[first] + _SHORT_TOPIC_CHARS[second])
     if spec.get("topic_id_type") == TopicIdType.PREDEFINED:
-        return {"topic": topic, "mqttsn_topic_id": 1 + digest % 65534}
-    return {"topic": topic}
+        return DataTopic(topic=topic, mqttsn_topic_id=1 + digest % 65534)
+    return DataTopic(topic=topic)
 
 
-def _network_profile_job(frozen: dict[str, Any]) -> dict[str, Any]:
+def _network_profile_job(frozen: dict[str, Any]) -> NetworkProfileJob:
     """The run's network profile as the agent takes it (docs/control-plane.md): with the
     values of every measured table its spec names, so an installed agent needs no copy."""
-    names = {
-        direction.get("table")
-        for direction in frozen.get("spec", {}).values()
-        if isinstance(direction, dict) and direction.get("table")
-    }
-    tables = {t.name: list(t.values) for t in DelayTable.objects.filter(name__in=names)}
-    return {"name": frozen["name"], "spec": frozen["spec"], "tables": tables}
+    profile = NetworkProfileJob(name=frozen["name"], spec=frozen["spec"])
+    tables = DelayTable.objects.filter(name__in=profile.table_names())
+    return replace(profile, tables={t.name: list(t.values) for t in tables})

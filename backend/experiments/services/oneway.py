@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from dataclasses import replace
 from uuid import UUID
 
 from django.conf import settings
 from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.oneway.controller import OneWayController
 from iotsecbench_agent.oneway.controller import Target as OneWayTarget
-from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.srup.keys import load_key as load_srup_key
+from iotsecbench_contract.jobspec import LinkSpec, OneWayReceiverFields
+from iotsecbench_contract.topics import data_topic
 
 from devices.broker import controller_link_fields, seal_for_device
 from experiments.models import FINISHED_STATUSES, Protocol, Run, RunDevice
@@ -27,29 +28,35 @@ ONE_WAY_DEADLINE_SLACK_S = 60
 ONE_WAY_SEND_FAILED_MESSAGE = "The platform could not send the one-way messages: {error}"
 
 
-def _one_way_job(run: Run, part: RunDevice) -> dict[str, Any]:
+def _one_way_job(run: Run, part: RunDevice) -> OneWayReceiverFields:
     """What a one-way receiver needs besides the shared spec (docs/control-plane.md §5).
     A shared payload key goes sealed to the device's broker key (devices/broker.py), so
     only that device reads it; a signature's public key goes as it is."""
     spec = run.spec
     devices = RunDevice.objects.filter(run=run).count()
     expected_s = spec["message_count"] * devices * spec["interval_ms"] / 1000
-    fields: dict[str, Any] = {
-        "time_url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
-        "oneway_deadline_s": 2 * expected_s + ONE_WAY_DEADLINE_SLACK_S,
-    }
+    fields = OneWayReceiverFields(
+        time_url=f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
+        deadline_s=2 * expected_s + ONE_WAY_DEADLINE_SLACK_S,
+    )
     controller = run.controller
     key = controller.get("security_key")
     # With a signature's private half beside it, the key is the public half: no secret.
     if key is not None and "security_private_key" not in controller:
         context = f"{run.pk}/{part.device_id}"
         sealed = seal_for_device(part.device, bytes.fromhex(key), context=context)
-        fields.update({"security_key": key} if sealed is None else {"security_key_sealed": sealed})
+        if sealed is None:
+            fields = replace(fields, security_key=key)
+        else:
+            fields = replace(fields, security_key_sealed=sealed)
     elif key is not None:
-        fields["security_key"] = key
+        fields = replace(fields, security_key=key)
     if "srup_public_key" in controller:
-        fields["srup_controller_public_key"] = controller["srup_public_key"]
-        fields["srup_controller_id"] = controller["srup_controller_id"]
+        fields = replace(
+            fields,
+            srup_controller_public_key=controller["srup_public_key"],
+            srup_controller_id=controller["srup_controller_id"],
+        )
     return fields
 
 
@@ -67,7 +74,7 @@ def oneway_targets(run: Run) -> list[OneWayTarget]:
     key = bytes.fromhex(secret) if secret is not None else None
     return [
         OneWayTarget(
-            topic=f"iotsecbench/data/{run.pk}/{part.device_id}",
+            topic=data_topic(run.pk, part.device_id),
             security=spec["security"] if signer is None else "none",
             key=key,
             srup_signer=signer,

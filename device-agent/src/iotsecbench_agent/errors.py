@@ -2,10 +2,13 @@
 
 Library errors (paho, urllib, pycryptodome, OSError) are caught at the module that talks
 to the library and re-raised as one of these, so callers handle one family of errors and
-the CLI can print one readable line for each.
+the CLI can print one readable line for each. A job that breaks the contract
+(iotsecbench_contract.errors, e.g. a bad spec field) is caught beside them: RUN_ERRORS.
 """
 
 from __future__ import annotations
+
+from iotsecbench_contract.errors import ContractError, JobSpecError
 
 
 class AgentError(Exception):
@@ -46,9 +49,14 @@ class DataPlaneError(AgentError):
     """The data-plane connection of a run (the traffic being measured) failed."""
 
 
-class UnsupportedJob(AgentError):
-    """A verified job asks for something this agent cannot run (e.g. an unknown protocol)."""
+class UnsupportedJob(AgentError, JobSpecError):
+    """A verified job asks for something this agent cannot run (e.g. an unknown protocol);
+    a JobSpecError as the contract's own spec checks raise."""
 
 
 class RunAborted(AgentError):
     """The run was stopped before it finished (agent shutdown)."""
+
+
+# What a run or a check ends with, on purpose: the agent's errors and the contract's.
+RUN_ERRORS = (AgentError, ContractError)

@@ -20,11 +20,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 
+from iotsecbench_contract.brokerurl import REDACTED
+
 from iotsecbench_agent import __version__
 from iotsecbench_agent.cli import bench as cli_bench
 from iotsecbench_agent.cli import throughput as cli_throughput
 from iotsecbench_agent.errors import (
-    AgentError,
+    RUN_ERRORS,
     ConfigError,
     EnrollmentError,
     PlatformRejected,
@@ -47,7 +49,6 @@ from iotsecbench_agent.runtime.config import (
     ENV_SERVER,
     ENV_UPLOAD_RETRY,
     NETWORK_BACKENDS,
-    REDACTED,
     STATE_FILE,
     AgentState,
     apply_overrides,
@@ -203,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_throughput.main(args)
         if args.command == "mqttsn-gateway":
             return cli_mqttsn.main(args)
-    except AgentError as exc:
+    except RUN_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

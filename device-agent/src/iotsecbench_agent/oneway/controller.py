@@ -18,7 +18,7 @@ device-agent/docs/one-way.md.
 - Device order: ``message_count`` slots per device, shuffled (seeded by ``order_seed``):
   each send goes to a random device among those that still have messages to receive, as
   the paper's C2 picked a device at random until each had its 250 messages.
-- Intervals: ``runners.intervals`` (fixed, uniform, exponential; seeded), waited after
+- Intervals: ``iotsecbench_contract.intervals`` (fixed, uniform, exponential; seeded), waited after
   every send but the last, servicing the socket (acks, keepalive) meanwhile.
 - A lost broker connection (a broker restart) is ridden out as the receivers do
   (``mqtt_link.ride_out``: the link's ``reconnect_budget_s``, backoff at once then 50 ms
@@ -42,11 +42,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import paho.mqtt.client as mqtt
+from iotsecbench_contract.intervals import FIXED, interval_sampler
+from iotsecbench_contract.jobspec import LinkSpec
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.oneway.wire import END_SEQ, SRUP_DATA_ID, build_payload
-from iotsecbench_agent.runners.intervals import FIXED, interval_sampler
-from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runners.mqtt_link import (
     ConnectionLost,
     MqttLink,

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 import paho.mqtt.client as mqtt
+from iotsecbench_contract.brokerurl import BrokerAddress
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
 from iotsecbench_agent.errors import ControlPlaneError
-from iotsecbench_agent.runtime.config import BrokerAddress
 
 logger = logging.getLogger(__name__)
 

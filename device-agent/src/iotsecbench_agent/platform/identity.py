@@ -130,7 +130,7 @@ class BrokerIdentity:
         if not self.enabled:
             return None
         context = ssl.create_default_context(cadata=self.ca_cert)
-        from iotsecbench_agent.runners.jobspec import load_client_chain
+        from iotsecbench_agent.runners.mqtt_link import load_client_chain
 
         assert self.client_cert is not None
         assert self.client_key is not None

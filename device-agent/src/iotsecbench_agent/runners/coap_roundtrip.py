@@ -44,9 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
-from iotsecbench_agent.runners.jobspec import (
+from iotsecbench_contract.jobspec import (
     ROUND_TRIP,
     Schedule,
     choice_field,
@@ -54,6 +52,9 @@ from iotsecbench_agent.runners.jobspec import (
     int_field,
     number_field,
 )
+
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.timing import (

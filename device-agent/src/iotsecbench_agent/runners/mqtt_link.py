@@ -52,19 +52,22 @@ clean start with no session expiry), rather than resumed with a stable client id
 from __future__ import annotations
 
 import logging
+import os
 import select
 import socket
+import ssl
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
+from iotsecbench_contract.jobspec import LinkSpec
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted
-from iotsecbench_agent.runners.jobspec import LinkSpec
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.runners.mqtt_wire import (
     CountingSocket,
     CountingTLSSocket,
@@ -92,6 +95,48 @@ LOST_CONNECTION_CODES = (
 )
 
 MessageCallback = Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]
+
+# paho's protocol and ssl's version for the contract's version strings (jobspec).
+PAHO_PROTOCOLS = {"3.1.1": mqtt.MQTTv311, "5": mqtt.MQTTv5, "5.0": mqtt.MQTTv5}
+SSL_VERSIONS = {"1.2": ssl.TLSVersion.TLSv1_2, "1.3": ssl.TLSVersion.TLSv1_3}
+
+
+def tls_context(spec: LinkSpec) -> ssl.SSLContext:
+    """The client context for an mqtts:// broker: server verified, hostname checked,
+    ``tls_version`` as both minimum and maximum. UnsupportedJob if the PEMs are bad."""
+    if spec.tls_version is None:
+        raise UnsupportedJob("spec.broker_url is not mqtts://")
+    try:
+        context = ssl.create_default_context(cadata=spec.ca_cert)
+    except (ssl.SSLError, ValueError) as exc:
+        raise UnsupportedJob(f"spec.ca_cert is not a usable PEM certificate: {exc}") from None
+    context.check_hostname = True
+    context.verify_mode = ssl.CERT_REQUIRED
+    version = SSL_VERSIONS[spec.tls_version]
+    context.minimum_version = version
+    context.maximum_version = version
+    if spec.client_cert is not None and spec.client_key is not None:
+        load_client_chain(context, spec.client_cert, spec.client_key)
+    return context
+
+
+def load_client_chain(context: ssl.SSLContext, cert_pem: str, key_pem: str) -> None:
+    """``load_cert_chain`` reads files only: write the PEMs to 0600 temporary files for the
+    call and remove them straight after."""
+    with tempfile.TemporaryDirectory(prefix="isb-tls-") as tmp:
+        paths = []
+        for name, pem in (("client.crt", cert_pem), ("client.key", key_pem)):
+            path = os.path.join(tmp, name)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(pem)
+            paths.append(path)
+        try:
+            context.load_cert_chain(paths[0], paths[1])
+        except (ssl.SSLError, ValueError) as exc:
+            raise UnsupportedJob(
+                f"spec.client_cert/client_key are not a usable certificate and key: {exc}"
+            ) from None
 
 
 class ConnectionLost(DataPlaneError):
@@ -125,7 +170,7 @@ class MqttLink:
         self._client_id = client_id
         self._on_message = on_message
         self._manual_ack = manual_ack
-        self._tls_context = spec.tls_context() if self._broker.tls else None
+        self._tls_context = tls_context(spec) if self._broker.tls else None
         self._topics: list[str] = []  # subscribed, in order: subscribed again on reconnect
         # Called after a reconnect's CONNACK, before the topics are subscribed again (a
         # one-way receiver meters the new socket's inbound stream from there).
@@ -143,7 +188,7 @@ class MqttLink:
             server_hostname=self._broker.host,
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=self._client_id,
-            protocol=self.spec.protocol,
+            protocol=PAHO_PROTOCOLS[self.spec.mqtt_version],
             # True: the caller acknowledges every QoS 1/2 message it receives (``ack``).
             manual_ack=self._manual_ack,
         )

@@ -53,10 +53,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from iotsecbench_contract.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.runners.base import Runner, register
-from iotsecbench_agent.runners.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 from iotsecbench_agent.runners.mqtt_link import (
     ConnectionLost,
     MqttLink,

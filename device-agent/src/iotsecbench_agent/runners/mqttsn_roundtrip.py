@@ -56,21 +56,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.mqttsn import codec
-from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
-from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners.base import Runner, register
-from iotsecbench_agent.runners.jobspec import (
+from iotsecbench_contract.jobspec import (
     DEFAULT_RECONNECT_BUDGET_S,
-    MAX_RECONNECT_BUDGET_S,
     ROUND_TRIP,
     Schedule,
     choice_field,
     hex_field,
     int_field,
-    number_field,
+    reconnect_budget_field,
 )
+
+from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.mqttsn import codec
+from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
+from iotsecbench_agent.mqttsn.gateway import Gateway
+from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
@@ -190,13 +190,7 @@ class MqttSnSpec:
             broker_url=broker_url if isinstance(broker_url, str) else None,
             security=security,
             security_key=hex_field(spec, "security_key"),
-            reconnect_budget_s=number_field(
-                spec,
-                "reconnect_budget_s",
-                minimum=0.0,
-                maximum=MAX_RECONNECT_BUDGET_S,
-                default=DEFAULT_RECONNECT_BUDGET_S,
-            ),
+            reconnect_budget_s=reconnect_budget_field(spec),
         )
 
 

@@ -61,20 +61,21 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 import paho.mqtt.client as mqtt
+from iotsecbench_contract.jobspec import (
+    MAX_MESSAGE_COUNT,
+    LinkSpec,
+    OneWayReceiverFields,
+    choice_field,
+    hex_field,
+    int_field,
+    number_field,
+)
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import MIN_PAYLOAD_BYTES, parse_payload
 from iotsecbench_agent.runners.base import Runner, register
-from iotsecbench_agent.runners.jobspec import (
-    MAX_MESSAGE_COUNT,
-    LinkSpec,
-    choice_field,
-    hex_field,
-    int_field,
-    number_field,
-)
 from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
 from iotsecbench_agent.runners.mqtt_wire import CountingSocket, CountingTLSSocket, OutboundMeter
@@ -119,9 +120,7 @@ class OneWaySpec:
         topic = spec.get("topic")
         if not isinstance(topic, str) or not topic or any(c in topic for c in "+#"):
             raise UnsupportedJob("spec.topic must be a non-empty topic without wildcards")
-        time_url = spec.get("time_url")
-        if not isinstance(time_url, str) or not time_url.startswith(("http://", "https://")):
-            raise UnsupportedJob("spec.time_url must be the platform's http(s) clock URL")
+        receiver = OneWayReceiverFields.parse(spec)
         common: dict[str, Any] = {
             "link": LinkSpec.parse(spec),
             "topic": topic,
@@ -133,8 +132,8 @@ class OneWaySpec:
             ),
             "message_count": int_field(spec, "message_count", 1, MAX_MESSAGE_COUNT),
             "timeout_ms": number_field(spec, "timeout_ms", minimum=1.0),
-            "deadline_s": number_field(spec, "oneway_deadline_s", minimum=1.0),
-            "time_url": time_url,
+            "deadline_s": receiver.deadline_s,
+            "time_url": receiver.time_url,
         }
         security = spec.get("security", SECURITY_NONE)
         security_key = hex_field(spec, "security_key")

@@ -53,16 +53,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
-
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
-from iotsecbench_agent.runners.jobspec import (
+from iotsecbench_contract.jobspec import (
     ROUND_TRIP,
     LinkSpec,
     Schedule,
     choice_field,
     hex_field,
 )
+
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.mqtt_wire import OutboundMeter

@@ -15,7 +15,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
+
+from iotsecbench_contract.brokerurl import REDACTED, BrokerAddress, redact_url
+from iotsecbench_contract.brokerurl import parse_mqtt_url as contract_parse_mqtt_url
+from iotsecbench_contract.errors import BrokerUrlError
 
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.storage.fsutil import atomic_write_text
@@ -53,10 +57,7 @@ ENV_VARS: dict[str, str] = {
     "device and goes up when the agent starts again.",
 }
 
-REDACTED = "***"
 ED25519_PUBLIC_KEY_BYTES = 32
-DEFAULT_MQTT_PORT = 1883
-DEFAULT_MQTTS_PORT = 8883
 
 
 def _describe(text: str, *, secret: bool = False) -> Any:
@@ -141,36 +142,12 @@ class AgentState:
         return found
 
 
-@dataclass(frozen=True)
-class BrokerAddress:
-    """An MQTT broker URL, split up."""
-
-    host: str
-    port: int
-    tls: bool
-    username: str | None = None
-    password: str | None = field(default=None, repr=False)
-
-
 def parse_mqtt_url(url: str, *, what: str = "MQTT URL") -> BrokerAddress:
-    """Parse ``mqtt://[user[:password]@]host[:port]`` (or ``mqtts://``); ConfigError if bad."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("mqtt", "mqtts"):
-        raise ConfigError(f"{what} must start with mqtt:// or mqtts://, got {redact_url(url)!r}")
+    """The contract's ``parse_mqtt_url``, failing with ConfigError (a setting to fix)."""
     try:
-        port = parts.port
-    except ValueError:
-        raise ConfigError(f"{what} has an invalid port: {redact_url(url)!r}") from None
-    if not parts.hostname:
-        raise ConfigError(f"{what} has no host: {redact_url(url)!r}")
-    tls = parts.scheme == "mqtts"
-    return BrokerAddress(
-        host=parts.hostname,
-        port=port or (DEFAULT_MQTTS_PORT if tls else DEFAULT_MQTT_PORT),
-        tls=tls,
-        username=unquote(parts.username) if parts.username else None,
-        password=unquote(parts.password) if parts.password else None,
-    )
+        return contract_parse_mqtt_url(url, what=what)
+    except BrokerUrlError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def validate_http_url(url: str, *, what: str) -> str:
@@ -179,15 +156,6 @@ def validate_http_url(url: str, *, what: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigError(f"{what} must be an http:// or https:// URL, got {url!r}")
     return url.rstrip("/")
-
-
-def redact_url(url: str) -> str:
-    """Hide the password of ``scheme://user:password@host`` URLs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", f":{REDACTED}@", 1)
-    return parts._replace(netloc=netloc).geturl()
 
 
 def resolve_state_dir(flag: str | None, env: Mapping[str, str]) -> Path:

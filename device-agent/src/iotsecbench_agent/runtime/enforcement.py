@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from iotsecbench_contract.brokerurl import BrokerAddress
+
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.netemu import nsutil
 from iotsecbench_agent.netemu.errors import BackendUnavailable, NetemuError, TableError
@@ -53,7 +55,6 @@ from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
 from iotsecbench_agent.netemu.relay import TcpRelay
 from iotsecbench_agent.netemu.tables import MAX_TABLE_SIZE, resolve
 from iotsecbench_agent.netemu.verify import Verification, verify
-from iotsecbench_agent.runtime.config import BrokerAddress
 
 FIELD = "network_profile"
 AUTO = "auto"

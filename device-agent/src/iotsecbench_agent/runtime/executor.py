@@ -28,7 +28,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from iotsecbench_contract.jobspec import HEALTH_CHECK, LinkSpec
+
 from iotsecbench_agent.errors import (
+    RUN_ERRORS,
     AgentError,
     PlatformError,
     PlatformRejected,
@@ -43,9 +46,8 @@ from iotsecbench_agent.platform.jobs import Job
 from iotsecbench_agent.platform.uploader import RECORDS, Uploader, UploadFormat
 from iotsecbench_agent.runners import RunClock, RunContext, Runner, runner_for
 from iotsecbench_agent.runners.base import SAMPLES
-from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runtime.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
-from iotsecbench_agent.runtime.health import HEALTH_CHECK, health_report
+from iotsecbench_agent.runtime.health import health_report
 from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import (
@@ -268,7 +270,7 @@ class JobExecutor:
         except RunAborted as exc:
             why = str(exc) if self._stop.is_set() else f"cancelled from the platform ({exc})"
             ended = f"{STOPPED}: {why}"
-        except AgentError as exc:
+        except RUN_ERRORS as exc:
             ended = str(exc)
         except Exception as exc:
             logger.exception("agent.run_crashed run_id=%s", job.run_id)
@@ -471,7 +473,7 @@ def _planned_total(job: Job) -> int:
     """The progress total of a job; 0 when it cannot run (that is reported when it starts)."""
     try:
         return runner_for(job.kind, job.spec).planned_total(job.spec)
-    except AgentError:
+    except RUN_ERRORS:
         return 0
 
 

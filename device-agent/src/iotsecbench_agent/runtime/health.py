@@ -17,7 +17,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from iotsecbench_agent.errors import AgentError
+from iotsecbench_agent.errors import RUN_ERRORS
 from iotsecbench_agent.netemu.link import capability
 from iotsecbench_agent.oneway.clock import CLOCK_PROBES, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.runners import RunClock, RunContext
@@ -26,7 +26,6 @@ from iotsecbench_agent.security.selftest import FAIL
 from iotsecbench_agent.security.selftest import results as selftest_results
 from iotsecbench_agent.storage.recordlog import OK, Record
 
-HEALTH_CHECK = "health_check"
 TLS_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")
 BROKER_PROBES = 5
 PROBE_TIMEOUT_S = 5.0
@@ -64,7 +63,7 @@ def broker_round_trip(spec: Mapping[str, Any], device_id: str) -> dict[str, Any]
     )
     try:
         MqttRoundTripRunner(probe, context).execute()
-    except AgentError as exc:
+    except RUN_ERRORS as exc:
         return _check("broker_round_trip", False, f"the broker cannot be used: {exc}")
     rtts = [
         (r.t_recv_ns - r.t_send_ns) / 1e6

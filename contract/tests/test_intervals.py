@@ -4,7 +4,7 @@ import statistics
 
 import pytest
 
-from iotsecbench_agent.runners.intervals import interval_sampler
+from iotsecbench_contract.intervals import interval_sampler
 
 MEAN_MS = 20.0
 SAMPLES = 20_000
