@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from iotsecbench_agent.netemu.link import Link, capability, open_link
-from iotsecbench_agent.netemu.profile import LinkProfile
+from iotsecbench_contract.netprofile import LinkProfile
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 TABLE_DIRS = [

@@ -23,7 +23,7 @@ class DelayTable(models.Model):
     """A measured delay distribution in netem's ``maketable`` format, as the agent needs it.
 
     ``values`` are the table's signed 16-bit integers, (x - µ)/sigma · 8192, in file order; a
-    draw is µ + sigma · value / 8192 (``iotsecbench_agent.netemu.tables``). ``mu_ms`` and
+    draw is µ + sigma · value / 8192 (``iotsecbench_contract.delaytables``). ``mu_ms`` and
     ``sigma_ms`` are the ones the table is applied with (``profile_info.txt``). The values
     are stored, not only named, so the platform can hand a table to an agent that lacks it.
     """
@@ -43,7 +43,7 @@ class DelayTable(models.Model):
 
 class NetworkProfile(models.Model):
     """What a link does to packets, per direction: ``spec`` is a link profile exactly as
-    ``iotsecbench_agent.netemu.profile.LinkProfile.parse`` reads it, so an agent enforces
+    ``iotsecbench_contract.netprofile.LinkProfile.parse`` reads it, so an agent enforces
     it unchanged.
 
     ``workspace`` NULL: a built-in catalogue entry, visible to every workspace and

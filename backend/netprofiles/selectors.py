@@ -10,8 +10,8 @@ from uuid import UUID
 import numpy as np
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
-from iotsecbench_agent.netemu.profile import DirectionProfile, LinkProfile
-from iotsecbench_agent.netemu.tables import NETEM_DIST_SCALE, DistTable, builtin_table
+from iotsecbench_contract.delaytables import NETEM_DIST_SCALE, DistTable, builtin_table
+from iotsecbench_contract.netprofile import DirectionProfile, LinkProfile
 
 from accounts.models import Workspace
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind

@@ -16,9 +16,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils.text import slugify
-from iotsecbench_agent.netemu.errors import ProfileError
-from iotsecbench_agent.netemu.profile import LinkProfile
-from iotsecbench_agent.netemu.tables import PROFILE_INFO, load_table, read_profile_info
+from iotsecbench_contract.delaytables import PROFILE_INFO, load_table, read_profile_info
+from iotsecbench_contract.errors import ProfileError
+from iotsecbench_contract.netprofile import LinkProfile
 
 from accounts.models import Workspace
 from config.env import REPO_DIR
@@ -60,7 +60,7 @@ _SIGNAL = {"good": "good", "medium": "medium", "bad": "poor"}
 def spec_clean(*, spec: object) -> dict[str, Any]:
     """The spec if an agent can enforce it, unchanged; else a ValidationError on ``spec``
     whose message names the offending field (``egress.loss_pct: 120 is above 100; allowed:
-    …``), as the agent's own parser (iotsecbench_agent.netemu.profile) words it. A measured
+    …``), as the agent's own parser (iotsecbench_contract.netprofile) words it. A measured
     table must be one of the catalogue's, so the platform can hand it to the agent."""
     try:
         LinkProfile.parse(spec)

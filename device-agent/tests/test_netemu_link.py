@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
+from iotsecbench_contract.netprofile import LinkProfile
 
 from iotsecbench_agent.netemu import nsutil
 from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError
 from iotsecbench_agent.netemu.link import Link, capability, open_link
-from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.netemu.verify import measure_rtts, verify
 
 pytestmark = [
@@ -203,7 +203,7 @@ def test_teardown_leaves_nothing_after_sigterm(name: str, tmp_path: Path) -> Non
     script.write_text(
         "import sys, time\n"
         "from iotsecbench_agent.netemu.link import open_link\n"
-        "from iotsecbench_agent.netemu.profile import LinkProfile\n"
+        "from iotsecbench_contract.netprofile import LinkProfile\n"
         "with open_link(sys.argv[1], LinkProfile.parse({'both': {'delay_ms': 5}})):\n"
         "    print('up', flush=True)\n"
         "    time.sleep(60)\n"

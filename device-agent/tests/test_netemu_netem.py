@@ -20,6 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from iotsecbench_contract.delaytables import (
+    SYSTEM_TABLE_DIRS,
+    DistTable,
+    builtin_table,
+    parse_table,
+    resolve,
+)
+from iotsecbench_contract.netprofile import DirectionProfile, GilbertElliott, parse_direction
 
 from iotsecbench_agent.netemu.netem import (
     NetemUnexpressible,
@@ -31,14 +39,6 @@ from iotsecbench_agent.netemu.netem import (
     qdisc_stats,
 )
 from iotsecbench_agent.netemu.netem_link import _redirects_to
-from iotsecbench_agent.netemu.profile import DirectionProfile, GilbertElliott, parse_direction
-from iotsecbench_agent.netemu.tables import (
-    SYSTEM_TABLE_DIRS,
-    DistTable,
-    builtin_table,
-    parse_table,
-    resolve,
-)
 
 UINT32_MAX = 2**32 - 1
 

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from iotsecbench_contract.delaytables import load_table
+from iotsecbench_contract.netprofile import LinkProfile
 
 from iotsecbench_agent.netemu import nsutil, owners
 from iotsecbench_agent.netemu.errors import BackendUnavailable
 from iotsecbench_agent.netemu.link import Link, open_link
 from iotsecbench_agent.netemu.netem import NetemUnexpressible, ReadbackMismatch
-from iotsecbench_agent.netemu.profile import LinkProfile
-from iotsecbench_agent.netemu.tables import load_table
 from iotsecbench_agent.netemu.verify import verify
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.runtime.enforcement import (
@@ -228,7 +228,7 @@ def test_netem_link_leaves_nothing_after_sigterm(
     script.write_text(
         "import sys, time\n"
         "from iotsecbench_agent.netemu.link import open_link\n"
-        "from iotsecbench_agent.netemu.profile import LinkProfile\n"
+        "from iotsecbench_contract.netprofile import LinkProfile\n"
         f"profile = LinkProfile.parse({PROFILE!r})\n"
         f"with open_link(sys.argv[1], profile, table_dirs=[{str(FIXTURES)!r}], "
         "backend='netem'):\n"

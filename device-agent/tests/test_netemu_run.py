@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 from iotsecbench_contract.jobspec import LinkSpec
+from iotsecbench_contract.netprofile import LinkProfile
 
 from iotsecbench_agent.netemu.link import Link, open_link
-from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.oneway.controller import OneWayController, Target
 from iotsecbench_agent.runtime import enforcement
 from iotsecbench_agent.storage.recordlog import LOST, OK, RunFiles, read_records

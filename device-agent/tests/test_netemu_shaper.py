@@ -8,8 +8,8 @@ import random
 from typing import Any
 
 import pytest
+from iotsecbench_contract.netprofile import DirectionProfile, GilbertElliott
 
-from iotsecbench_agent.netemu.profile import DirectionProfile, GilbertElliott
 from iotsecbench_agent.netemu.shaper import DirectionShaper
 
 MS = 1_000_000

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from iotsecbench_contract.netprofile import LinkProfile
 
 from iotsecbench_agent.netemu import nsutil, owners
 from iotsecbench_agent.netemu.link import open_link
-from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.runtime.agent import sweep_stale_links
 from netem_kit import install_fake_tc
 
@@ -35,7 +35,7 @@ def name() -> str:
 HOLD = (
     "import sys, time\n"
     "from iotsecbench_agent.netemu.link import open_link\n"
-    "from iotsecbench_agent.netemu.profile import LinkProfile\n"
+    "from iotsecbench_contract.netprofile import LinkProfile\n"
     "with open_link(sys.argv[1], LinkProfile.parse({'both': {'delay_ms': 5}}),\n"
     "               backend=sys.argv[2]):\n"
     "    print('up', flush=True)\n"

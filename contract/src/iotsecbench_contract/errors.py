@@ -15,3 +15,18 @@ class JobSpecError(ContractError):
 
 class BrokerUrlError(ContractError):
     """An ``mqtt://`` or ``mqtts://`` URL is not one (scheme, port or host)."""
+
+
+class ProfileError(ContractError):
+    """A network profile is invalid. ``field`` is the dotted path of the offending value
+    (``egress.loss_pct``), and the message says what is wrong and what is allowed."""
+
+    def __init__(self, field: str, problem: str, allowed: str) -> None:
+        super().__init__(f"{field}: {problem}; allowed: {allowed}")
+        self.field = field
+        self.problem = problem
+        self.allowed = allowed
+
+
+class TableError(ContractError):
+    """A delay distribution table is missing or not in netem's ``maketable`` format."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from iotsecbench_agent.netemu.profile import LinkProfile
-from iotsecbench_agent.netemu.tables import read_profile_info
+from iotsecbench_contract.delaytables import read_profile_info
+from iotsecbench_contract.netprofile import LinkProfile
 
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
 from netprofiles.services import FIXTURES_DIR, builtin_id, catalogue_load

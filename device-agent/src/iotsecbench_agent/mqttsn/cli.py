@@ -18,11 +18,12 @@ import signal
 from types import FrameType
 from typing import Any
 
+from iotsecbench_contract.jobspec import DEFAULT_RECONNECT_BUDGET_S
+
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.mqttsn.gateway import (
     DEFAULT_GW_ID,
     DEFAULT_PORT,
-    DEFAULT_RECONNECT_BUDGET_S,
     Gateway,
 )
 from iotsecbench_agent.runtime.config import parse_mqtt_url

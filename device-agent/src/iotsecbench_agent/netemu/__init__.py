@@ -4,6 +4,7 @@ by a forwarder between two TUN devices in network namespaces, for hosts whose ke
 ``sch_netem``. See docs/network-emulation.md.
 
     with open_link("dev1", LinkProfile.parse({"both": {"delay_ms": 20}})) as link:
+        # LinkProfile: iotsecbench_contract.netprofile (profiles are part of the contract)
         verify(link).ok          # probe round trips match the profile
         link.counters()          # proof of enforcement, per direction
 
@@ -13,27 +14,15 @@ so the package imports anywhere.
 
 from __future__ import annotations
 
-from iotsecbench_agent.netemu.errors import (
-    BackendUnavailable,
-    LinkError,
-    NetemuError,
-    ProfileError,
-    TableError,
-)
+from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError, NetemuError
 from iotsecbench_agent.netemu.link import Link, capability, open_link
-from iotsecbench_agent.netemu.profile import DirectionProfile, GilbertElliott, LinkProfile
 from iotsecbench_agent.netemu.verify import Verification, verify
 
 __all__ = [
     "BackendUnavailable",
-    "DirectionProfile",
-    "GilbertElliott",
     "Link",
     "LinkError",
-    "LinkProfile",
     "NetemuError",
-    "ProfileError",
-    "TableError",
     "Verification",
     "capability",
     "open_link",

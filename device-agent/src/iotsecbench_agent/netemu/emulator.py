@@ -36,10 +36,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from iotsecbench_contract.delaytables import DistTable
+from iotsecbench_contract.netprofile import DIRECTIONS, LinkProfile
+
 from iotsecbench_agent.netemu.errors import LinkError
-from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
 from iotsecbench_agent.netemu.shaper import DirectionShaper
-from iotsecbench_agent.netemu.tables import DistTable
 
 # Larger than any packet a TUN device of ours carries (MTU 1500, no GSO without
 # IFF_VNET_HDR); a short read would silently truncate a packet.

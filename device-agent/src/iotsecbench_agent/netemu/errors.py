@@ -1,7 +1,9 @@
 """The link emulator's errors, in the agent's one family (``iotsecbench_agent.errors``).
 
 A profile that cannot be enforced must fail a run loudly (docs/network-emulation.md), so
-every way it can fail has its own class and a message that says what to do.
+every way it can fail has its own class and a message that says what to do. A profile or
+delay table that is invalid in itself raises the contract's ProfileError or TableError
+(iotsecbench_contract.errors).
 """
 
 from __future__ import annotations
@@ -11,21 +13,6 @@ from iotsecbench_agent.errors import AgentError
 
 class NetemuError(AgentError):
     """Base class of the link emulator's errors."""
-
-
-class ProfileError(NetemuError):
-    """A network profile is invalid. ``field`` is the dotted path of the offending value
-    (``egress.loss_pct``), and the message says what is wrong and what is allowed."""
-
-    def __init__(self, field: str, problem: str, allowed: str) -> None:
-        super().__init__(f"{field}: {problem}; allowed: {allowed}")
-        self.field = field
-        self.problem = problem
-        self.allowed = allowed
-
-
-class TableError(NetemuError):
-    """A delay distribution table is missing or not in netem's ``maketable`` format."""
 
 
 class LinkError(NetemuError):

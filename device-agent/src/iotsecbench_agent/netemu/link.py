@@ -40,12 +40,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from iotsecbench_contract.delaytables import DistTable, resolve
+from iotsecbench_contract.netprofile import DIRECTIONS, LinkProfile
+
 from iotsecbench_agent.netemu import netem_link, nsutil, owners
 from iotsecbench_agent.netemu.emulator import ForwarderProcess
 from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError, NetemuError
 from iotsecbench_agent.netemu.netem import NetemPlan
-from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
-from iotsecbench_agent.netemu.tables import DistTable, resolve
 
 PREFIX = owners.PREFIX
 USERSPACE = "userspace"

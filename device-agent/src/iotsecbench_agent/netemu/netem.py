@@ -32,9 +32,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from iotsecbench_contract.delaytables import MAX_TABLE_SIZE, DistTable
+from iotsecbench_contract.netprofile import DirectionProfile
+
 from iotsecbench_agent.netemu.errors import NetemuError
-from iotsecbench_agent.netemu.profile import DirectionProfile
-from iotsecbench_agent.netemu.tables import MAX_TABLE_SIZE, DistTable
 
 # The built-in distributions go by their own name (iproute2 ships normal.dist etc.); a
 # measured table by a fixed name per direction, since table names may be long (tc builds

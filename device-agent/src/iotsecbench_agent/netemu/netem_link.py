@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from iotsecbench_contract.delaytables import DistTable
+from iotsecbench_contract.netprofile import DIRECTIONS, LinkProfile
+
 from iotsecbench_agent.netemu import nsutil, owners
 from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError
 from iotsecbench_agent.netemu.netem import (
@@ -38,8 +41,6 @@ from iotsecbench_agent.netemu.netem import (
     plan,
     qdisc_stats,
 )
-from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
-from iotsecbench_agent.netemu.tables import DistTable
 
 if TYPE_CHECKING:
     from iotsecbench_agent.netemu.link import Link

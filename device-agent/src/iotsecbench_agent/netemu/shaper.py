@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields
 
-from iotsecbench_agent.netemu.profile import DirectionProfile
-from iotsecbench_agent.netemu.tables import DelaySampler, DistTable
+from iotsecbench_contract.delaytables import DelaySampler, DistTable
+from iotsecbench_contract.netprofile import DirectionProfile
 
 
 @dataclass

@@ -26,10 +26,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from iotsecbench_contract.delaytables import DistTable
+from iotsecbench_contract.netprofile import LinkProfile
+
 from iotsecbench_agent.netemu.link import Link
-from iotsecbench_agent.netemu.profile import LinkProfile
 from iotsecbench_agent.netemu.shaper import DirectionShaper
-from iotsecbench_agent.netemu.tables import DistTable
 
 PROBES = 50
 PAYLOAD_BYTES = 32

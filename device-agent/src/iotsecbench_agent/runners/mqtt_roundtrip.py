@@ -3,7 +3,7 @@ subscribed to, and time each message until its own copy comes back through the b
 
 The connection (own client, TCP_NODELAY, wire bytes counted at the socket, TLS below paho,
 the network loop driven in this thread) is ``mqtt_link.MqttLink`` and ``pump``; the spec
-fields shared with other runners are ``jobspec.LinkSpec`` and ``jobspec.Schedule``.
+fields shared with other runners are ``iotsecbench_contract.jobspec.LinkSpec`` and ``Schedule``.
 Measurement choices of this runner, and why:
 
 - Waiting for the echo is ``pump`` until ``on_message`` sets a ``threading.Event``;

@@ -37,10 +37,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from iotsecbench_contract.brokerurl import BrokerAddress
+from iotsecbench_contract.delaytables import MAX_TABLE_SIZE, resolve
+from iotsecbench_contract.errors import ContractError, TableError
+from iotsecbench_contract.netprofile import DIRECTIONS, LinkProfile
 
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.netemu import nsutil
-from iotsecbench_agent.netemu.errors import BackendUnavailable, NetemuError, TableError
+from iotsecbench_agent.netemu.errors import BackendUnavailable, NetemuError
 from iotsecbench_agent.netemu.link import (
     NETEM,
     USERSPACE,
@@ -51,9 +54,7 @@ from iotsecbench_agent.netemu.link import (
     require_userspace,
 )
 from iotsecbench_agent.netemu.netem import NetemUnexpressible, ReadbackMismatch
-from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
 from iotsecbench_agent.netemu.relay import TcpRelay
-from iotsecbench_agent.netemu.tables import MAX_TABLE_SIZE, resolve
 from iotsecbench_agent.netemu.verify import Verification, verify
 
 FIELD = "network_profile"
@@ -91,7 +92,7 @@ class NetworkProfileSpec:
             raise UnsupportedJob(f"spec.{FIELD}.name must be a non-empty string")
         try:
             profile = LinkProfile.parse(data.get("spec"))
-        except NetemuError as exc:
+        except ContractError as exc:
             raise UnsupportedJob(f"spec.{FIELD}.spec: {exc}") from None
         raw_tables = data.get("tables", {})
         if not isinstance(raw_tables, dict):
@@ -225,7 +226,7 @@ def enforced(
                     yield path
     except NotEnforced:
         raise
-    except NetemuError as exc:
+    except (NetemuError, ContractError) as exc:
         if path is not None:
             raise  # the link was up and verified: a teardown error, not a refusal
         raise NotEnforced(f"{prefix}: {exc}{_hint(exc)}; nothing was sent") from exc
@@ -234,7 +235,7 @@ def enforced(
             report(path.proof())
 
 
-def _hint(exc: NetemuError) -> str:
+def _hint(exc: NetemuError | ContractError) -> str:
     if isinstance(exc, BackendUnavailable):
         return (
             " (run the agent as root on a Linux host with iproute2 and either sch_netem or "

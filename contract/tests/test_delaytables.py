@@ -10,9 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.netemu.errors import TableError
-from iotsecbench_agent.netemu.profile import DirectionProfile
-from iotsecbench_agent.netemu.tables import (
+from iotsecbench_contract.delaytables import (
     BUILTIN,
     NETEM_DIST_SCALE,
     SYSTEM_TABLE_DIRS,
@@ -24,6 +22,8 @@ from iotsecbench_agent.netemu.tables import (
     read_profile_info,
     resolve,
 )
+from iotsecbench_contract.errors import TableError
+from iotsecbench_contract.netprofile import DirectionProfile
 
 REPO = Path(__file__).resolve().parents[2]
 # fixtures/ will hold the catalogue's copy; until then the shared folder beside the repo.

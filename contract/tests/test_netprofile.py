@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from iotsecbench_agent.netemu.errors import ProfileError
-from iotsecbench_agent.netemu.profile import (
+from iotsecbench_contract.errors import ProfileError
+from iotsecbench_contract.netprofile import (
     DEFAULT_LIMIT,
     DirectionProfile,
     GilbertElliott,

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, cast
 
-from iotsecbench_agent.netemu.errors import ProfileError
+from iotsecbench_contract.errors import ProfileError
 
 Distribution = Literal["uniform", "normal", "pareto", "paretonormal", "table"]
 DISTRIBUTIONS: tuple[Distribution, ...] = ("uniform", "normal", "pareto", "paretonormal", "table")

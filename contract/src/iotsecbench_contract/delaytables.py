@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from iotsecbench_agent.netemu.errors import TableError
-from iotsecbench_agent.netemu.profile import DirectionProfile, parse_direction
+from iotsecbench_contract.errors import TableError
+from iotsecbench_contract.netprofile import DirectionProfile, parse_direction
 
 NETEM_DIST_SCALE = 8192
 # maketable writes 4096 values; tc accepts up to MAX_DIST = 16384 (tc/q_netem.c).
