@@ -14,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from iotsecbench_contract import topics
 
 from accounts.models import Workspace
 from devices.authentication import token_hash
@@ -207,7 +208,7 @@ def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
         **header,
         "spec": {
             "broker_url": settings.MQTT_URL,
-            "topic": f"iotsecbench/health/{device.pk}/{job_id}",
+            "topic": topics.health_topic(device.pk, job_id),
             "time_url": f"{settings.PLATFORM_PUBLIC_URL}/api/agent/time/",
         },
     }
@@ -215,7 +216,7 @@ def device_health_check(*, device: Device, run_id: str | None = None) -> Device:
     if run_id is not None:
         health["run_id"] = run_id  # the run that waits for the answer (experiments.services.jobs)
     Device.objects.filter(pk=device.pk).update(health=health)
-    mqtt_publish_many([(f"iotsecbench/agents/{device.pk}/jobs", job_envelope(job), 1, False)])
+    mqtt_publish_many([(topics.jobs_topic(str(device.pk)), job_envelope(job), 1, False)])
     device.health = health
     return device
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from iotsecbench_contract.topics import agent_prefix
+
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import HEADER as RECORD_HEADER
@@ -96,7 +98,7 @@ class AgentState:
                 and value is None
                 and isinstance(data.get("device_id"), str)
             ):
-                value = f"iotsecbench/agents/{data['device_id']}"
+                value = agent_prefix(data["device_id"])
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{source}: `{f.name}` is missing or not a non-empty string")
             values[f.name] = value
