@@ -7,6 +7,7 @@ from uuid import UUID
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
+from iotsecbench_contract import topics
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -192,7 +193,7 @@ class AgentEnrollApi(APIView):
                 "api_token": api_token,
                 "mqtt_url": settings.MQTT_URL,
                 "job_public_key": job_public_key_b64(),
-                "topic_prefix": f"iotsecbench/agents/{device.id}",
+                "topic_prefix": topics.agent_prefix(str(device.id)),
                 "mqtt_identity": None if identity is None else asdict(identity),
             }
         ).data

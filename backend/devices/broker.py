@@ -46,7 +46,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from django.conf import settings
 from django.utils.crypto import salted_hmac
-from iotsecbench_agent.platform.sealing import seal
+from iotsecbench_contract import topics
+from iotsecbench_contract.sealing import seal
 
 from core.exceptions import ApplicationError
 
@@ -59,9 +60,6 @@ ADMIN_TIMEOUT_S = 10.0
 # A device's certificate is renewed by enrolling again; a lab's Pi keeps one for years.
 DEVICE_CERT_DAYS = 825
 PLATFORM_CERT_DAYS = 30
-SRUP_ID_HEX_DIGITS = 16
-# What an agent publishes under iotsecbench/agents/<device>/ (docs/control-plane.md §3).
-AGENT_WRITES = ("status", "heartbeat", "events")
 # Errors of an idempotent sync that mean "already so".
 _ALREADY = ("already exists", "not found")
 
@@ -158,7 +156,7 @@ def device_certificate(*, device_id: str, csr_pem: str) -> str:
 
 
 def seal_for_device(device: Any, secret: bytes, *, context: str) -> dict[str, str] | None:
-    """`secret` sealed to the device's broker key (device-agent sealing.py), or None with an
+    """`secret` sealed to the device's broker key (iotsecbench_contract.sealing), or None with an
     anonymous broker (identities off): then the caller sends it as before, readable by
     whoever may read the device's job topic. BrokerAdminFailed for a device without a
     broker certificate (enrolled before identities): it must enroll again."""
@@ -241,18 +239,13 @@ def platform_data_credentials() -> tuple[str, str]:
     return PLATFORM_DATA_USER, _password(PLATFORM_DATA_USER)
 
 
-def srup_topic(device_id: str) -> str:
-    """SRUP/<the device's 64-bit SRUP id> (device-agent runners/srup_roundtrip.srup_id)."""
-    return f"SRUP/{uuid.UUID(device_id).hex[:SRUP_ID_HEX_DIGITS]}"
-
-
 def _acl(acltype: str, topic: str) -> dict[str, Any]:
     return {"acltype": acltype, "topic": topic, "allow": True, "priority": 0}
 
 
-def _use(topics: list[str]) -> list[dict[str, Any]]:
+def _use(filters: list[str]) -> list[dict[str, Any]]:
     """Publish to and subscribe to each topic (filter)."""
-    return [_acl(t, topic) for topic in topics for t in ("publishClientSend", "subscribePattern")]
+    return [_acl(t, topic) for topic in filters for t in ("publishClientSend", "subscribePattern")]
 
 
 def data_topics(device_id: str) -> list[str]:
@@ -260,18 +253,17 @@ def data_topics(device_id: str) -> list[str]:
     topic, its SRUP topic and MQTT-SN short topic names (two characters, top level: shared by
     every device, as on any broker, see device-agent/docs/mqttsn.md)."""
     return [
-        f"iotsecbench/data/+/{device_id}",
-        f"iotsecbench/health/{device_id}/#",
-        srup_topic(device_id),
+        topics.data_topic("+", device_id),
+        topics.health_topic(device_id, "#"),
+        topics.srup_topic(topics.srup_id(device_id)),
         "+",
     ]
 
 
 def device_role(device_id: str) -> dict[str, Any]:
-    prefix = f"iotsecbench/agents/{device_id}"
     acls = [
-        _acl("subscribePattern", f"{prefix}/jobs"),
-        *[_acl("publishClientSend", f"{prefix}/{kind}") for kind in AGENT_WRITES],
+        _acl("subscribePattern", topics.jobs_topic(device_id)),
+        *[_acl("publishClientSend", topics.agent_topic(device_id, k)) for k in topics.AGENT_WRITES],
         *_use(data_topics(device_id)),
     ]
     return {"rolename": f"device-{device_id}", "acls": acls}
@@ -284,14 +276,14 @@ def device_data_role(device_id: str) -> dict[str, Any]:
 PLATFORM_ROLE: dict[str, Any] = {
     "rolename": "iotsecbench-platform",
     "acls": [
-        _acl("publishClientSend", "iotsecbench/agents/+/jobs"),
-        *[_acl("subscribePattern", f"iotsecbench/agents/+/{kind}") for kind in AGENT_WRITES],
-        *_use(["iotsecbench/data/#", "SRUP/#"]),
+        _acl("publishClientSend", topics.jobs_topic("+")),
+        *[_acl("subscribePattern", topic) for topic in topics.platform_subscriptions()],
+        *_use([f"{topics.DATA}/#", f"{topics.SRUP_PREFIX}#"]),
     ],
 }
 PLATFORM_DATA_ROLE: dict[str, Any] = {
     "rolename": "iotsecbench-platform-data",
-    "acls": _use(["iotsecbench/data/#", "SRUP/#"]),
+    "acls": _use([f"{topics.DATA}/#", f"{topics.SRUP_PREFIX}#"]),
 }
 # The plugin's own admin role (as `mosquitto_ctrl dynsec init` makes it).
 ADMIN_ROLE: dict[str, Any] = {

@@ -13,6 +13,8 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from iotsecbench_contract import topics
+
 from devices.models import Device
 from devices.services import device_health_apply, device_seen, device_status_apply
 from experiments.models import RunDevice
@@ -28,22 +30,21 @@ from experiments.services.jobs import run_health_answered
 
 logger = logging.getLogger(__name__)
 
-TOPIC_PREFIX = "iotsecbench/agents/"
-SUBSCRIPTIONS = [f"{TOPIC_PREFIX}+/status", f"{TOPIC_PREFIX}+/heartbeat", f"{TOPIC_PREFIX}+/events"]
+SUBSCRIPTIONS = topics.platform_subscriptions()
 
 
 def _parse(topic: str, payload: bytes) -> tuple[str, str, dict[str, Any]] | None:
-    parts = topic.split("/")
-    if len(parts) != 4 or not topic.startswith(TOPIC_PREFIX):
+    agent = topics.device_of(topic)
+    if agent is None:
         return None
     try:
-        device_id = str(uuid.UUID(parts[2]))
+        device_id = str(uuid.UUID(agent))
         body = json.loads(payload)
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(body, dict):
         return None
-    return device_id, parts[3], body
+    return device_id, topic.rsplit("/", 1)[1], body
 
 
 def _timestamp(body: dict[str, Any]) -> datetime:

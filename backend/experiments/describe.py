@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from experiments.catalogue import MECHANISMS
+from iotsecbench_contract.mechanisms import MECHANISMS
+
 from experiments.models import (
     CoapMethod,
     CoapType,

@@ -27,10 +27,11 @@ from typing import Any
 import jsonschema
 import yaml
 from django.db.models import Q
+from iotsecbench_contract.limits import MIN_WINDOW_MS
+from iotsecbench_contract.mechanisms import NAMES as MECHANISM_NAMES
 
 from accounts.models import Workspace
 from devices.models import Device
-from experiments.catalogue import MECHANISM_NAMES
 from experiments.matrix import (
     AXES_MAX,
     AXIS_PARAMETERS,
@@ -46,7 +47,6 @@ from experiments.models import (
     PAYLOAD_SIZE_MAX,
     REPEATS_MAX,
     WINDOW_MS_MAX,
-    WINDOW_MS_MIN,
     CoapMethod,
     CoapType,
     Experiment,
@@ -102,7 +102,7 @@ PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
         "minItems": 1,
     },
     "repetitions": _int(1, BENCH_REPETITIONS_MAX),
-    "window_ms": _int(WINDOW_MS_MIN, WINDOW_MS_MAX),
+    "window_ms": _int(MIN_WINDOW_MS, WINDOW_MS_MAX),
     "device_ids": {
         "type": "array",
         "items": {"type": "string"},

@@ -16,8 +16,6 @@ MESSAGE_COUNT_MAX = 100_000  # per device and run; keeps one run's upload within
 INTERVAL_MS_MAX = 3_600_000
 BENCH_DATA_BYTES_MAX = 1 << 30  # 1 GiB, the OpenSSL-on-Pi paper's largest file
 BENCH_REPETITIONS_MAX = 10_000
-BENCH_MECHANISMS_MAX = 64
-BENCH_SIZES_MAX = 16
 
 
 class Protocol(models.TextChoices):
@@ -82,7 +80,6 @@ class ExperimentKind(models.TextChoices):
 
 # Kinds whose results are benchmark samples (BenchSample), not message records.
 SAMPLE_KINDS = (ExperimentKind.CIPHER_BENCH, ExperimentKind.THROUGHPUT)
-WINDOW_MS_MIN = 10
 WINDOW_MS_MAX = 60_000
 
 

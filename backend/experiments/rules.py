@@ -6,12 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA
-from iotsecbench_agent.security import registry as agent_registry
-from iotsecbench_agent.throughput.plan import MAX_UDP_PAYLOAD
+from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD, ONE_WAY_MIN_PAYLOAD
+from iotsecbench_contract.mechanisms import describe as mechanism_info
 from rest_framework import serializers
 
-from experiments.catalogue import largest_payload
 from experiments.describe import describe_plain
 from experiments.matrix import KIND_AXIS_PARAMETERS, Matrix
 from experiments.matrix import label as matrix_label
@@ -41,11 +39,9 @@ ONE_WAY_PROTOCOLS = (
     "One-way delay is measured for MQTT and SRUP (the platform sends through the broker); "
     "measure CoAP and MQTT-SN as round trips."
 )
-# Sequence number and the controller's send time travel in the payload.
-ONE_WAY_PAYLOAD_MIN = 16
 ONE_WAY_PAYLOAD_TOO_SMALL = (
     f"One-way messages carry their sequence number and send time: at least "
-    f"{ONE_WAY_PAYLOAD_MIN} bytes."
+    f"{ONE_WAY_MIN_PAYLOAD} bytes."
 )
 QOS_MINUS_ONE_MQTTSN = "QoS -1 (publish without a connection) exists in MQTT-SN only."
 MQTTSN_QOS = "MQTT-SN runs use QoS -1, 0 or 1."
@@ -61,9 +57,7 @@ PROFILE_NEEDS_BROKER_PROTOCOL = (
     "Network profiles are enforced on the broker link of MQTT and SRUP runs; CoAP and MQTT-SN "
     "runs cannot be measured under one yet: leave it empty."
 )
-# The largest Data of an MQTT-SN PUBLISH in one UDP datagram (the agent's limit: 65,507
-# octets less the 9-octet header with the 3-octet length).
-MQTTSN_DATA_MAX = MAX_PUBLISH_DATA
+# The limit is the contract's MAX_PUBLISH_DATA (the agent's: a PUBLISH in one datagram).
 MQTTSN_PAYLOAD_TOO_LARGE = (
     "An MQTT-SN message travels in one UDP datagram, whose PUBLISH carries at most "
     "{limit:,} bytes: with {mechanism} use at most {fits:,} bytes of payload."
@@ -125,17 +119,17 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     if attrs["measurement"] == Measurement.ONE_WAY:
         if protocol not in BROKER_PROTOCOLS:
             return {"measurement": [ONE_WAY_PROTOCOLS]}
-        if attrs["payload_size"] < ONE_WAY_PAYLOAD_MIN:
+        if attrs["payload_size"] < ONE_WAY_MIN_PAYLOAD:
             return {"payload_size": [ONE_WAY_PAYLOAD_TOO_SMALL]}
     if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
         return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
     if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:
         return {"network_profile": [PROFILE_NEEDS_BROKER_PROTOCOL]}
     if protocol == Protocol.MQTTSN:
-        fits = largest_payload(attrs["security"], MQTTSN_DATA_MAX)
+        fits = mechanism_info(attrs["security"]).largest_payload(MAX_PUBLISH_DATA)
         if attrs["payload_size"] > fits:
             message = MQTTSN_PAYLOAD_TOO_LARGE.format(
-                limit=MQTTSN_DATA_MAX, mechanism=attrs["security"], fits=fits
+                limit=MAX_PUBLISH_DATA, mechanism=attrs["security"], fits=fits
             )
             return {"payload_size": [message]}
     return {}
@@ -145,10 +139,11 @@ def _datagram_errors(mechanisms: list[str], sizes: list[int]) -> dict[str, list[
     """A throughput packet (payload secured by each mechanism) must fit one UDP datagram;
     the first pair that does not, named with the size that would fit."""
     for mechanism in mechanisms:
-        fits = largest_payload(mechanism, MAX_UDP_PAYLOAD)
+        info = mechanism_info(mechanism)
+        fits = info.largest_payload(MAX_UDP_PAYLOAD)
         for size in sizes:
             if size > fits:
-                frame = size + agent_registry.describe(mechanism).overhead(size)
+                frame = size + info.overhead(size)
                 message = THROUGHPUT_PAYLOAD_TOO_LARGE.format(
                     limit=MAX_UDP_PAYLOAD, mechanism=mechanism, size=size, frame=frame, fits=fits
                 )

@@ -17,6 +17,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from iotsecbench_contract.sealing import SealError, seal, unseal
 
 from iotsecbench_agent.cli.main import main
 from iotsecbench_agent.errors import ConfigError
@@ -27,7 +28,6 @@ from iotsecbench_agent.platform.identity import (
     KEY_FILE,
     BrokerIdentity,
 )
-from iotsecbench_agent.platform.sealing import SealError, seal, unseal
 from testkit import TOKEN, FakePlatform, public_key_b64
 
 CONTEXT = "run-1/device-1"

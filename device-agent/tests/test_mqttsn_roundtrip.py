@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.limits import MAX_PUBLISH_DATA
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners import RunClock, RunContext, runner_for
 from iotsecbench_agent.runners.mqtt_roundtrip import filler_for, payload_of
-from iotsecbench_agent.runners.mqttsn_roundtrip import MAX_PUBLISH_DATA, MqttSnRoundTripRunner
+from iotsecbench_agent.runners.mqttsn_roundtrip import MqttSnRoundTripRunner
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import blockmodes, registry
 from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, LOST, OK, Record

@@ -9,13 +9,10 @@ import pytest
 from Crypto.Cipher import AES, DES3
 from Crypto.PublicKey import ECC, RSA
 from Crypto.Util.Padding import unpad
+from iotsecbench_contract.mechanisms import AEAD, CIPHER, MAC, SIGNATURE
 
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import (
-    AEAD,
-    CIPHER,
-    MAC,
-    SIGNATURE,
     DecryptError,
     Mechanism,
     MechanismError,

@@ -11,10 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from iotsecbench_contract.limits import MAX_UDP_PAYLOAD
+from iotsecbench_contract.mechanisms import NONE, MechanismInfo
 
 from iotsecbench_agent.errors import RunAborted, UnsupportedJob
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import NONE, Mechanism, MechanismInfo
+from iotsecbench_agent.security.base import Mechanism
 from iotsecbench_agent.storage.samplelog import Sample
 from iotsecbench_agent.throughput.engine import (
     ThroughputFailed,
@@ -24,7 +26,7 @@ from iotsecbench_agent.throughput.engine import (
     send_window,
     summarize,
 )
-from iotsecbench_agent.throughput.plan import MAX_UDP_PAYLOAD, Target, ThroughputPlan
+from iotsecbench_agent.throughput.plan import Target, ThroughputPlan
 from iotsecbench_agent.throughput.sink import UdpSink
 
 WINDOW_MS = 100  # -20 % / +100 %: room for scheduler slices on a busy host
@@ -158,7 +160,9 @@ class Doubling(Mechanism):
 
 @pytest.fixture
 def doubling() -> Iterator[str]:
-    info = MechanismInfo("test-doubling", NONE, 0, 0, "test", "payload || payload", None, 0)
+    info = MechanismInfo(
+        "test-doubling", "Doubling", "Test", NONE, 0, 0, "test", "payload || payload", None, 0
+    )
     registry.register(registry.Entry(info, lambda info, key, seed, rnd: Doubling(info)))
     yield info.name
     registry.unregister(info.name)

@@ -6,6 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from iotsecbench_contract.limits import MAX_DATA_SIZES, MAX_MECHANISMS, MIN_WINDOW_MS
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,15 +22,12 @@ from experiments.matrix import MatrixError
 from experiments.matrix import build as build_matrix
 from experiments.models import (
     BENCH_DATA_BYTES_MAX,
-    BENCH_MECHANISMS_MAX,
     BENCH_REPETITIONS_MAX,
-    BENCH_SIZES_MAX,
     INTERVAL_MS_MAX,
     MESSAGE_COUNT_MAX,
     PAYLOAD_SIZE_MAX,
     REPEATS_MAX,
     WINDOW_MS_MAX,
-    WINDOW_MS_MIN,
     CoapMethod,
     CoapType,
     Experiment,
@@ -156,18 +154,18 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
     mechanisms = serializers.ListField(
         child=serializers.ChoiceField(choices=MECHANISM_CHOICES),
         default=list,
-        max_length=BENCH_MECHANISMS_MAX,
+        max_length=MAX_MECHANISMS,
     )
     data_sizes = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=BENCH_DATA_BYTES_MAX),
         default=list,
-        max_length=BENCH_SIZES_MAX,
+        max_length=MAX_DATA_SIZES,
     )
     repetitions = serializers.IntegerField(
         min_value=1, max_value=BENCH_REPETITIONS_MAX, default=100
     )
     window_ms = serializers.IntegerField(
-        min_value=WINDOW_MS_MIN, max_value=WINDOW_MS_MAX, default=2000
+        min_value=MIN_WINDOW_MS, max_value=WINDOW_MS_MAX, default=2000
     )
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
     network_profile = serializers.UUIDField(

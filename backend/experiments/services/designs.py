@@ -14,7 +14,7 @@ from Crypto.PublicKey import ECC, RSA
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from iotsecbench_agent.security import registry as agent_registry
+from iotsecbench_contract import mechanisms
 
 from accounts.models import Workspace
 from devices.models import Device
@@ -197,7 +197,7 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         "protocol": experiment.protocol,
         "mqtt_version": experiment.mqtt_version,
         "qos": experiment.qos,
-        "security": experiment.security,  # a mechanism name of experiments.catalogue
+        "security": experiment.security,  # a name of iotsecbench_contract.mechanisms
         "payload_size": experiment.payload_size,
         "message_count": experiment.message_count,
         "interval_ms": experiment.interval_ms,
@@ -234,7 +234,7 @@ def _planned_total(experiment: Experiment) -> int:
     return experiment.message_count
 
 
-# SRUP's signatures as the agent registry's signature mechanisms (the same keys).
+# SRUP's signatures as the contract's signature mechanisms (the same keys).
 _SRUP_MECHANISMS = {
     SrupSignature.RSA_2048: "rsa-2048-pkcs1v15",
     SrupSignature.RSA_4096: "rsa-4096-pkcs1v15",
@@ -243,8 +243,8 @@ _SRUP_MECHANISMS = {
 
 
 def _signing_key(mechanism: str) -> RSA.RsaKey | ECC.EccKey:
-    """A fresh private key for a signature mechanism of the agent registry."""
-    info = agent_registry.describe(mechanism)
+    """A fresh private key for a signature mechanism of the contract."""
+    info = mechanisms.describe(mechanism)
     if info.name.startswith("rsa-"):
         return RSA.generate(info.key_bits)
     return ECC.generate(curve="ed25519" if info.name == "ed25519" else "P-256")
@@ -266,7 +266,7 @@ def _controller_secrets(design: Experiment) -> dict[str, Any]:
         }
     if design.security in ("none", "null"):
         return {}
-    info = agent_registry.describe(design.security)
+    info = mechanisms.describe(design.security)
     if info.kind == "signature":
         # The controller signs; the devices get the public key only (security_key).
         pair = _signing_key(info.name)

@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 
 from django.db import connection, transaction
 from django.utils import timezone
+from iotsecbench_contract import topics
 
 from core.mqtt import BrokerUnavailable, mqtt_publish_many
 from devices.models import Device
@@ -234,7 +235,7 @@ def _publish_cancel(run_id: UUID, parts: Sequence[RunDevice]) -> None:
             now=now,
         )
         job = {**header, "spec": {"job_id": str(part.job_id)}}
-        messages.append((f"iotsecbench/agents/{part.device_id}/jobs", job_envelope(job), 1, False))
+        messages.append((topics.jobs_topic(str(part.device_id)), job_envelope(job), 1, False))
     if messages:
         try:
             mqtt_publish_many(messages)

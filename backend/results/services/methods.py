@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from iotsecbench_contract.mechanisms import MECHANISMS
 
-from experiments.catalogue import MECHANISMS
 from experiments.models import (
     ExperimentKind,
     IntervalDistribution,

@@ -28,6 +28,8 @@ from itertools import accumulate
 from typing import Any
 from uuid import UUID
 
+from iotsecbench_contract import topics
+
 from experiments.models import MqttVersion, Protocol, Run, SrupSignature, Transport
 from results.services.round_trips import run_wire_size_counts
 
@@ -63,11 +65,11 @@ ASSUMPTIONS = (
 # --- MQTT -------------------------------------------------------------------------------
 TOPIC_LENGTH_BYTES = 2  # the topic's 16-bit length prefix, part of the header here
 PACKET_ID_BYTES = 2  # QoS 1 and 2 only
-# The job's data topic (experiments.services.jobs._job_for; a test checks they agree).
-DATA_TOPIC = "iotsecbench/data/{run_id}/{device_id}"
+# A run's data topic is iotsecbench_contract.topics.data_topic (experiments.services.jobs
+# names it in the job; a test checks they agree).
 
 # --- SRUP (device-agent srup/codec.py: data messages, the only kind the platform sends) -----
-SRUP_TOPIC = "SRUP/" + "0" * 16  # SRUP/<64-bit device id as 16 hex digits>
+SRUP_TOPIC = topics.srup_topic(0)  # every SRUP topic is as long: SRUP/<16 hex digits>
 SRUP_FIELDS_BYTES = (
     1  # version
     + 1  # message type
@@ -320,7 +322,7 @@ def run_topic_bytes(*, run: Run) -> int:
         return len(SRUP_TOPIC)
     first = next(iter(run.run_devices.all()), None)
     device_id = first.device_id if first is not None else UUID(int=0)
-    return len(DATA_TOPIC.format(run_id=run.pk, device_id=device_id).encode())
+    return len(topics.data_topic(run.pk, device_id).encode())
 
 
 def run_sizes_compute(*, run: Run) -> SizeBreakdown | None:

@@ -22,7 +22,10 @@ SRUP_PREFIX = "SRUP/"
 SRUP_ID_HEX_DIGITS = 16
 
 # What an agent publishes under its prefix; the platform subscribes to these for every agent.
-AGENT_WRITES = ("status", "heartbeat", "events")
+STATUS = "status"
+HEARTBEAT = "heartbeat"
+EVENTS = "events"
+AGENT_WRITES = (STATUS, HEARTBEAT, EVENTS)
 JOBS = "jobs"
 
 

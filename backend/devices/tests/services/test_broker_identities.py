@@ -258,7 +258,7 @@ def test_no_job_of_any_run_kind_carries_a_secret(personas, identities, monkeypat
 def test_a_one_way_runs_shared_key_reaches_only_the_device_it_was_sealed_to(
     personas, identities, monkeypatch
 ):
-    from iotsecbench_agent.platform.sealing import SealError, unseal
+    from iotsecbench_contract.sealing import SealError, unseal
 
     monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
     keys = [ec.generate_private_key(ec.SECP256R1()) for _ in range(2)]

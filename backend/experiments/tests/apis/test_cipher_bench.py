@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from iotsecbench_contract.mechanisms import NAMES as MECHANISM_NAMES
 
 from core.testing.factories import DeviceFactory
-from experiments.catalogue import MECHANISM_NAMES
 from experiments.models import Experiment, ExperimentKind, Run, RunDevice
 from experiments.rules import (
     BENCH_NEEDS_MECHANISMS,
@@ -18,13 +18,6 @@ BENCH = {
     "data_sizes": [16, 8192, 1 << 20],
     "repetitions": 100,
 }
-
-
-@pytest.mark.django_db
-def test_catalogue_names_are_exactly_the_agents_registry_names():
-    from iotsecbench_agent.security.registry import names
-
-    assert set(MECHANISM_NAMES) == set(names())
 
 
 @pytest.mark.django_db

@@ -7,8 +7,9 @@ import re
 import uuid
 
 import pytest
+from iotsecbench_contract.mechanisms import NAMES as MECHANISM_NAMES
+from iotsecbench_contract.mechanisms import describe
 
-from experiments.catalogue import MECHANISM_NAMES
 from experiments.models import RunDevice
 from experiments.services.jobs import _job_for
 from measurements.models import MessageRecord
@@ -108,9 +109,7 @@ def _framing_numbers(framing: str, *names: str) -> int:
 
 
 @pytest.mark.parametrize("name", MECHANISM_NAMES)
-def test_every_catalogue_mechanism_has_the_framing_the_agent_reports(name):
-    from iotsecbench_agent.security.registry import describe
-
+def test_every_catalogue_mechanism_has_the_framing_the_contract_states(name):
     info = describe(name)
     framing = mechanism_framing(name)
     assert framing is not None

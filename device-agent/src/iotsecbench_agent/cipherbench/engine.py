@@ -62,11 +62,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from iotsecbench_contract.limits import MAX_DATA_SIZES, MAX_MECHANISMS
+from iotsecbench_contract.mechanisms import NONE
+
 from iotsecbench_agent.cipherbench.child import Batch
 from iotsecbench_agent.cipherbench.streams import generate_key, operations
 from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import NONE
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 from iotsecbench_agent.storage.samplelog import Sample
 
@@ -79,8 +81,6 @@ CHUNK_BYTES = 256 * 1024
 # The paper's largest file was 2 GB; the platform caps a size at 1 GiB.
 MAX_DATA_BYTES = 2 << 30
 MAX_REPETITIONS = 100_000
-MAX_MECHANISMS = 64
-MAX_DATA_SIZES = 16
 # How often the parent looks at the stop flag while a batch runs.
 POLL_S = 0.2
 CHILD_EXIT_WAIT_S = 5.0

@@ -45,10 +45,10 @@ from typing import Any, Callable, ClassVar, Protocol
 from Crypto.Cipher import AES, ARC4, DES, DES3, ChaCha20_Poly1305
 from Crypto.Hash import HMAC, SHA256, SHA512
 from Crypto.Signature import DSS, eddsa, pkcs1_15, pss
+from iotsecbench_contract.mechanisms import MAC, NULL, SIGNATURE
 
 from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import MAC, NULL, SIGNATURE
 from iotsecbench_agent.security.lightweight_mechanisms import block_cipher, load_native
 
 ENCRYPT_OPS = ("encrypt", "decrypt")

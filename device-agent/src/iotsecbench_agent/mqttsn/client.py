@@ -27,9 +27,7 @@ from iotsecbench_agent.mqttsn import codec
 T = TypeVar("T", bound=codec.Message)
 
 REQUEST_TIMEOUT_S = 10.0
-# A datagram's largest payload over IPv4 (65535 − 20 IP − 8 UDP octets); our socket reads
-# up to the 3-octet Length's maximum so nothing is ever cut.
-MAX_UDP_PAYLOAD = 65507
+# Our socket reads up to the 3-octet Length's maximum so nothing is ever cut.
 RECV_BYTES = codec.MAX_MESSAGE_BYTES
 
 

@@ -69,12 +69,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from iotsecbench_contract.brokerurl import BrokerAddress
 from iotsecbench_contract.jobspec import DEFAULT_RECONNECT_BUDGET_S
+from iotsecbench_contract.limits import MAX_UDP_PAYLOAD
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
 from iotsecbench_agent.errors import DataPlaneError
 from iotsecbench_agent.mqttsn import codec
-from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, RECV_BYTES
+from iotsecbench_agent.mqttsn.client import RECV_BYTES
 
 logger = logging.getLogger(__name__)
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.controller import OneWayController, Target, TargetResult
-from iotsecbench_agent.oneway.wire import END_SEQ, MIN_PAYLOAD_BYTES, build_payload, parse_payload
+from iotsecbench_agent.oneway.wire import END_SEQ, build_payload, parse_payload
 
 __all__ = [
     "END_SEQ",
-    "MIN_PAYLOAD_BYTES",
     "ClockOffset",
     "ClockProbeError",
     "OneWayController",

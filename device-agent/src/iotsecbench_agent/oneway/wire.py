@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from iotsecbench_contract.limits import ONE_WAY_MIN_PAYLOAD
+
 SEQ_BYTES = 8
 TIME_BYTES = 8
-HEADER_BYTES = SEQ_BYTES + TIME_BYTES
-MIN_PAYLOAD_BYTES = HEADER_BYTES
+HEADER_BYTES = SEQ_BYTES + TIME_BYTES  # == ONE_WAY_MIN_PAYLOAD, the contract's minimum
 END_SEQ = 2**64 - 1
 FILLER = 0xA5
 # A SRUP data message carries the payload under this data ID (as the SRUP round trip's).
@@ -34,8 +35,8 @@ class OneWayPayload:
 
 def build_payload(seq: int, t_send_ns: int, payload_size: int) -> bytes:
     """The payload of message ``seq`` (``END_SEQ`` for the END marker)."""
-    if payload_size < MIN_PAYLOAD_BYTES:
-        raise ValueError(f"a one-way payload needs {MIN_PAYLOAD_BYTES} bytes or more")
+    if payload_size < ONE_WAY_MIN_PAYLOAD:
+        raise ValueError(f"a one-way payload needs {ONE_WAY_MIN_PAYLOAD} bytes or more")
     return (
         seq.to_bytes(SEQ_BYTES, "big")
         + t_send_ns.to_bytes(TIME_BYTES, "big")

@@ -22,6 +22,7 @@ from typing import Any, Callable, Protocol
 
 import paho.mqtt.client as mqtt
 from iotsecbench_contract.brokerurl import BrokerAddress
+from iotsecbench_contract.topics import EVENTS, HEARTBEAT, JOBS, STATUS
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
@@ -41,25 +42,26 @@ RECONNECT_MAX_DELAY_S = 30
 
 @dataclass(frozen=True)
 class Topics:
-    """The agent's topics under ``iotsecbench/agents/<device>``."""
+    """The agent's topics under its prefix, by default ``iotsecbench_contract.topics``'s
+    ``agent_prefix`` (``iotsecbench/agents/<device>``)."""
 
     prefix: str
 
     @property
     def status(self) -> str:
-        return f"{self.prefix}/status"
+        return f"{self.prefix}/{STATUS}"
 
     @property
     def heartbeat(self) -> str:
-        return f"{self.prefix}/heartbeat"
+        return f"{self.prefix}/{HEARTBEAT}"
 
     @property
     def events(self) -> str:
-        return f"{self.prefix}/events"
+        return f"{self.prefix}/{EVENTS}"
 
     @property
     def jobs(self) -> str:
-        return f"{self.prefix}/jobs"
+        return f"{self.prefix}/{JOBS}"
 
 
 @dataclass(frozen=True)

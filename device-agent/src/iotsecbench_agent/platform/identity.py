@@ -26,9 +26,9 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from iotsecbench_contract.sealing import SealError, unseal
 
 from iotsecbench_agent.errors import ConfigError
-from iotsecbench_agent.platform.sealing import SealError, unseal
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 

@@ -65,10 +65,11 @@ from iotsecbench_contract.jobspec import (
     int_field,
     reconnect_budget_field,
 )
+from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD
 
 from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
-from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
+from iotsecbench_agent.mqttsn.client import SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
@@ -97,9 +98,6 @@ QOS_LEVELS = (-1, 0, 1)
 IDLE_SLICE_NS = 250_000_000
 # The keep-alive Duration of our CONNECT; we PINGREQ after half of it without sending.
 KEEPALIVE_S = 60
-# The largest Data of a PUBLISH that one UDP datagram carries: 65507 octets of datagram
-# minus the 9-octet header of a PUBLISH with the 3-octet Length (§5.2.1, §5.4.12).
-MAX_PUBLISH_DATA = MAX_UDP_PAYLOAD - 9
 # Spec fields that only the MQTT runner understands: refused rather than ignored. (A
 # network_profile is refused by the executor, as for every runner without emulated links.)
 MQTT_ONLY_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")

@@ -70,11 +70,13 @@ from iotsecbench_contract.jobspec import (
     int_field,
     number_field,
 )
+from iotsecbench_contract.limits import ONE_WAY_MIN_PAYLOAD
+from iotsecbench_contract.mechanisms import SIGNATURE
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
-from iotsecbench_agent.oneway.wire import MIN_PAYLOAD_BYTES, parse_payload
+from iotsecbench_agent.oneway.wire import parse_payload
 from iotsecbench_agent.runners.base import Runner, register
 from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
@@ -82,7 +84,7 @@ from iotsecbench_agent.runners.mqtt_wire import CountingSocket, CountingTLSSocke
 from iotsecbench_agent.runners.srup_roundtrip import _id_field
 from iotsecbench_agent.runners.timing import HarnessFloor, refusal_outcome, time_unsecure
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import SIGNATURE, MechanismError
+from iotsecbench_agent.security.base import MechanismError
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import MAX_FIELD_BYTES, MalformedMessage
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
@@ -127,7 +129,7 @@ class OneWaySpec:
             "payload_size": int_field(
                 spec,
                 "payload_size",
-                MIN_PAYLOAD_BYTES,
+                ONE_WAY_MIN_PAYLOAD,
                 MAX_FIELD_BYTES if srup else MAX_PAYLOAD_BYTES,
             ),
             "message_count": int_field(spec, "message_count", 1, MAX_MESSAGE_COUNT),

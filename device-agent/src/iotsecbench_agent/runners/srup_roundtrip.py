@@ -41,13 +41,11 @@ Measurement choices, and why:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +58,7 @@ from iotsecbench_contract.jobspec import (
     choice_field,
     hex_field,
 )
+from iotsecbench_contract.topics import SRUP_ID_HEX_DIGITS, srup_id, srup_topic
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.runners.base import Runner, register
@@ -89,17 +88,15 @@ MESSAGES = (DATA, ACTION)
 LOCAL = "local"
 EXTERNAL = "external"
 PEERS = (LOCAL, EXTERNAL)
-TOPIC_PREFIX = "SRUP/"
 REQUEST_DATA_ID = b"data"
 # The SRUP paper's action byte: 0xFF switches the device's LED on, 0x00 off; requests
 # alternate, starting with on.
 ACTION_ON = 0xFF
 ACTION_OFF = 0x00
-ID_HEX_DIGITS = 16  # a SRUP identity is 64 bits, written as 16 hex digits
 # Slots of the generated RSA keys (registry.rsa_key): two parties, two key pairs.
 CONTROLLER_SLOT = "srup-controller"
 DEVICE_SLOT = "srup-device"
-_HEX_ID = re.compile(f"[0-9a-fA-F]{{{ID_HEX_DIGITS}}}")
+_HEX_ID = re.compile(f"[0-9a-fA-F]{{{SRUP_ID_HEX_DIGITS}}}")
 
 
 @dataclass(frozen=True)
@@ -109,7 +106,7 @@ class SrupSpec:
     signature: str = DEFAULT_SIGNATURE
     message: str = DATA
     peer: str = LOCAL
-    # None: derived from the agent's device id / the run id (``srup_id``).
+    # None: derived from the agent's device id / the run id (``topics.srup_id``).
     device_id: int | None = None
     controller_id: int | None = None
     # Keys from the job (hex of PEM/DER, or Ed25519's raw 32 bytes); None: generated.
@@ -155,19 +152,6 @@ class SrupSpec:
         )
 
 
-def srup_id(text: str) -> int:
-    """A 64-bit SRUP identity for an agent id: a UUID's first 64 bits (the reference
-    library's device IDs are half a UUID in hex), any other text's first 8 SHA-256 bytes."""
-    try:
-        return int(uuid.UUID(text).hex[:ID_HEX_DIGITS], 16)
-    except ValueError:
-        return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
-
-
-def topic_for(device_id: int) -> str:
-    return f"{TOPIC_PREFIX}{device_id:0{ID_HEX_DIGITS}x}"
-
-
 @register
 class SrupRoundTripRunner(Runner):
     protocol = "srup"
@@ -184,7 +168,7 @@ class SrupRoundTripRunner(Runner):
         )
         if self.controller_id == self.device_id:
             raise UnsupportedJob("the SRUP controller and device need different IDs")
-        self.topic = topic_for(self.device_id)
+        self.topic = srup_topic(self.device_id)
         # Each request is unique (its token): credit wire bytes per payload.
         self.meter = OutboundMeter(mqtt5=self.spec.link.mqtt5, by_payload=True)
         self.peer: EchoPeer | None = None
@@ -425,4 +409,4 @@ def _id_field(spec: Mapping[str, Any], key: str) -> int | None:
         return None
     if isinstance(value, str) and _HEX_ID.fullmatch(value):
         return int(value, 16)
-    raise UnsupportedJob(f"spec.{key} must be {ID_HEX_DIGITS} hex digits (a 64-bit SRUP ID)")
+    raise UnsupportedJob(f"spec.{key} must be {SRUP_ID_HEX_DIGITS} hex digits (a 64-bit SRUP ID)")

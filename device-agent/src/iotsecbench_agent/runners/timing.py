@@ -23,8 +23,10 @@ from __future__ import annotations
 from time import perf_counter_ns
 from typing import Callable, TypeVar
 
+from iotsecbench_contract.mechanisms import NONE, NULL
+
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import NONE, NULL, DecryptError, SecurityError
+from iotsecbench_agent.security.base import DecryptError, SecurityError
 from iotsecbench_agent.srup.receiver import ReplayedMessage
 from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
 

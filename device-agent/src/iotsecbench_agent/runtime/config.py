@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from iotsecbench_contract.brokerurl import REDACTED, BrokerAddress, redact_url
 from iotsecbench_contract.brokerurl import parse_mqtt_url as contract_parse_mqtt_url
 from iotsecbench_contract.errors import BrokerUrlError
+from iotsecbench_contract.topics import agent_prefix
 
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.storage.fsutil import atomic_write_text
@@ -97,7 +98,7 @@ class AgentState:
                 and value is None
                 and isinstance(data.get("device_id"), str)
             ):
-                value = f"iotsecbench/agents/{data['device_id']}"
+                value = agent_prefix(data["device_id"])
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{source}: `{f.name}` is missing or not a non-empty string")
             values[f.name] = value

@@ -1,5 +1,6 @@
 """Payload security mechanisms: what a run applies to each message before it goes on the
-wire (ciphers, AEADs, MACs, signatures), by name. See ``registry`` and
+wire (ciphers, AEADs, MACs, signatures), by name. What each one is (name, kind, key size,
+overhead) is ``iotsecbench_contract.mechanisms``; see ``registry`` and
 ``docs/security-mechanisms.md``."""
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from iotsecbench_agent.security.base import (
     DecryptError,
     Mechanism,
     MechanismError,
-    MechanismInfo,
     SecurityError,
     SignatureError,
     UnknownMechanism,
@@ -19,7 +19,6 @@ __all__ = [
     "DecryptError",
     "Mechanism",
     "MechanismError",
-    "MechanismInfo",
     "SecurityError",
     "SignatureError",
     "UnknownMechanism",

@@ -14,19 +14,11 @@ from __future__ import annotations
 
 import abc
 import os
-from dataclasses import dataclass
 from typing import Callable
 
-from iotsecbench_agent.errors import AgentError
+from iotsecbench_contract.mechanisms import MechanismInfo
 
-# kind: what a mechanism does to the payload.
-NONE = "none"  # nothing at all (today's behaviour)
-NULL = "null"  # a cipher's code path and framing without the cryptography (harness floor)
-CIPHER = "cipher"  # confidentiality only
-AEAD = "aead"  # confidentiality and integrity
-MAC = "mac"  # integrity with a shared key
-SIGNATURE = "signature"  # integrity and origin with a key pair
-KINDS = (NONE, NULL, CIPHER, AEAD, MAC, SIGNATURE)
+from iotsecbench_agent.errors import AgentError
 
 # Where IVs and nonces come from. Always os.urandom, except in known-answer tests, which
 # pass the published IV to reproduce the published ciphertext.
@@ -52,35 +44,7 @@ class MechanismError(AgentError):
 
 
 class UnknownMechanism(MechanismError):
-    """No mechanism is registered under that name."""
-
-
-@dataclass(frozen=True)
-class MechanismInfo:
-    """What a mechanism is, known without building it (no key, no native module).
-
-    The bytes a mechanism adds are ``fixed_overhead`` plus, for padded block modes,
-    PKCS#7 padding to ``pad_block`` bytes (1..pad_block bytes, a whole block when the
-    payload is already a multiple of it).
-    """
-
-    name: str
-    kind: str
-    key_bits: int  # security-relevant key size (DES: 56, 3DES: 168, RSA: the modulus)
-    block_bytes: int  # the cipher's block size; 0 for stream ciphers, MACs and signatures
-    description: str
-    framing: str  # the wire bytes, e.g. "iv(16) || AES-CBC(PKCS#7(payload))"
-    key_bytes: int | None  # length of a raw key for ``key=``; None: any length or a key file
-    fixed_overhead: int
-    pad_block: int = 0
-    native: bool = False  # needs the C extension iotsecbench_agent._lwc
-
-    def overhead(self, payload_len: int) -> int:
-        """Exact number of bytes ``secure`` adds to a payload of ``payload_len`` bytes."""
-        if payload_len < 0:
-            raise ValueError("payload_len must be >= 0")
-        padding = self.pad_block - payload_len % self.pad_block if self.pad_block else 0
-        return self.fixed_overhead + padding
+    """No mechanism is registered under that name (see iotsecbench_contract.mechanisms)."""
 
 
 class Mechanism(abc.ABC):

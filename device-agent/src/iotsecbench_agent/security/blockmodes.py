@@ -10,6 +10,7 @@ mechanism name such as ``aes-128-cbc`` or ``tea-ecb`` names its cipher too.
 from __future__ import annotations
 
 from Crypto.Cipher import AES, DES, DES3
+from iotsecbench_contract.mechanisms import LWC_BLOCK_BYTES
 
 from iotsecbench_agent.security import lightweight_mechanisms as lwc
 from iotsecbench_agent.security.base import MechanismError, pkcs7_pad
@@ -51,7 +52,7 @@ def encrypt(name: str, mode: str, key: bytes, data: bytes, iv: bytes | None = No
     if cipher in LIBRARY_CIPHERS:
         key_bytes, block = LIBRARY_CIPHERS[cipher]
     else:
-        key_bytes, block = lwc.BLOCK_CIPHER_KEY_BYTES[cipher], lwc.LWC_BLOCK_BYTES
+        key_bytes, block = lwc.BLOCK_CIPHER_KEY_BYTES[cipher], LWC_BLOCK_BYTES
     if len(key) != key_bytes:
         raise MechanismError(
             f"{cipher} needs a {key_bytes}-byte key ({key_bytes * 8} bits), got {len(key)} bytes"

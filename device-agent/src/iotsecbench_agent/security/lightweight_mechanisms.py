@@ -13,34 +13,27 @@ from __future__ import annotations
 import importlib
 from typing import Protocol, cast
 
+from iotsecbench_contract.mechanisms import (
+    ASCON_NONCE_BYTES,
+    ASCON_TAG_BYTES,
+    LIGHTWEIGHT_CIPHERS,
+    LWC_BLOCK_BYTES,
+    MechanismInfo,
+)
+
 from iotsecbench_agent.security.base import (
     DEFAULT_RANDOM,
     DecryptError,
     Mechanism,
     MechanismError,
-    MechanismInfo,
     RandomBytes,
     pkcs7_pad,
     pkcs7_unpad,
 )
 
 NATIVE_MODULE = "iotsecbench_agent._lwc"
-LWC_BLOCK_BYTES = 8
-ASCON_NONCE_BYTES = 16
-ASCON_TAG_BYTES = 16
-ASCON_KEY_BYTES = 16
-
 # Native cipher name -> key bytes (the extension's contract).
-BLOCK_CIPHER_KEY_BYTES = {
-    "tea": 16,
-    "xtea": 16,
-    "present-80": 10,
-    "present-128": 16,
-    "klein-64": 8,
-    "klein-80": 10,
-    "klein-96": 12,
-    "lblock": 10,
-}
+BLOCK_CIPHER_KEY_BYTES = {cipher: key for cipher, (_, key) in LIGHTWEIGHT_CIPHERS.items()}
 
 
 class NativeBlockCipher(Protocol):

@@ -36,24 +36,25 @@ from Crypto.Hash import HMAC, SHA256
 from Crypto.PublicKey.ECC import EccKey
 from Crypto.PublicKey.RSA import RsaKey
 from Crypto.Signature import DSS, eddsa, pkcs1_15, pss
+from iotsecbench_contract.mechanisms import (
+    AEAD_NONCE_BYTES,
+    AEAD_TAG_BYTES,
+    CTR_NONCE_BYTES,
+    ED25519_SIGNATURE_BYTES,
+    HMAC_SHA256_BYTES,
+    NULL_FRAME_BYTES,
+    RC4_NONCE_BYTES,
+    MechanismInfo,
+)
 
 from iotsecbench_agent.security.base import (
     DEFAULT_RANDOM,
     DecryptError,
     Mechanism,
     MechanismError,
-    MechanismInfo,
     RandomBytes,
     SignatureError,
 )
-
-NULL_FRAME_BYTES = 16  # the null mechanism's stand-in for an AES IV
-CTR_NONCE_BYTES = 8  # AES-CTR: 8-byte nonce || 8-byte block counter from 0
-AEAD_NONCE_BYTES = 12  # GCM and ChaCha20-Poly1305 (RFC 8439)
-AEAD_TAG_BYTES = 16
-RC4_NONCE_BYTES = 16
-HMAC_SHA256_BYTES = 32
-ED25519_SIGNATURE_BYTES = 64
 
 _from_bytes = int.from_bytes  # one global look-up per use instead of ``int`` and its attribute
 

@@ -1,5 +1,9 @@
 """The registry of security mechanisms, by name (the ``spec.security`` of a job).
 
+What each mechanism is (``MechanismInfo``: kind, key size, exact overhead) is the
+contract's table, ``iotsecbench_contract.mechanisms``; this module holds how to build each
+one, a builder per name of that table (a test checks it builds exactly those).
+
 ``create(name, key=None, seed=None)`` builds a mechanism for one run:
 
 - ``key``: raw key bytes of exactly ``info.key_bytes`` for the ciphers (any non-empty
@@ -28,20 +32,22 @@ from Crypto.PublicKey import ECC, RSA
 from Crypto.PublicKey.ECC import EccKey
 from Crypto.PublicKey.RSA import RsaKey
 from Crypto.Signature import eddsa
+from iotsecbench_contract import mechanisms as contract
+from iotsecbench_contract.mechanisms import (
+    AES_SIZES,
+    HMAC_DEFAULT_KEY_BYTES,
+    LIGHTWEIGHT_CIPHERS,
+    RSA_SCHEMES,
+    RSA_SIZES,
+    MechanismInfo,
+)
 
 from iotsecbench_agent.security import lightweight_mechanisms as lwc
 from iotsecbench_agent.security import mechanisms as m
 from iotsecbench_agent.security.base import (
-    AEAD,
-    CIPHER,
     DEFAULT_RANDOM,
-    MAC,
-    NONE,
-    NULL,
-    SIGNATURE,
     Mechanism,
     MechanismError,
-    MechanismInfo,
     RandomBytes,
     UnknownMechanism,
 )
@@ -49,9 +55,6 @@ from iotsecbench_agent.security.base import (
 # (key, seed, random_bytes) -> mechanism; key/seed are as given to create().
 Builder = Callable[[MechanismInfo, "bytes | None", "int | None", RandomBytes], Mechanism]
 
-HMAC_DEFAULT_KEY_BYTES = 32  # a random HMAC-SHA256 key as long as the hash output
-AES_SIZES = (128, 192, 256)
-RSA_SIZES = (2048, 3072, 4096)
 ECC_SCALAR_BYTES = 32
 
 
@@ -191,294 +194,100 @@ def ecc_key(info: MechanismInfo, curve: str, key: bytes | None, seed: int | None
 _CURVE_NAMES = {"P-256": ("NIST P-256", "P-256", "p256", "secp256r1"), "Ed25519": ("Ed25519",)}
 
 
-# -- the built-in mechanisms ------------------------------------------------------------
+# -- the built-in mechanisms: a builder per name of the contract's table ------------------
 
 
-def _info(
-    name: str,
-    kind: str,
-    *,
-    key_bits: int,
-    block: int = 0,
-    description: str,
-    framing: str,
-    key_bytes: int | None,
-    fixed: int,
-    pad: int = 0,
-    native: bool = False,
-) -> MechanismInfo:
-    return MechanismInfo(
-        name=name,
-        kind=kind,
-        key_bits=key_bits,
-        block_bytes=block,
-        description=description,
-        framing=framing,
-        key_bytes=key_bytes,
-        fixed_overhead=fixed,
-        pad_block=pad,
-        native=native,
-    )
+def _builtin(name: str, build: Builder) -> None:
+    register(Entry(contract.describe(name), build))
 
 
 def _builtins() -> None:
-    register(
-        Entry(
-            _info(
-                "none",
-                NONE,
-                key_bits=0,
-                description="no security: the payload as it is",
-                framing="payload",
-                key_bytes=0,
-                fixed=0,
-            ),
-            lambda info, key, seed, rnd: m.NoneMechanism(_keyless(info, key)),
-        )
-    )
-    register(
-        Entry(
-            _info(
-                "null",
-                NULL,
-                key_bits=0,
-                description="a cipher's framing and copies without cryptography: the floor",
-                framing="zeros(16) || payload",
-                key_bytes=0,
-                fixed=m.NULL_FRAME_BYTES,
-            ),
-            lambda info, key, seed, rnd: m.NullMechanism(_keyless(info, key)),
-        )
-    )
-    for register_aes in (_register_aes_cbc, _register_aes_ctr, _register_aes_gcm):
-        for bits in AES_SIZES:
-            register_aes(bits)
-    _register_cbc(
-        "des-cbc",
-        # DES is broken; it is measured because the papers measured it.
-        lambda key, iv: cast(m.Chain, DES.new(key, DES.MODE_CBC, iv=iv)),  # noqa: S304
-        block=DES.block_size,
-        key_bytes=8,
-        key_bits=56,
-        description="DES (FIPS 46-3), CBC, PKCS#7",
-    )
-    _register_cbc(
-        "3des-cbc",
-        lambda key, iv: cast(m.Chain, DES3.new(key, DES3.MODE_CBC, iv=iv)),
-        block=DES3.block_size,
-        key_bytes=24,
-        key_bits=168,
-        description="3-key Triple DES EDE (NIST SP 800-67), CBC, PKCS#7",
-    )
-    register(
-        Entry(
-            _info(
-                "rc4",
-                CIPHER,
-                key_bits=128,
-                description="RC4 keyed with key || per-message nonce (broken; for the papers)",
-                framing="nonce(16) || RC4(key || nonce)(payload)",
-                key_bytes=16,
-                fixed=m.RC4_NONCE_BYTES,
-            ),
-            lambda info, key, seed, rnd: m.Rc4(
-                info, key=symmetric_key(info, key, seed), random_bytes=rnd
-            ),
-        )
-    )
-    register(
-        Entry(
-            _info(
-                "chacha20-poly1305",
-                AEAD,
-                key_bits=256,
-                description="ChaCha20-Poly1305 AEAD (RFC 8439)",
-                framing="nonce(12) || ciphertext || tag(16)",
-                key_bytes=32,
-                fixed=m.AEAD_NONCE_BYTES + m.AEAD_TAG_BYTES,
-            ),
-            lambda info, key, seed, rnd: m.ChaChaPoly(
-                info, key=symmetric_key(info, key, seed), random_bytes=rnd
-            ),
-        )
-    )
-    register(
-        Entry(
-            _info(
-                "hmac-sha256",
-                MAC,
-                key_bits=HMAC_DEFAULT_KEY_BYTES * 8,
-                description="HMAC-SHA256 (RFC 2104), integrity only",
-                framing="payload || mac(32)",
-                key_bytes=None,
-                fixed=m.HMAC_SHA256_BYTES,
-            ),
-            lambda info, key, seed, rnd: m.HmacSha256(info, key=symmetric_key(info, key, seed)),
-        )
-    )
-    for scheme, label in (("pkcs1v15", "PKCS#1 v1.5"), ("pss", "PSS")):
-        for bits in RSA_SIZES:
-            _register_rsa(bits, scheme, label)
-    register(
-        Entry(
-            _info(
-                "ecdsa-p256",
-                SIGNATURE,
-                key_bits=256,
-                description="ECDSA P-256 over SHA-256, deterministic nonces (RFC 6979)",
-                framing="payload || r(32) || s(32)",
-                key_bytes=None,
-                fixed=m.EcdsaP256.signature_bytes,
-            ),
-            lambda info, key, seed, rnd: m.EcdsaP256(info, key=ecc_key(info, "P-256", key, seed)),
-        )
-    )
-    register(
-        Entry(
-            _info(
-                "ed25519",
-                SIGNATURE,
-                key_bits=256,
-                description="Ed25519 (RFC 8032)",
-                framing="payload || signature(64)",
-                key_bytes=None,
-                fixed=m.Ed25519.signature_bytes,
-            ),
-            lambda info, key, seed, rnd: m.Ed25519(info, key=ecc_key(info, "Ed25519", key, seed)),
-        )
-    )
-    for cipher, key_bytes in lwc.BLOCK_CIPHER_KEY_BYTES.items():
-        _register_lwc(cipher, key_bytes)
-    register(
-        Entry(
-            _info(
-                "ascon-aead128",
-                AEAD,
-                key_bits=128,
-                description="Ascon-AEAD128 (NIST SP 800-232), native",
-                framing="nonce(16) || ciphertext || tag(16)",
-                key_bytes=lwc.ASCON_KEY_BYTES,
-                fixed=lwc.ASCON_NONCE_BYTES + lwc.ASCON_TAG_BYTES,
-                native=True,
-            ),
-            _build_ascon,
-        )
-    )
-
-
-def _register_aes_cbc(bits: int) -> None:
-    _register_cbc(
-        f"aes-{bits}-cbc",
-        lambda key, iv: AES.new(key, AES.MODE_CBC, iv=iv),
-        block=AES.block_size,
-        key_bytes=bits // 8,
-        key_bits=bits,
-        description=f"AES-{bits} (FIPS 197), CBC, PKCS#7",
-    )
-
-
-def _register_aes_ctr(bits: int) -> None:
-    register(
-        Entry(
-            _info(
-                f"aes-{bits}-ctr",
-                CIPHER,
-                key_bits=bits,
-                block=16,
-                description=f"AES-{bits}, CTR (NIST SP 800-38A), no integrity",
-                framing="nonce(8) || AES-CTR(payload)",
-                key_bytes=bits // 8,
-                fixed=m.CTR_NONCE_BYTES,
-            ),
+    _builtin("none", lambda info, key, seed, rnd: m.NoneMechanism(_keyless(info, key)))
+    _builtin("null", lambda info, key, seed, rnd: m.NullMechanism(_keyless(info, key)))
+    for bits in AES_SIZES:
+        _register_cbc(f"aes-{bits}-cbc", lambda key, iv: AES.new(key, AES.MODE_CBC, iv=iv))
+    for bits in AES_SIZES:
+        _builtin(
+            f"aes-{bits}-ctr",
             lambda info, key, seed, rnd: m.AesCtr(
                 info, key=symmetric_key(info, key, seed), random_bytes=rnd
             ),
         )
-    )
-
-
-def _register_aes_gcm(bits: int) -> None:
-    register(
-        Entry(
-            _info(
-                f"aes-{bits}-gcm",
-                AEAD,
-                key_bits=bits,
-                block=16,
-                description=f"AES-{bits}-GCM AEAD (NIST SP 800-38D)",
-                framing="nonce(12) || ciphertext || tag(16)",
-                key_bytes=bits // 8,
-                fixed=m.AEAD_NONCE_BYTES + m.AEAD_TAG_BYTES,
-            ),
+    for bits in AES_SIZES:
+        _builtin(
+            f"aes-{bits}-gcm",
             lambda info, key, seed, rnd: m.AesGcm(
                 info, key=symmetric_key(info, key, seed), random_bytes=rnd
             ),
         )
+    _register_cbc(
+        "des-cbc",
+        # DES is broken; it is measured because the papers measured it.
+        lambda key, iv: cast(m.Chain, DES.new(key, DES.MODE_CBC, iv=iv)),  # noqa: S304
     )
+    _register_cbc("3des-cbc", lambda key, iv: cast(m.Chain, DES3.new(key, DES3.MODE_CBC, iv=iv)))
+    _builtin(
+        "rc4",
+        lambda info, key, seed, rnd: m.Rc4(
+            info, key=symmetric_key(info, key, seed), random_bytes=rnd
+        ),
+    )
+    _builtin(
+        "chacha20-poly1305",
+        lambda info, key, seed, rnd: m.ChaChaPoly(
+            info, key=symmetric_key(info, key, seed), random_bytes=rnd
+        ),
+    )
+    _builtin(
+        "hmac-sha256",
+        lambda info, key, seed, rnd: m.HmacSha256(info, key=symmetric_key(info, key, seed)),
+    )
+    for scheme, _ in RSA_SCHEMES:
+        for bits in RSA_SIZES:
+            _register_rsa(bits, scheme)
+    _builtin(
+        "ecdsa-p256",
+        lambda info, key, seed, rnd: m.EcdsaP256(info, key=ecc_key(info, "P-256", key, seed)),
+    )
+    _builtin(
+        "ed25519",
+        lambda info, key, seed, rnd: m.Ed25519(info, key=ecc_key(info, "Ed25519", key, seed)),
+    )
+    for cipher in LIGHTWEIGHT_CIPHERS:
+        _register_lwc(cipher)
+    _builtin("ascon-aead128", _build_ascon)
 
 
-def _register_cbc(
-    name: str,
-    new_cbc: Callable[[bytes, bytes], m.Chain],
-    *,
-    block: int,
-    key_bytes: int,
-    key_bits: int,
-    description: str,
-) -> None:
+def _register_cbc(name: str, new_cbc: Callable[[bytes, bytes], m.Chain]) -> None:
     def build(
         info: MechanismInfo, key: bytes | None, seed: int | None, rnd: RandomBytes
     ) -> Mechanism:
         raw = symmetric_key(info, key, seed)
-        zero_iv = bytes(block)
+        zero_iv = bytes(info.block_bytes)
         try:
             new_cbc(raw, zero_iv)  # rejects e.g. a degenerate 3DES key here, not mid-run
         except ValueError as exc:
             raise MechanismError(f"{info.name}: {exc}") from None
         return m.ChainedCbc(
-            info, new_chain=lambda: new_cbc(raw, zero_iv), block=block, random_bytes=rnd
+            info,
+            new_chain=lambda: new_cbc(raw, zero_iv),
+            block=info.block_bytes,
+            random_bytes=rnd,
         )
 
-    register(
-        Entry(
-            _info(
-                name,
-                CIPHER,
-                key_bits=key_bits,
-                block=block,
-                description=description,
-                framing=f"iv({block}) || CBC(iv, PKCS#7(payload))",
-                key_bytes=key_bytes,
-                fixed=block,
-                pad=block,
-            ),
-            build,
-        )
+    _builtin(name, build)
+
+
+def _register_rsa(bits: int, scheme: str) -> None:
+    _builtin(
+        f"rsa-{bits}-{scheme}",
+        lambda info, key, seed, rnd: m.RsaSignature(
+            info, key=rsa_key(info, bits, key, seed), scheme=scheme
+        ),
     )
 
 
-def _register_rsa(bits: int, scheme: str, label: str) -> None:
-    register(
-        Entry(
-            _info(
-                f"rsa-{bits}-{scheme}",
-                SIGNATURE,
-                key_bits=bits,
-                description=f"RSA-{bits} {label} signature over SHA-256 (RFC 8017)",
-                framing=f"payload || signature({bits // 8})",
-                key_bytes=None,
-                fixed=bits // 8,
-            ),
-            lambda info, key, seed, rnd: m.RsaSignature(
-                info, key=rsa_key(info, bits, key, seed), scheme=scheme
-            ),
-        )
-    )
-
-
-def _register_lwc(cipher: str, key_bytes: int) -> None:
-    block = lwc.LWC_BLOCK_BYTES
-
+def _register_lwc(cipher: str) -> None:
     def build_ecb(
         info: MechanismInfo, key: bytes | None, seed: int | None, rnd: RandomBytes
     ) -> Mechanism:
@@ -493,41 +302,8 @@ def _register_lwc(cipher: str, key_bytes: int) -> None:
             random_bytes=rnd,
         )
 
-    label = cipher.upper()
-    register(
-        Entry(
-            _info(
-                f"{cipher}-ecb",
-                CIPHER,
-                key_bits=key_bytes * 8,
-                block=block,
-                description=f"{label}, ECB, PKCS#7, native",
-                framing="ECB(PKCS#7(payload))",
-                key_bytes=key_bytes,
-                fixed=0,
-                pad=block,
-                native=True,
-            ),
-            build_ecb,
-        )
-    )
-    register(
-        Entry(
-            _info(
-                f"{cipher}-cbc",
-                CIPHER,
-                key_bits=key_bytes * 8,
-                block=block,
-                description=f"{label}, CBC, PKCS#7, native",
-                framing=f"iv({block}) || CBC(iv, PKCS#7(payload))",
-                key_bytes=key_bytes,
-                fixed=block,
-                pad=block,
-                native=True,
-            ),
-            build_cbc,
-        )
-    )
+    _builtin(f"{cipher}-ecb", build_ecb)
+    _builtin(f"{cipher}-cbc", build_cbc)
 
 
 def _build_ascon(

@@ -9,20 +9,19 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from iotsecbench_contract.limits import (
+    MAX_DATA_SIZES,
+    MAX_MECHANISMS,
+    MAX_UDP_PAYLOAD,
+    MAX_WINDOW_MS,
+    MIN_WINDOW_MS,
+)
+
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 
 DEFAULT_WINDOW_MS = 2000  # the paper's window
-# Below ~10 ms a window is a few scheduler ticks (4 ms at a Pi's HZ=250). Above 10 s (the
-# paper's power-measurement window) a SIGTERM would wait too long: the stop flag is checked
-# between windows, and systemd's TimeoutStopSec (30 s) must cover a window and the report.
-MIN_WINDOW_MS = 10
-MAX_WINDOW_MS = 10_000
-# The largest UDP payload over IPv4 (65535 − 8 UDP − 20 IP header bytes): the largest frame.
-MAX_UDP_PAYLOAD = 65_507
-MAX_MECHANISMS = 64  # as cipher-bench
-MAX_DATA_SIZES = 16
 # 1000 repetitions of 2 × 2 s windows are already over an hour per mechanism and size.
 MAX_REPETITIONS = 1000
 

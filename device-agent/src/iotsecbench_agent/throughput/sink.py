@@ -13,7 +13,7 @@ import socket
 import threading
 import time
 
-from iotsecbench_agent.throughput.plan import MAX_UDP_PAYLOAD
+from iotsecbench_contract.limits import MAX_UDP_PAYLOAD
 
 logger = logging.getLogger(__name__)
 

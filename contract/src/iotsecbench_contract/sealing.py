@@ -1,8 +1,8 @@
 """Secrets a job must carry, sealed to the one device that may read them.
 
 A one-way run's controller and its receivers share a payload key (ciphers, AEADs, HMAC).
-The platform seals it to the device's broker certificate key (identity.py): ECDH between
-a fresh P-256 key and the device's public key, HKDF-SHA256, AES-256-GCM, the run and the
+The platform seals it to the device's broker certificate key (the agent's identity.py): ECDH
+between a fresh P-256 key and the device's public key, HKDF-SHA256, AES-256-GCM, the run and the
 device as associated data (a sealed key copied into another device's or run's job does not
 open). Only the device's own key, which never left it, opens it. Used by the platform
 (backend experiments) to seal and by the agent (executor) to open.
