@@ -26,6 +26,7 @@ from experiments.models import (
     ExperimentKind,
     Run,
 )
+from measurements.selectors import run_page
 from results.apis.compare import CompareApi, ComparisonSerializer
 from results.apis.exports import MethodsSerializer
 from results.apis.sizes import NO_DELIVERED_MESSAGES_MESSAGE, RunSizesSerializer
@@ -327,7 +328,7 @@ class PublicShareApi(_PublicApi):
             "experiment": ExperimentOutputSerializer(share.experiment).data
             if share.experiment
             else None,
-            "runs": [run_output(run) for run in share_runs(share=share)],
+            "runs": [run_output(run_page(run=run)) for run in share_runs(share=share)],
         }
         return Response(content)
 

@@ -47,6 +47,7 @@ from experiments.rules import design_check
 from experiments.selectors import (
     NEVER_RUN,
     ExperimentFilters,
+    RunPage,
     experiment_get,
     experiment_search,
     run_get,
@@ -383,4 +384,5 @@ class ExperimentRunStartApi(APIView):
         experiment = experiment_get(workspace=workspace, experiment_id=experiment_id)
         run = run_start(experiment=experiment)
         run = run_get(workspace=workspace, run_id=run.pk)
-        return Response(run_output(run), status=status.HTTP_201_CREATED)
+        # A new run: no summary rows yet.
+        return Response(run_output(RunPage(run=run)), status=status.HTTP_201_CREATED)
