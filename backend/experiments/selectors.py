@@ -111,3 +111,8 @@ class RunPage:
     run: Run
     summary: Sequence[Mapping[str, object]] = ()
     bench_summary: Sequence[Mapping[str, object]] = ()
+
+
+def run_kind(*, run_id: UUID | str) -> str:
+    """The kind of the run's experiment."""
+    return str(Run.objects.values_list("experiment__kind", flat=True).get(pk=run_id))

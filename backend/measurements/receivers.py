@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from measurements.services.summary import summarize
+from measurements.kinds import summarize
 
 
 def run_summary_compute(*, run_id: Any, **_: Any) -> None:

@@ -21,7 +21,6 @@ from experiments.apis.experiments import ExperimentOutputSerializer
 from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.models import (
     MEASURED_STATUSES,
-    SAMPLE_KINDS,
     Experiment,
     ExperimentKind,
     Run,
@@ -42,8 +41,7 @@ from results.selectors import run_require_round_trips
 from results.services import (
     COMPARE_RUNS_MAX,
     RunStatistics,
-    run_bench_methods_paragraph,
-    run_methods_paragraph,
+    run_methods,
     run_sizes_compute,
     run_statistics_compute,
     runs_compare,
@@ -371,10 +369,7 @@ class PublicRunMethodsApi(_PublicApi):
     def get(self, request: Request, token: str, run_id: UUID) -> Response:
         share = self.public_share(token)
         run = share_run_get(share=share, run_alias=run_id)
-        if run.experiment.kind in SAMPLE_KINDS:
-            text = run_bench_methods_paragraph(run=run)
-        else:
-            text = run_methods_paragraph(run=run, statistics=_statistics(share, run))
+        text = run_methods(run=run, statistics=lambda: _statistics(share, run))
         return Response(MethodsSerializer({"run_id": run.pk, "text": text}).data)
 
 

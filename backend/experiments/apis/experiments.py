@@ -43,7 +43,6 @@ from experiments.models import (
     TopicIdType,
     Transport,
 )
-from experiments.rules import design_check
 from experiments.selectors import (
     NEVER_RUN,
     ExperimentFilters,
@@ -55,6 +54,7 @@ from experiments.selectors import (
 from experiments.services.designs import experiment_create
 from experiments.services.plan import design_plan
 from experiments.services.scheduling import run_start
+from experiments.validation import design_check
 from netprofiles.models import NetworkProfile
 from netprofiles.selectors import profile_visible
 

@@ -16,7 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from devices.models import Device
-from experiments.models import FINISHED_STATUSES, SAMPLE_KINDS, Run, RunDevice, RunStatus
+from experiments.kinds import kind_get
+from experiments.models import FINISHED_STATUSES, Run, RunDevice, RunStatus
 from experiments.services.scheduling import run_fail, schedule_soon
 from experiments.signals import run_done, run_needs_summary
 
@@ -132,7 +133,7 @@ PART_WAITING_MESSAGE = (
 
 
 def _unit(run_device: RunDevice) -> str:
-    return "samples" if run_device.run.experiment.kind in SAMPLE_KINDS else "messages"
+    return "samples" if kind_get(run_device.run.experiment.kind).samples else "messages"
 
 
 @transaction.atomic
