@@ -11,15 +11,25 @@ import numpy.typing as npt
 import psycopg
 from django.db import connection
 from django.db.models import F, QuerySet
+from django.shortcuts import get_object_or_404
 from psycopg.adapt import Loader
 
-from experiments.models import Run
+from devices.models import Device
+from experiments.models import Run, RunDevice
 from experiments.selectors import RunPage
 from measurements.models import BenchStatistic, MessageRecord, Outcome, RunStatistic
 
 NS_PER_MS = 1_000_000.0
 NS_PER_US = 1_000.0
 ALL_DEVICES_LABEL = "All devices"
+
+
+def device_run_part_get(*, device: Device, run_id: UUID) -> RunDevice:
+    """The device's own part of a run (what it uploads to): another device's run id, or an
+    unknown one, answers 404."""
+    return get_object_or_404(
+        RunDevice.objects.select_related("run", "device"), run_id=run_id, device=device
+    )
 
 
 def run_statistics(*, run: Run) -> QuerySet[RunStatistic]:

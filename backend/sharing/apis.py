@@ -21,7 +21,6 @@ from experiments.apis.experiments import ExperimentOutputSerializer
 from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.models import (
     MEASURED_STATUSES,
-    Experiment,
     ExperimentKind,
     Run,
 )
@@ -58,6 +57,8 @@ from sharing.selectors import (
     share_run_ids,
     share_runs,
     share_runs_by_alias,
+    workspace_experiment,
+    workspace_runs,
 )
 from sharing.services import share_create, share_revoke, share_update
 
@@ -160,9 +161,9 @@ class SharesApi(APIView):
                         )
                 attrs["runs"] = runs
             if "experiment" in attrs:
-                experiment = Experiment.objects.filter(
-                    workspace=workspace, pk=attrs["experiment"]
-                ).first()
+                experiment = workspace_experiment(
+                    workspace=workspace, experiment_id=attrs["experiment"]
+                )
                 if experiment is None:
                     raise serializers.ValidationError(
                         {"experiment": [NOT_IN_WORKSPACE.format(what="experiment")]}
@@ -174,12 +175,7 @@ class SharesApi(APIView):
         def _completed_runs(workspace: Any, run_ids: list[UUID], field: str) -> list[Run]:
             if len(set(run_ids)) != len(run_ids):
                 raise serializers.ValidationError({field: [DUPLICATE_RUNS]})
-            found = {
-                run.pk: run
-                for run in Run.objects.filter(
-                    experiment__workspace=workspace, pk__in=run_ids
-                ).select_related("experiment")
-            }
+            found = workspace_runs(workspace=workspace, run_ids=run_ids)
             if len(found) != len(run_ids):
                 raise serializers.ValidationError({field: [NOT_IN_WORKSPACE.format(what="run")]})
             runs = [found[run_id] for run_id in run_ids]

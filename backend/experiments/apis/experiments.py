@@ -17,7 +17,7 @@ from devices.models import Device
 from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.catalogue import MECHANISM_CHOICES
 from experiments.estimate import duration_words
-from experiments.matrix import MatrixError
+from experiments.matrix import MESSAGING_PARAMETERS, MatrixError
 from experiments.matrix import build as build_matrix
 from experiments.models import (
     BENCH_DATA_BYTES_MAX,
@@ -93,20 +93,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "id",
             "name",
             "kind",
-            "protocol",
-            "mqtt_version",
-            "transport",
-            "srup_signature",
-            "qos",
-            "coap_type",
-            "coap_method",
-            "topic_id_type",
-            "security",
-            "payload_size",
-            "message_count",
-            "interval_ms",
-            "interval_distribution",
-            "measurement",
+            *MESSAGING_PARAMETERS,
             "mechanisms",
             "data_sizes",
             "repetitions",
