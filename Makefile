@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)/backend:$(CURDIR)
 
-.PHONY: help up preflight test check compose lint types test-backend test-agent test-frontend test-e2e test-deploy screenshot bench \
+.PHONY: help up preflight test check compose lint types layers test-backend test-agent test-frontend test-e2e test-deploy screenshot bench \
         schema schema-check frontend deps chromium tshark coap-client podman qemu clean
 
 help: ## list the targets
@@ -77,7 +77,11 @@ test: check test-backend test-agent test-frontend test-e2e test-deploy ## every 
 
 # --- parts ----------------------------------------------------------------------------------
 
-check: lint types compose schema-check ## the fast lint-and-types subset
+check: lint types layers compose schema-check ## the fast lint-and-types subset
+
+# The apps' import layering ([tool.importlinter] in pyproject.toml, docs/architecture.md).
+layers: deps ## check that the backend apps import only from the layers below them
+	PYTHONPATH=backend:. $(VENV)/bin/lint-imports --no-cache
 
 compose: ## validate docker-compose.yml (no Docker engine needed)
 	scripts/check_compose.sh

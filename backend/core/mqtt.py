@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -40,6 +40,25 @@ class BrokerAddress:
     password: str | None
 
 
+@dataclass(frozen=True)
+class PlatformIdentity:
+    """How the platform authenticates to its broker when broker identities are on: its
+    data-plane user over mqtt://, its own client certificate over mqtts://. The devices app
+    registers it (devices/apps.py, from devices/broker.py): core sits below every app."""
+
+    enabled: Callable[[], bool]
+    data_credentials: Callable[[], tuple[str, str]]
+    tls_files: Callable[[], tuple[str, str, str]]  # (CA, certificate, key) file paths
+
+
+_platform_identity: PlatformIdentity | None = None
+
+
+def platform_identity_register(identity: PlatformIdentity) -> None:
+    global _platform_identity  # set once, by the devices app's ready()
+    _platform_identity = identity
+
+
 def broker_address(url: str) -> BrokerAddress:
     parts = urlsplit(url)
     if parts.scheme not in ("mqtt", "mqtts"):
@@ -62,16 +81,15 @@ def mqtt_client(url: str, *, client_id_prefix: str) -> tuple[mqtt.Client, Broker
     )
     # With broker identities (devices/broker.py) the platform is `iotsecbench-platform`: its
     # own certificate on a TLS listener, its data-plane user on a plain one.
-    from devices.broker import identities_enabled, platform_data_credentials, platform_tls_files
-
-    identities = identities_enabled()
+    identity = _platform_identity
+    identities = identity is not None and identity.enabled()
     if address.username:
         client.username_pw_set(address.username, address.password)
-    elif identities and not address.tls:
-        client.username_pw_set(*platform_data_credentials())
-    if address.tls and identities:
-        files = platform_tls_files()
-        client.tls_set(ca_certs=files.ca_file, certfile=files.cert_file, keyfile=files.key_file)
+    elif identity is not None and identities and not address.tls:
+        client.username_pw_set(*identity.data_credentials())
+    if address.tls and identity is not None and identities:
+        ca_file, cert_file, key_file = identity.tls_files()
+        client.tls_set(ca_certs=ca_file, certfile=cert_file, keyfile=key_file)
     elif address.tls:
         client.tls_set(ca_certs=settings.MQTT_TLS_CA_FILE or None)
     return client, address

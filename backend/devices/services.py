@@ -7,7 +7,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
@@ -31,6 +31,7 @@ from devices.broker import (
 )
 from devices.errors import DeviceBusy, DeviceOffline, EnrollmentTokenInvalid
 from devices.models import Device, EnrollmentToken
+from devices.signals import device_revoking
 
 logger = logging.getLogger(__name__)
 
@@ -259,14 +260,9 @@ def device_revoke(*, device: Device) -> Device:
     """Revoke an agent: its API token stops working at once (the hash is replaced), its
     control-plane messages are ignored, it is offered no more runs. Refused while it has
     queued or active runs."""
-    from experiments.models import FINISHED_STATUSES, Run
-
     device = Device.objects.select_for_update().get(pk=device.pk)
-    busy = list(
-        Run.objects.filter(run_devices__device=device)
-        .exclude(status__in=FINISHED_STATUSES)
-        .values_list("pk", flat=True)[:3]
-    )
+    answers = device_revoking.send(sender=Device, device=device)
+    busy = [work_id for _receiver, ids in answers for work_id in cast("list[object]", ids)][:3]
     if busy:
         raise DeviceBusy(
             DEVICE_BUSY_MESSAGE.format(name=device.name, runs=", ".join(str(r) for r in busy))

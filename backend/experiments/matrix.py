@@ -214,7 +214,8 @@ def run_order(cells: Sequence[Cell], repeats: int) -> list[tuple[int, Cell]]:
     return [(r, cell) for r in range(1, repeats + 1) for cell in cells]
 
 
-_MESSAGING = {
+# A messaging run's protocol and traffic parameters, in the order the API lists them.
+MESSAGING_PARAMETERS = (
     "protocol",
     "mqtt_version",
     "transport",
@@ -229,9 +230,8 @@ _MESSAGING = {
     "interval_ms",
     "interval_distribution",
     "measurement",
-    "network_profile",
-    "device_ids",
-}
+)
+_MESSAGING = {*MESSAGING_PARAMETERS, "network_profile", "device_ids"}
 # Which parameters mean something in each experiment kind (an axis of another is refused).
 KIND_AXIS_PARAMETERS: dict[str, set[str]] = {
     "messaging": _MESSAGING,

@@ -80,6 +80,18 @@ class ExperimentKind(models.TextChoices):
 
 # Kinds whose results are benchmark samples (BenchSample), not message records.
 SAMPLE_KINDS = (ExperimentKind.CIPHER_BENCH, ExperimentKind.THROUGHPUT)
+
+
+# The operations a sample kind's samples time (measurements.models.BenchSample).
+class BenchOperation(models.TextChoices):
+    ENCRYPT = "encrypt"
+    DECRYPT = "decrypt"
+    SIGN = "sign"
+    VERIFY = "verify"
+    SECURE = "secure"  # throughput, loopback: securing only
+    SEND = "send"  # throughput, network: securing and sending over UDP
+
+
 WINDOW_MS_MAX = 60_000
 
 

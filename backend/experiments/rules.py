@@ -8,16 +8,9 @@ from typing import Any
 
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD, ONE_WAY_MIN_PAYLOAD
 from iotsecbench_contract.mechanisms import describe as mechanism_info
-from rest_framework import serializers
 
-from experiments.describe import describe_plain
-from experiments.matrix import KIND_AXIS_PARAMETERS, Matrix
-from experiments.matrix import label as matrix_label
 from experiments.models import (
     BROKER_PROTOCOLS,
-    MATRIX_RUNS_MAX,
-    SAMPLE_KINDS,
-    ExperimentKind,
     Measurement,
     Protocol,
     Transport,
@@ -68,44 +61,7 @@ THROUGHPUT_PAYLOAD_TOO_LARGE = (
 )
 
 
-def design_check(attrs: Mapping[str, Any], matrix: Matrix) -> None:
-    """Check a design whose matrix is built: the parameters its axes vary, every run's
-    parameters (design_errors) and the number of runs. Raises the field errors."""
-    errors: dict[str, list[str]] = {}
-    irrelevant = sorted(
-        {p for axis in matrix.axes for p in axis["values"][0]} - KIND_AXIS_PARAMETERS[attrs["kind"]]
-    )
-    if irrelevant:
-        errors["axes"] = [
-            f"{', '.join(irrelevant)} cannot vary in a {attrs['kind']} experiment; "
-            f"allowed: {', '.join(sorted(KIND_AXIS_PARAMETERS[attrs['kind']]))}."
-        ]
-        raise serializers.ValidationError(errors)
-    invalid: list[str] = []
-    for cell in matrix.cells:
-        cell_errors = design_errors({**attrs, **cell})
-        if not matrix.axes:
-            errors = cell_errors
-        elif cell_errors:
-            words = "; ".join(f"{k}: {' '.join(v)}" for k, v in cell_errors.items())
-            invalid.append(f"Run “{matrix_label(cell, describe_plain)}”: {words}")
-    if invalid:
-        errors["axes"] = [
-            *invalid[:10],
-            *([f"…and {len(invalid) - 10} more."] if len(invalid) > 10 else []),
-            "Change the axis values or add these combinations to the exclusions.",
-        ]
-    runs = len(matrix.cells) * attrs["repeats"]
-    if runs > MATRIX_RUNS_MAX:
-        errors["repeats"] = [
-            f"The design expands to {runs} runs; at most {MATRIX_RUNS_MAX}: fewer values, "
-            "more exclusions or fewer repeats."
-        ]
-    if errors:
-        raise serializers.ValidationError(errors)
-
-
-def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+def protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     """What a messaging protocol allows of QoS, transport, security and profiles."""
     protocol = attrs["protocol"]
     if protocol == Protocol.SRUP and attrs["security"] != "none":
@@ -135,7 +91,7 @@ def _protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     return {}
 
 
-def _datagram_errors(mechanisms: list[str], sizes: list[int]) -> dict[str, list[str]]:
+def datagram_errors(mechanisms: list[str], sizes: list[int]) -> dict[str, list[str]]:
     """A throughput packet (payload secured by each mechanism) must fit one UDP datagram;
     the first pair that does not, named with the size that would fit."""
     for mechanism in mechanisms:
@@ -151,24 +107,20 @@ def _datagram_errors(mechanisms: list[str], sizes: list[int]) -> dict[str, list[
     return {}
 
 
-def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
-    """The rules one run's parameters must follow beyond each field's own range; the
-    field errors for the first broken rules ({} when the design is valid)."""
-    if attrs["kind"] not in SAMPLE_KINDS and (protocol_errors := _protocol_errors(attrs)):
-        return protocol_errors
-    if attrs.get("network_profile") is not None and attrs["kind"] in SAMPLE_KINDS:
+def sample_errors(
+    attrs: Mapping[str, Any], kind_errors: Mapping[str, list[str]]
+) -> dict[str, list[str]]:
+    """What every sample kind (cipher benchmark, throughput) asks of its mechanisms and
+    data sizes: at least one of each, each once; a sample kind has no network profile.
+    `kind_errors`: the kind's own errors, which these replace or extend."""
+    if attrs.get("network_profile") is not None:
         return {"network_profile": [NETWORK_PROFILE_MESSAGING]}
-    errors: dict[str, list[str]] = {}
-    if attrs["kind"] in SAMPLE_KINDS:
-        if attrs["kind"] == ExperimentKind.CIPHER_BENCH and "none" in attrs["mechanisms"]:
-            errors["mechanisms"] = [BENCH_NO_NONE]
-        if attrs["kind"] == ExperimentKind.THROUGHPUT:
-            errors |= _datagram_errors(attrs["mechanisms"], attrs["data_sizes"])
-        if not attrs["mechanisms"]:
-            errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
-        if not attrs["data_sizes"]:
-            errors["data_sizes"] = [BENCH_NEEDS_SIZES]
-        for field in ("mechanisms", "data_sizes"):
-            if len(set(attrs[field])) != len(attrs[field]):
-                errors.setdefault(field, []).append(BENCH_DUPLICATES)
+    errors = dict(kind_errors)
+    if not attrs["mechanisms"]:
+        errors["mechanisms"] = [BENCH_NEEDS_MECHANISMS]
+    if not attrs["data_sizes"]:
+        errors["data_sizes"] = [BENCH_NEEDS_SIZES]
+    for field in ("mechanisms", "data_sizes"):
+        if len(set(attrs[field])) != len(attrs[field]):
+            errors.setdefault(field, []).append(BENCH_DUPLICATES)
     return errors

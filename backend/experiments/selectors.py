@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from uuid import UUID
@@ -8,7 +9,8 @@ from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from accounts.models import Workspace
-from experiments.models import Experiment, Run, RunDevice
+from devices.models import Device
+from experiments.models import FINISHED_STATUSES, Experiment, Run, RunDevice
 
 
 def experiment_list(*, workspace: Workspace) -> QuerySet[Experiment]:
@@ -89,3 +91,28 @@ def run_get(*, workspace: Workspace, run_id: UUID) -> Run:
         "transitions",
     )
     return get_object_or_404(runs, pk=run_id)
+
+
+def device_unfinished_run_ids(*, device: Device, limit: int = 3) -> list[UUID]:
+    """Up to `limit` of the device's queued or active runs (they refuse its revocation)."""
+    return list(
+        Run.objects.filter(run_devices__device=device)
+        .exclude(status__in=FINISHED_STATUSES)
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class RunPage:
+    """What a run's page shows (experiments.apis.runs.RunOutputSerializer): the run, as
+    run_get reads it, and its summary rows in the page's units. measurements.selectors.run_page
+    fills the rows; a run not summarized yet (just started) has none."""
+
+    run: Run
+    summary: Sequence[Mapping[str, object]] = ()
+    bench_summary: Sequence[Mapping[str, object]] = ()
+
+
+def run_kind(*, run_id: UUID | str) -> str:
+    """The kind of the run's experiment."""
+    return str(Run.objects.values_list("experiment__kind", flat=True).get(pk=run_id))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from experiments.apis import catalogue, design_files, experiments, runs
+from experiments.apis import catalogue, design_files, experiments
 
 urlpatterns = [
     path("", experiments.ExperimentsApi.as_view(), name="list"),
@@ -20,12 +20,6 @@ urlpatterns = [
 
 catalogue_urlpatterns = [
     path("", catalogue.CatalogueApi.as_view(), name="catalogue"),
-]
-
-run_urlpatterns = [
-    path("<uuid:run_id>/", runs.RunDetailApi.as_view(), name="run-detail"),
-    path("<uuid:run_id>/cancel/", runs.RunCancelApi.as_view(), name="run-cancel"),
-    path("<uuid:run_id>/retry/", runs.RunRetryApi.as_view(), name="run-retry"),
 ]
 
 preset_urlpatterns = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import BaseParser
@@ -18,6 +17,7 @@ from experiments.models import RunDevice
 from experiments.services.agent_events import run_device_fail
 from measurements.errors import ChunkFormatError, ChunkTooLarge
 from measurements.models import Stream
+from measurements.selectors import device_run_part_get
 from measurements.services import chunk_receive
 
 # A chunk above this is refused from its Content-Length, before it is read
@@ -51,10 +51,7 @@ class CsvParser(BaseParser):
 def _agent_run_device(request: Request, run_id: UUID) -> RunDevice:
     device = request.auth
     assert isinstance(device, Device)
-    # Only the device's own part of a run: another device's run id answers 404.
-    return get_object_or_404(
-        RunDevice.objects.select_related("run", "device"), run_id=run_id, device=device
-    )
+    return device_run_part_get(device=device, run_id=run_id)
 
 
 def _header_int(request: Request, header: str) -> str | None:

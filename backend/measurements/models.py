@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from experiments.models import Run, RunDevice
+from experiments.models import BenchOperation, Run, RunDevice
 
 
 class Outcome(models.TextChoices):
@@ -169,15 +169,6 @@ class RunStatistic(models.Model):
 
 def _difference(raw: float | None, floor: float | None) -> float | None:
     return None if raw is None or floor is None else raw - floor
-
-
-class BenchOperation(models.TextChoices):
-    ENCRYPT = "encrypt"
-    DECRYPT = "decrypt"
-    SIGN = "sign"
-    VERIFY = "verify"
-    SECURE = "secure"  # throughput, loopback: securing only
-    SEND = "send"  # throughput, network: securing and sending over UDP
 
 
 class BenchSample(models.Model):

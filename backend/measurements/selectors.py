@@ -3,20 +3,33 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
+from uuid import UUID
 
 import numpy as np
 import numpy.typing as npt
 import psycopg
 from django.db import connection
 from django.db.models import F, QuerySet
+from django.shortcuts import get_object_or_404
 from psycopg.adapt import Loader
 
-from experiments.models import Run
+from devices.models import Device
+from experiments.models import Run, RunDevice
+from experiments.selectors import RunPage
 from measurements.models import BenchStatistic, MessageRecord, Outcome, RunStatistic
 
 NS_PER_MS = 1_000_000.0
 NS_PER_US = 1_000.0
+ALL_DEVICES_LABEL = "All devices"
+
+
+def device_run_part_get(*, device: Device, run_id: UUID) -> RunDevice:
+    """The device's own part of a run (what it uploads to): another device's run id, or an
+    unknown one, answers 404."""
+    return get_object_or_404(
+        RunDevice.objects.select_related("run", "device"), run_id=run_id, device=device
+    )
 
 
 def run_statistics(*, run: Run) -> QuerySet[RunStatistic]:
@@ -179,3 +192,125 @@ def binary_cursor() -> Iterator[psycopg.Cursor[Any]]:
         cursor.adapters.register_loader(_array_oid("int8"), _NumpyArrayLoader)
         cursor.adapters.register_loader(_array_oid("int4"), _Int4ArrayLoader)
         yield cursor
+
+
+class RunSummaryRow(TypedDict):
+    """A messaging run's summary row, in the run page's units (ms, µs)."""
+
+    device_id: UUID | None
+    device_name: str
+    n: int
+    lost: int
+    mean_ms: float | None
+    median_ms: float | None
+    p95_ms: float | None
+    p99_ms: float | None
+    min_ms: float | None
+    max_ms: float | None
+    std_ms: float | None
+    secure_mean_us: float | None
+    unsecure_mean_us: float | None
+    floor_secure_mean_us: float | None
+    floor_unsecure_mean_us: float | None
+    net_secure_mean_us: float | None
+    net_unsecure_mean_us: float | None
+    secure_median_us: float | None
+    unsecure_median_us: float | None
+    net_secure_median_us: float | None
+    net_unsecure_median_us: float | None
+
+
+class BenchSummaryRow(TypedDict):
+    """A sample kind's summary row (device, mechanism, operation, size), in µs and MB/s,
+    with its cost net of the null floor and relative to no security."""
+
+    device_id: UUID
+    device_name: str
+    mechanism: str
+    operation: str
+    data_bytes: int
+    n: int
+    mean_us: float
+    var_us2: float | None
+    std_us: float | None
+    cpu_mean_us: float
+    throughput_mb_s: float
+    peak_rss_kb: int
+    calls_per_repetition: int | None
+    packets_per_s_mean: float | None
+    packets_per_s_std: float | None
+    net_mean_us: float | None
+    relative_cost: float | None
+
+
+def _ms(value: float | None) -> float | None:
+    return None if value is None else value / NS_PER_MS
+
+
+def _us(value: float | None) -> float | None:
+    return None if value is None else value / NS_PER_US
+
+
+def run_summary_rows(*, run: Run) -> list[RunSummaryRow]:
+    return [
+        RunSummaryRow(
+            device_id=s.run_device.device_id if s.run_device else None,
+            device_name=s.run_device.device.name if s.run_device else ALL_DEVICES_LABEL,
+            n=s.n,
+            lost=s.lost,
+            mean_ms=_ms(s.mean_ns),
+            median_ms=_ms(s.median_ns),
+            p95_ms=_ms(s.p95_ns),
+            p99_ms=_ms(s.p99_ns),
+            min_ms=_ms(s.min_ns),
+            max_ms=_ms(s.max_ns),
+            std_ms=_ms(s.std_ns),
+            secure_mean_us=_us(s.secure_mean_ns),
+            unsecure_mean_us=_us(s.unsecure_mean_ns),
+            floor_secure_mean_us=_us(s.floor_secure_mean_ns),
+            floor_unsecure_mean_us=_us(s.floor_unsecure_mean_ns),
+            net_secure_mean_us=_us(s.net_secure_mean_ns),
+            net_unsecure_mean_us=_us(s.net_unsecure_mean_ns),
+            secure_median_us=_us(s.secure_median_ns),
+            unsecure_median_us=_us(s.unsecure_median_ns),
+            net_secure_median_us=_us(s.net_secure_median_ns),
+            net_unsecure_median_us=_us(s.net_unsecure_median_ns),
+        )
+        for s in run_statistics(run=run)
+    ]
+
+
+def bench_summary_rows(*, run: Run) -> list[BenchSummaryRow]:
+    statistics = list(bench_statistics(run=run))
+    baselines = BenchBaselines.of(statistics)
+    return [
+        BenchSummaryRow(
+            device_id=b.run_device.device_id,
+            device_name=b.run_device.device.name,
+            mechanism=b.mechanism,
+            operation=b.operation,
+            data_bytes=b.data_bytes,
+            n=b.n,
+            mean_us=b.wall_mean_ns / NS_PER_US,
+            var_us2=None if b.wall_var_ns2 is None else b.wall_var_ns2 / NS_PER_US**2,
+            std_us=_us(b.wall_std_ns),
+            cpu_mean_us=b.cpu_mean_ns / NS_PER_US,
+            # MB/s = bytes / µs
+            throughput_mb_s=b.data_bytes / (b.wall_mean_ns / NS_PER_US) if b.wall_mean_ns else 0.0,
+            peak_rss_kb=b.peak_rss_kb,
+            calls_per_repetition=b.calls,
+            packets_per_s_mean=b.rate_mean,
+            packets_per_s_std=b.rate_std,
+            net_mean_us=baselines.net_mean_us(b),
+            relative_cost=baselines.relative_cost(b),
+        )
+        for b in statistics
+    ]
+
+
+def run_page(*, run: Run) -> RunPage:
+    """The run page's answer: the run, its devices and its summaries (also what a shared
+    run shows, sharing.apis)."""
+    return RunPage(
+        run=run, summary=run_summary_rows(run=run), bench_summary=bench_summary_rows(run=run)
+    )

@@ -1,8 +1,15 @@
 from django.urls import path
 
-from results.apis import compare, exports, sizes, statistics
+from results.apis import compare, exports, runs, sizes, statistics
 
-# Mounted under /api/runs/ beside experiments' run URLs.
+# A run's page, cancel and retry: mounted under /api/runs/ in the `runs` namespace.
+run_page_urlpatterns = [
+    path("<uuid:run_id>/", runs.RunDetailApi.as_view(), name="run-detail"),
+    path("<uuid:run_id>/cancel/", runs.RunCancelApi.as_view(), name="run-cancel"),
+    path("<uuid:run_id>/retry/", runs.RunRetryApi.as_view(), name="run-retry"),
+]
+
+# Mounted under /api/runs/ beside the run page's URLs.
 run_urlpatterns = [
     path("<uuid:run_id>/statistics/", statistics.RunStatisticsApi.as_view(), name="run-statistics"),
     path(

@@ -21,11 +21,10 @@ from experiments.apis.experiments import ExperimentOutputSerializer
 from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.models import (
     MEASURED_STATUSES,
-    SAMPLE_KINDS,
-    Experiment,
     ExperimentKind,
     Run,
 )
+from measurements.selectors import run_page
 from results.apis.compare import CompareApi, ComparisonSerializer
 from results.apis.exports import MethodsSerializer
 from results.apis.sizes import NO_DELIVERED_MESSAGES_MESSAGE, RunSizesSerializer
@@ -41,8 +40,7 @@ from results.selectors import run_require_round_trips
 from results.services import (
     COMPARE_RUNS_MAX,
     RunStatistics,
-    run_bench_methods_paragraph,
-    run_methods_paragraph,
+    run_methods,
     run_sizes_compute,
     run_statistics_compute,
     runs_compare,
@@ -59,6 +57,8 @@ from sharing.selectors import (
     share_run_ids,
     share_runs,
     share_runs_by_alias,
+    workspace_experiment,
+    workspace_runs,
 )
 from sharing.services import share_create, share_revoke, share_update
 
@@ -161,9 +161,9 @@ class SharesApi(APIView):
                         )
                 attrs["runs"] = runs
             if "experiment" in attrs:
-                experiment = Experiment.objects.filter(
-                    workspace=workspace, pk=attrs["experiment"]
-                ).first()
+                experiment = workspace_experiment(
+                    workspace=workspace, experiment_id=attrs["experiment"]
+                )
                 if experiment is None:
                     raise serializers.ValidationError(
                         {"experiment": [NOT_IN_WORKSPACE.format(what="experiment")]}
@@ -175,12 +175,7 @@ class SharesApi(APIView):
         def _completed_runs(workspace: Any, run_ids: list[UUID], field: str) -> list[Run]:
             if len(set(run_ids)) != len(run_ids):
                 raise serializers.ValidationError({field: [DUPLICATE_RUNS]})
-            found = {
-                run.pk: run
-                for run in Run.objects.filter(
-                    experiment__workspace=workspace, pk__in=run_ids
-                ).select_related("experiment")
-            }
+            found = workspace_runs(workspace=workspace, run_ids=run_ids)
             if len(found) != len(run_ids):
                 raise serializers.ValidationError({field: [NOT_IN_WORKSPACE.format(what="run")]})
             runs = [found[run_id] for run_id in run_ids]
@@ -327,7 +322,7 @@ class PublicShareApi(_PublicApi):
             "experiment": ExperimentOutputSerializer(share.experiment).data
             if share.experiment
             else None,
-            "runs": [run_output(run) for run in share_runs(share=share)],
+            "runs": [run_output(run_page(run=run)) for run in share_runs(share=share)],
         }
         return Response(content)
 
@@ -370,10 +365,7 @@ class PublicRunMethodsApi(_PublicApi):
     def get(self, request: Request, token: str, run_id: UUID) -> Response:
         share = self.public_share(token)
         run = share_run_get(share=share, run_alias=run_id)
-        if run.experiment.kind in SAMPLE_KINDS:
-            text = run_bench_methods_paragraph(run=run)
-        else:
-            text = run_methods_paragraph(run=run, statistics=_statistics(share, run))
+        text = run_methods(run=run, statistics=lambda: _statistics(share, run))
         return Response(MethodsSerializer({"run_id": run.pk, "text": text}).data)
 
 

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.models import Workspace
-from experiments.models import Run, RunDevice
+from experiments.models import Experiment, Run, RunDevice
 from sharing.errors import ShareNotFound
 from sharing.models import Share, ShareState
 from sharing.public import alias
@@ -93,3 +93,14 @@ def share_runs_by_alias(*, share: Share, run_aliases: list[UUID]) -> list[Run]:
     if any(a not in by_alias for a in run_aliases):
         raise ShareNotFound(SHARE_NOT_FOUND_MESSAGE)
     return [by_alias[a] for a in run_aliases]
+
+
+def workspace_experiment(*, workspace: Workspace, experiment_id: UUID) -> Experiment | None:
+    """The workspace's experiment of that id, if any (what a new share may point at)."""
+    return Experiment.objects.filter(workspace=workspace, pk=experiment_id).first()
+
+
+def workspace_runs(*, workspace: Workspace, run_ids: list[UUID]) -> dict[UUID, Run]:
+    """The workspace's runs of those ids (with their experiment), by id; others left out."""
+    runs = Run.objects.filter(experiment__workspace=workspace, pk__in=run_ids)
+    return {run.pk: run for run in runs.select_related("experiment")}

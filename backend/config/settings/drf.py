@@ -28,7 +28,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RunStatusEnum": "experiments.models.RunStatus",
         "ExperimentKindEnum": "experiments.models.ExperimentKind",
-        "BenchOperationEnum": "measurements.models.BenchOperation",
+        "BenchOperationEnum": "experiments.models.BenchOperation",
         "MechanismKindEnum": "experiments.catalogue.MECHANISM_KINDS",
         "MechanismEnum": "experiments.catalogue.MECHANISM_CHOICES",
         "ShareKindEnum": "sharing.models.ShareKind",

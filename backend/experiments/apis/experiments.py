@@ -18,7 +18,7 @@ from devices.models import Device
 from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.catalogue import MECHANISM_CHOICES
 from experiments.estimate import duration_words
-from experiments.matrix import MatrixError
+from experiments.matrix import MESSAGING_PARAMETERS, MatrixError
 from experiments.matrix import build as build_matrix
 from experiments.models import (
     BENCH_DATA_BYTES_MAX,
@@ -41,10 +41,10 @@ from experiments.models import (
     TopicIdType,
     Transport,
 )
-from experiments.rules import design_check
 from experiments.selectors import (
     NEVER_RUN,
     ExperimentFilters,
+    RunPage,
     experiment_get,
     experiment_search,
     run_get,
@@ -52,6 +52,7 @@ from experiments.selectors import (
 from experiments.services.designs import experiment_create
 from experiments.services.plan import design_plan
 from experiments.services.scheduling import run_start
+from experiments.validation import design_check
 from netprofiles.models import NetworkProfile
 from netprofiles.selectors import profile_visible
 
@@ -90,20 +91,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "id",
             "name",
             "kind",
-            "protocol",
-            "mqtt_version",
-            "transport",
-            "srup_signature",
-            "qos",
-            "coap_type",
-            "coap_method",
-            "topic_id_type",
-            "security",
-            "payload_size",
-            "message_count",
-            "interval_ms",
-            "interval_distribution",
-            "measurement",
+            *MESSAGING_PARAMETERS,
             "mechanisms",
             "data_sizes",
             "repetitions",
@@ -381,4 +369,5 @@ class ExperimentRunStartApi(APIView):
         experiment = experiment_get(workspace=workspace, experiment_id=experiment_id)
         run = run_start(experiment=experiment)
         run = run_get(workspace=workspace, run_id=run.pk)
-        return Response(run_output(run), status=status.HTTP_201_CREATED)
+        # A new run: no summary rows yet.
+        return Response(run_output(RunPage(run=run)), status=status.HTTP_201_CREATED)

@@ -1,29 +1,13 @@
-"""Runs: a run's page (its devices and summaries, run_output), cancelling and retrying it."""
+"""A run's page: its devices and summaries as the API answers them (the views that read
+them are in results.apis.runs, above measurements; the run start answers a new run here)."""
 
 from __future__ import annotations
 
-from uuid import UUID
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
-
-from accounts.selectors import workspace_for_user
-from experiments.models import ExperimentKind, Run, RunStatus
-from experiments.selectors import run_get
-from experiments.services.scheduling import run_cancel, run_retry
-from measurements.models import BenchOperation
-from measurements.selectors import (
-    NS_PER_MS,
-    NS_PER_US,
-    BenchBaselines,
-    bench_statistics,
-    run_statistics,
-)
-
-ALL_DEVICES_LABEL = "All devices"
+from experiments.models import BenchOperation, ExperimentKind, RunStatus
+from experiments.selectors import RunPage
 
 
 @extend_schema_serializer(component_name="RunDevice")
@@ -151,124 +135,36 @@ class RunTransitionSerializer(serializers.Serializer[object]):
     at = serializers.DateTimeField()
 
 
+# Reads a RunPage (experiments.selectors): the run's fields, then its summary rows.
 @extend_schema_serializer(component_name="Run")
-class RunOutputSerializer(serializers.Serializer[object]):
-    id = serializers.UUIDField()
-    experiment = ExperimentBriefSerializer()
-    kind = serializers.ChoiceField(choices=ExperimentKind.choices, source="experiment.kind")
-    status = serializers.ChoiceField(choices=RunStatus.choices)
-    error = serializers.CharField()
-    spec = serializers.DictField()
-    cell = serializers.DictField(help_text="The axis values this run of the matrix uses.")
-    cell_label = serializers.CharField()
-    repeat = serializers.IntegerField()
-    position = serializers.IntegerField()
-    retry_of = serializers.UUIDField(source="retry_of_id", allow_null=True)
-    transitions = RunTransitionSerializer(
-        many=True, help_text="Every status change with its time, oldest first."
+class RunOutputSerializer(serializers.Serializer[RunPage]):
+    id = serializers.UUIDField(source="run.id")
+    experiment = ExperimentBriefSerializer(source="run.experiment")
+    kind = serializers.ChoiceField(choices=ExperimentKind.choices, source="run.experiment.kind")
+    status = serializers.ChoiceField(choices=RunStatus.choices, source="run.status")
+    error = serializers.CharField(source="run.error")
+    spec = serializers.DictField(source="run.spec")
+    cell = serializers.DictField(
+        source="run.cell", help_text="The axis values this run of the matrix uses."
     )
-    queued_at = serializers.DateTimeField()
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    devices = RunDeviceOutputSerializer(source="run_devices", many=True)
+    cell_label = serializers.CharField(source="run.cell_label")
+    repeat = serializers.IntegerField(source="run.repeat")
+    position = serializers.IntegerField(source="run.position")
+    retry_of = serializers.UUIDField(source="run.retry_of_id", allow_null=True)
+    transitions = RunTransitionSerializer(
+        source="run.transitions",
+        many=True,
+        help_text="Every status change with its time, oldest first.",
+    )
+    queued_at = serializers.DateTimeField(source="run.queued_at")
+    created_at = serializers.DateTimeField(source="run.created_at")
+    started_at = serializers.DateTimeField(source="run.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="run.finished_at", allow_null=True)
+    devices = RunDeviceOutputSerializer(source="run.run_devices", many=True)
     summary = RunSummaryRowSerializer(many=True)
     bench_summary = BenchSummaryRowSerializer(many=True)
 
 
-def _ms(value: float | None) -> float | None:
-    return None if value is None else value / NS_PER_MS
-
-
-def _us(value: float | None) -> float | None:
-    return None if value is None else value / NS_PER_US
-
-
-def run_output(run: Run) -> dict[str, object]:
-    """The run page's answer: the run, its devices and its summaries (also what a shared
-    run shows, sharing.apis)."""
-    summary = [
-        {
-            "device_id": s.run_device.device_id if s.run_device else None,
-            "device_name": s.run_device.device.name if s.run_device else ALL_DEVICES_LABEL,
-            "n": s.n,
-            "lost": s.lost,
-            "mean_ms": _ms(s.mean_ns),
-            "median_ms": _ms(s.median_ns),
-            "p95_ms": _ms(s.p95_ns),
-            "p99_ms": _ms(s.p99_ns),
-            "min_ms": _ms(s.min_ns),
-            "max_ms": _ms(s.max_ns),
-            "std_ms": _ms(s.std_ns),
-            "secure_mean_us": _us(s.secure_mean_ns),
-            "unsecure_mean_us": _us(s.unsecure_mean_ns),
-            "floor_secure_mean_us": _us(s.floor_secure_mean_ns),
-            "floor_unsecure_mean_us": _us(s.floor_unsecure_mean_ns),
-            "net_secure_mean_us": _us(s.net_secure_mean_ns),
-            "net_unsecure_mean_us": _us(s.net_unsecure_mean_ns),
-            "secure_median_us": _us(s.secure_median_ns),
-            "unsecure_median_us": _us(s.unsecure_median_ns),
-            "net_secure_median_us": _us(s.net_secure_median_ns),
-            "net_unsecure_median_us": _us(s.net_unsecure_median_ns),
-        }
-        for s in run_statistics(run=run)
-    ]
-    statistics = list(bench_statistics(run=run))
-    baselines = BenchBaselines.of(statistics)
-    bench_summary = [
-        {
-            "device_id": b.run_device.device_id,
-            "device_name": b.run_device.device.name,
-            "mechanism": b.mechanism,
-            "operation": b.operation,
-            "data_bytes": b.data_bytes,
-            "n": b.n,
-            "mean_us": b.wall_mean_ns / NS_PER_US,
-            "var_us2": None if b.wall_var_ns2 is None else b.wall_var_ns2 / NS_PER_US**2,
-            "std_us": _us(b.wall_std_ns),
-            "cpu_mean_us": b.cpu_mean_ns / NS_PER_US,
-            # MB/s = bytes / µs
-            "throughput_mb_s": b.data_bytes / (b.wall_mean_ns / NS_PER_US)
-            if b.wall_mean_ns
-            else 0.0,
-            "peak_rss_kb": b.peak_rss_kb,
-            "calls_per_repetition": b.calls,
-            "packets_per_s_mean": b.rate_mean,
-            "packets_per_s_std": b.rate_std,
-            "net_mean_us": baselines.net_mean_us(b),
-            "relative_cost": baselines.relative_cost(b),
-        }
-        for b in statistics
-    ]
-    run.summary = summary  # type: ignore[attr-defined]
-    run.bench_summary = bench_summary  # type: ignore[attr-defined]
-    return RunOutputSerializer(run).data
-
-
-class RunDetailApi(APIView):
-    @extend_schema(operation_id="runs_retrieve", responses=RunOutputSerializer)
-    def get(self, request: Request, run_id: UUID) -> Response:
-        run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
-        return Response(run_output(run))
-
-
-class RunCancelApi(APIView):
-    """Cancel a queued or active run; its agents stop and upload what they measured."""
-
-    @extend_schema(operation_id="runs_cancel", request=None, responses=RunOutputSerializer)
-    def post(self, request: Request, run_id: UUID) -> Response:
-        workspace = workspace_for_user(user=request.user)
-        run = run_get(workspace=workspace, run_id=run_id)
-        run_cancel(run=run, by=request.user.get_username())
-        return Response(run_output(run_get(workspace=workspace, run_id=run_id)))
-
-
-class RunRetryApi(APIView):
-    """Queue a failed or cancelled run again (same spec and devices); answers the new run."""
-
-    @extend_schema(operation_id="runs_retry", request=None, responses={201: RunOutputSerializer})
-    def post(self, request: Request, run_id: UUID) -> Response:
-        workspace = workspace_for_user(user=request.user)
-        retry = run_retry(run=run_get(workspace=workspace, run_id=run_id))
-        body = run_output(run_get(workspace=workspace, run_id=retry.pk))
-        return Response(body, status=status.HTTP_201_CREATED)
+def run_output(page: RunPage) -> dict[str, object]:
+    """The run page's answer (also the run start's, and what a shared run shows)."""
+    return RunOutputSerializer(page).data

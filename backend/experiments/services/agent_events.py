@@ -16,8 +16,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from devices.models import Device
-from experiments.models import FINISHED_STATUSES, SAMPLE_KINDS, Run, RunDevice, RunStatus
+from experiments.kinds import kind_get
+from experiments.models import FINISHED_STATUSES, Run, RunDevice, RunStatus
 from experiments.services.scheduling import run_fail, schedule_soon
+from experiments.signals import run_done, run_needs_summary
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +133,7 @@ PART_WAITING_MESSAGE = (
 
 
 def _unit(run_device: RunDevice) -> str:
-    return "samples" if run_device.run.experiment.kind in SAMPLE_KINDS else "messages"
+    return "samples" if kind_get(run_device.run.experiment.kind).samples else "messages"
 
 
 @transaction.atomic
@@ -186,9 +188,6 @@ def run_settle(*, run_id: UUID | str) -> str:
     all are done, `failed` when all failed, `partial` otherwise (a cancelled run stays
     cancelled). Its summary is computed then, and again whenever late records change it.
     Returns the run's status."""
-    from measurements.services.summary import summarize
-    from results.tasks import run_round_trips_warm_task  # results reads measurements
-
     run = Run.objects.select_for_update().get(pk=run_id)
     parts = list(RunDevice.objects.filter(run_id=run_id).select_related("device"))
     if run.status in (RunStatus.QUEUED, RunStatus.PREPARING) or not parts:
@@ -214,7 +213,7 @@ def run_settle(*, run_id: UUID | str) -> str:
         # Marks the summary step in the run's transitions, as before `done`.
         Run.objects.filter(pk=run_id).update(status=RunStatus.INGESTING)
     if not summarized:
-        summarize(run_id=run_id)
+        run_needs_summary.send(sender=Run, run_id=run_id)  # measurements.receivers
     Run.objects.filter(pk=run_id).update(
         status=status,
         error=error,
@@ -231,9 +230,7 @@ def run_settle(*, run_id: UUID | str) -> str:
     if first:
         schedule_soon()  # its devices are free for the next queued run
     if status == RunStatus.DONE:
-        # The results pages read a completed run's round trips from a cache; fill it now
-        # rather than on the first view (docs/results.md).
-        transaction.on_commit(partial(run_round_trips_warm_task.delay, str(run_id)))
+        run_done.send(sender=Run, run_id=run_id)  # results.receivers
     return str(status)
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from experiments.models import SAMPLE_KINDS, Run
 from measurements.models import BenchSample, BenchStatistic, MessageRecord, RunStatistic
 
 _RECORDS = MessageRecord._meta.db_table
@@ -47,15 +46,6 @@ JOIN experiments_rundevice rd ON rd.id = s.run_device_id
 WHERE rd.run_id = %s
 GROUP BY s.run_device_id, s.mechanism, s.operation, s.data_bytes
 """
-
-
-def summarize(*, run_id: Any) -> None:
-    """Compute the summary that fits the run's kind."""
-    kind = Run.objects.values_list("experiment__kind", flat=True).get(pk=run_id)
-    if kind in SAMPLE_KINDS:
-        bench_summarize(run_id=run_id)
-    else:
-        run_summarize(run_id=run_id)
 
 
 @transaction.atomic

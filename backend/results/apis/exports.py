@@ -13,12 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from experiments.models import SAMPLE_KINDS, Run
+from experiments.models import Run
 from results.apis.common import any_run
 from results.services import (
     PARQUET_MEDIA_TYPE,
-    run_bench_methods_paragraph,
-    run_methods_paragraph,
+    run_methods,
     run_records_csv,
     run_records_parquet,
     run_statistics_compute,
@@ -110,8 +109,5 @@ class RunMethodsApi(APIView):
     @extend_schema(operation_id="runs_methods", responses=MethodsSerializer)
     def get(self, request: Request, run_id: UUID) -> Response:
         run = any_run(request, run_id)
-        if run.experiment.kind in SAMPLE_KINDS:
-            text = run_bench_methods_paragraph(run=run)
-        else:
-            text = run_methods_paragraph(run=run, statistics=run_statistics_compute(run=run))
+        text = run_methods(run=run, statistics=lambda: run_statistics_compute(run=run))
         return Response(MethodsSerializer({"run_id": run.pk, "text": text}).data)

@@ -15,7 +15,8 @@ from results.services.exports import (
     run_summary_csv,
     run_summary_parquet,
 )
-from results.services.methods import run_bench_methods_paragraph, run_methods_paragraph
+from results.services.kinds import run_methods
+from results.services.methods import run_methods_paragraph
 from results.services.round_trips import run_round_trips_load
 from results.services.sizes import SizeBreakdown, run_sizes_compute
 from results.services.summaries import RunStatistics, run_statistics_compute
@@ -29,8 +30,8 @@ __all__ = [
     "Distribution",
     "RunStatistics",
     "SizeBreakdown",
-    "run_bench_methods_paragraph",
     "run_distribution_compute",
+    "run_methods",
     "run_methods_paragraph",
     "run_records_csv",
     "run_records_parquet",

@@ -11,7 +11,6 @@ from django.conf import settings
 from iotsecbench_contract.mechanisms import MECHANISMS
 
 from experiments.models import (
-    ExperimentKind,
     IntervalDistribution,
     Protocol,
     Run,
@@ -220,32 +219,45 @@ def _stored(planned: int, stored: int, what: str) -> str:
     return f"Of {planned:,} {what} planned, {stored:,} were stored."
 
 
-def run_bench_methods_paragraph(*, run: Run) -> str:
-    """The methods paragraph of a cipher-benchmark or throughput run: platform and agent
-    versions, devices and their facts, mechanisms, data sizes and repetitions, how each
-    sample was timed (device-agent cipherbench.py and throughput.py), the counts, and the
-    statistics reported (the summary export holds their values)."""
-    spec = run.spec
+def _sample_counts(run: Run) -> tuple[list[RunDevice], int, int]:
+    """A sample kind's devices, its planned samples and those stored."""
     devices = list(run.run_devices.all())
-    repetitions = _count(spec.get("repetitions", _UNKNOWN))
-    planned = sum(rd.total for rd in devices)
     stored = BenchSample.objects.filter(run_device__run=run).count()
-    if run.experiment.kind == ExperimentKind.THROUGHPUT:
-        target = spec.get("target")
-        sink = f"to {target}" if target else "to a sink on the device itself (127.0.0.1)"
-        body = [
-            f"Each device counted the packets it completed in windows of "
-            f"{_count(spec.get('window_ms', _UNKNOWN))} ms with {_mechanisms(spec)} at "
-            f"payloads of {_sizes(spec)}: {repetitions} windows per mechanism and payload "
-            "securing each packet only (loopback), and as many securing it and sending it "
-            f"over UDP {sink}, in the agent's process with the garbage collector off; a "
-            "window's rate is the packets completed divided by its wall time "
-            "(perf_counter_ns), and its CPU time is the process's (process_time_ns).",
-            _stored(planned, stored, "windows"),
-            "Per device, mechanism, payload and mode we report the mean rate in packets per "
-            f"second with its sample standard deviation ({_N_MINUS_ONE}) over the windows.",
-        ]
-        return " ".join([*_provenance(run, "Packet rates", devices), *body])
+    return devices, sum(rd.total for rd in devices), stored
+
+
+def throughput_methods_paragraph(*, run: Run) -> str:
+    """The methods paragraph of a throughput run: platform and agent versions, devices and
+    their facts, mechanisms, payloads and windows, how each window was counted (device-agent
+    throughput.py), the counts, and the statistics reported."""
+    spec = run.spec
+    devices, planned, stored = _sample_counts(run)
+    repetitions = _count(spec.get("repetitions", _UNKNOWN))
+    target = spec.get("target")
+    sink = f"to {target}" if target else "to a sink on the device itself (127.0.0.1)"
+    body = [
+        f"Each device counted the packets it completed in windows of "
+        f"{_count(spec.get('window_ms', _UNKNOWN))} ms with {_mechanisms(spec)} at "
+        f"payloads of {_sizes(spec)}: {repetitions} windows per mechanism and payload "
+        "securing each packet only (loopback), and as many securing it and sending it "
+        f"over UDP {sink}, in the agent's process with the garbage collector off; a "
+        "window's rate is the packets completed divided by its wall time "
+        "(perf_counter_ns), and its CPU time is the process's (process_time_ns).",
+        _stored(planned, stored, "windows"),
+        "Per device, mechanism, payload and mode we report the mean rate in packets per "
+        f"second with its sample standard deviation ({_N_MINUS_ONE}) over the windows.",
+    ]
+    return " ".join([*_provenance(run, "Packet rates", devices), *body])
+
+
+def cipher_bench_methods_paragraph(*, run: Run) -> str:
+    """The methods paragraph of a cipher-benchmark run: platform and agent versions, devices
+    and their facts, mechanisms, data sizes and repetitions, how each sample was timed
+    (device-agent cipherbench.py), the counts, and the statistics reported (the summary
+    export holds their values)."""
+    spec = run.spec
+    devices, planned, stored = _sample_counts(run)
+    repetitions = _count(spec.get("repetitions", _UNKNOWN))
     body = [
         f"Each device timed {_mechanisms(spec)} on {_sizes(spec)} of pseudo-random data, "
         f"{repetitions} repetitions of each mechanism, size and direction (encrypt and "

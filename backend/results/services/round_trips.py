@@ -12,7 +12,8 @@ import numpy as np
 from django.db import connection, transaction
 from psycopg.types.json import Jsonb
 
-from experiments.models import SAMPLE_KINDS, Run, RunStatus
+from experiments.kinds import kind_get
+from experiments.models import Run, RunStatus
 from measurements.models import MessageRecord, Outcome
 from measurements.selectors import NS_PER_MS, RoundTrips, binary_cursor, run_round_trips
 from results.models import RoundTripCache
@@ -157,7 +158,7 @@ def run_round_trips_warm(*, run_id: UUID | str) -> int:
         .prefetch_related("run_devices__device")
         .first()
     )
-    if run is None or run.experiment.kind in SAMPLE_KINDS:
+    if run is None or kind_get(run.experiment.kind).samples:
         return 0
     loaded = len(run_round_trips_load(run=run))
     run_wire_size_counts(run=run)

@@ -13,14 +13,20 @@ import pytest
 
 from experiments.models import ExperimentKind
 from results.services import (
-    run_bench_methods_paragraph,
+    run_methods,
     run_records_csv,
     run_records_parquet,
     run_summary_csv,
     run_summary_parquet,
 )
 from results.services.exports import PARQUET_METADATA_KEY
+from results.services.summaries import RunStatistics
 from results.tests.conftest import FACTS, bench_spec
+
+
+def _no_statistics() -> RunStatistics:
+    raise AssertionError("a sample kind's methods paragraph reads no round-trip statistics")
+
 
 # Two repetitions of AES-128-CBC encrypting 16 bytes: 1 and 3 µs wall, 0.5 and 0.7 µs CPU.
 # By hand: mean 2 µs, sample variance ((1-2)² + (3-2)²) / (2-1) = 2 µs², std √2 µs,
@@ -186,7 +192,7 @@ def test_cipher_bench_methods_paragraph_names_mechanisms_sizes_counts_and_timing
     make_bench_run,
 ):
     made = make_bench_run({"pi-a": AES, "pi-b": AES}, planned=16)
-    text = run_bench_methods_paragraph(run=made.run)
+    text = run_methods(run=made.run, statistics=_no_statistics)
     for expected in (
         "Cipher timings were measured with IoTSecBench 0.1.0",
         str(made.run.pk),
@@ -206,7 +212,7 @@ def test_cipher_bench_methods_paragraph_names_mechanisms_sizes_counts_and_timing
 def test_throughput_methods_paragraph_names_the_window_and_both_modes(make_bench_run):
     spec = bench_spec(mechanisms=["none", "present-80-cbc"], data_sizes=[16], window_ms=2000)
     made = make_bench_run({"pi-a": WINDOWS}, kind=ExperimentKind.THROUGHPUT, spec=spec)
-    text = run_bench_methods_paragraph(run=made.run)
+    text = run_methods(run=made.run, statistics=_no_statistics)
     for expected in (
         "Packet rates were measured with IoTSecBench",
         "in windows of 2,000 ms with None and PRESENT-80-CBC at payloads of 16 B",

@@ -1,0 +1,7 @@
+"""Cipher-benchmark runs' results: their samples, benchmark summary and methods."""
+
+from experiments.models import ExperimentKind
+from results.services.kinds.samples import sample_kind
+from results.services.methods import cipher_bench_methods_paragraph
+
+KIND = sample_kind(ExperimentKind.CIPHER_BENCH, cipher_bench_methods_paragraph)

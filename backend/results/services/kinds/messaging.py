@@ -1,0 +1,129 @@
+"""Messaging runs' results: their message records, round-trip summary and methods."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# pyarrow ships no type information (pyproject may or may not list it as ignored)
+import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+from experiments.models import ExperimentKind, Run
+from measurements.models import MessageRecord, RunStatistic
+from measurements.selectors import run_statistics
+from results.services.kinds.base import (
+    RecordSource,
+    ResultsKind,
+    SummaryInput,
+    us,
+)
+from results.services.methods import run_methods_paragraph
+from results.services.summaries import DeviceStatistics, RunStatistics, run_statistics_compute
+
+RECORD_COLUMNS = {  # name -> Arrow type of the Parquet column
+    "seq": pa.int32(),
+    "t_send_ns": pa.int64(),
+    "t_recv_ns": pa.int64(),
+    "rtt_ms": pa.float64(),
+    "app_bytes": pa.int32(),
+    "wire_bytes": pa.int32(),
+    "outcome": pa.string(),
+    "secure_ns": pa.int64(),
+    "unsecure_ns": pa.int64(),
+    # the harness floor beside the message (the null mechanism, same size, same timing)
+    "floor_secure_ns": pa.int64(),
+    "floor_unsecure_ns": pa.int64(),
+}
+MESSAGES = RecordSource(
+    model=MessageRecord,
+    select="r.seq, r.t_send_ns, r.t_recv_ns, "
+    "CASE WHEN r.outcome = 'ok' THEN (r.t_recv_ns - r.t_send_ns)::float8 / 1e6 END AS rtt_ms, "
+    "r.app_bytes, r.wire_bytes, r.outcome, r.secure_ns, r.unsecure_ns, "
+    "r.floor_secure_ns, r.floor_unsecure_ns",
+    columns=RECORD_COLUMNS,
+    order="d.name, r.seq",
+)
+
+
+def _summary_row(
+    of: SummaryInput,
+    row: DeviceStatistics,
+    statistics: RunStatistics,
+    stored: RunStatistic | None,
+) -> dict[str, Any]:
+    """`stored`: the device's (or all devices') summary computed at ingest, which holds the
+    securing times and their harness floors (None before it exists: empty columns)."""
+    s = row.summary
+    return {
+        **of.leading_columns(row.device_id, row.device_name),
+        "records": row.records,
+        "n": s.n,
+        "lost": row.lost,
+        "rejected": row.rejected,
+        "rejected_signature": row.rejected_signature,
+        "rejected_replay": row.rejected_replay,
+        "decrypt_error": row.decrypt_error,
+        "mean_ms": s.mean,
+        "ci_low_ms": s.ci_low,
+        "ci_high_ms": s.ci_high,
+        "median_ms": s.median,
+        "q1_ms": s.q1,
+        "q3_ms": s.q3,
+        "p95_ms": s.p95,
+        "p99_ms": s.p99,
+        "min_ms": s.min,
+        "max_ms": s.max,
+        "variance_ms2": s.variance,
+        "std_ms": s.std,
+        "mean_of_device_means_ms": statistics.mean_of_device_means_ms,
+        **_securing_columns(stored),
+    }
+
+
+# Securing and unsecuring times in µs: the means raw, of their harness floor and net of it
+# (raw - floor), and the medians raw and of each message's net time, as the run page shows
+# them; column -> the stored summary's field (ns).
+_SECURING_FIELDS = {
+    f"{stat}_us": f"{stat}_ns"
+    for direction in ("secure", "unsecure")
+    for stat in (
+        f"{direction}_mean",
+        f"floor_{direction}_mean",
+        f"net_{direction}_mean",
+        f"{direction}_median",
+        f"net_{direction}_median",
+    )
+}
+
+
+def _securing_columns(stored: RunStatistic | None) -> dict[str, float | None]:
+    """The securing columns (None before the stored summary exists: empty columns)."""
+    return {
+        column: None if stored is None else us(getattr(stored, field))
+        for column, field in _SECURING_FIELDS.items()
+    }
+
+
+def summary_rows(of: SummaryInput) -> list[dict[str, Any]]:
+    """One row per device, then one for all devices (device columns empty); the statistics
+    are computed when not given."""
+    statistics = of.statistics or run_statistics_compute(run=of.run)
+    stored = {
+        (s.run_device.device_id if s.run_device else None): s for s in run_statistics(run=of.run)
+    }
+    rows = [_summary_row(of, d, statistics, stored.get(d.device_id)) for d in statistics.devices]
+    rows.append(_summary_row(of, statistics.all_devices, statistics, stored.get(None)))
+    return rows
+
+
+def methods(run: Run, statistics: Callable[[], RunStatistics]) -> str:
+    return run_methods_paragraph(run=run, statistics=statistics())
+
+
+KIND = ResultsKind(
+    name=ExperimentKind.MESSAGING,
+    records=MESSAGES,
+    summary_rows=summary_rows,
+    summary_columns=(),  # a messaging summary always has its all-devices row
+    methods=methods,
+)
