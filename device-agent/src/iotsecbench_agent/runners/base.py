@@ -5,10 +5,11 @@ OS-specific, so the package imports everywhere), ``run`` measures and emits one 
 message, ``cleanup`` releases everything and is always called, also after a failure.
 
 Messaging runners are registered by ``protocol`` and ``measurement`` (one runner per
-pair: the ``mqtt`` round trip and the ``mqtt`` one-way receiver are two); a runner of
-another job kind (e.g. ``cipher_bench``, §7, or ``throughput``, §8) sets ``kind`` and is
-registered by it. A runner whose ``log`` is ``SAMPLES`` emits ``samplelog.Sample``
-through ``context.emit_sample`` instead of records.
+pair: the ``mqtt`` round trip and the ``mqtt`` one-way receiver are two); the runner of
+another job kind (a benchmark kind, e.g. ``cipher_bench``, §7, or ``throughput``, §8) sets
+``kind`` and is found through the list of kinds, ``kinds/registry.py``. A runner whose
+``log`` is ``SAMPLES`` emits ``samplelog.Sample`` through ``context.emit_sample`` instead
+of records.
 """
 
 from __future__ import annotations
@@ -117,19 +118,15 @@ class Runner(abc.ABC):
 
 # Messaging runners by protocol, then by measurement (one runner per pair).
 _RUNNERS: dict[str, dict[str, type[Runner]]] = {}
-_KIND_RUNNERS: dict[str, type[Runner]] = {}
 
 R = TypeVar("R", bound=type[Runner])
 
 
 def register(cls: R) -> R:
     """Class decorator: make ``cls`` the runner for its ``protocol`` and each of its
-    ``measurements`` (messaging runners) or for its job ``kind`` (any other kind)."""
+    ``measurements`` (messaging runners; a benchmark kind's runner is in its ``BenchKind``)."""
     if cls.kind != MESSAGING:
-        if cls.kind in _KIND_RUNNERS:
-            raise RuntimeError(f"two runners for job kind {cls.kind!r}")
-        _KIND_RUNNERS[cls.kind] = cls
-        return cls
+        raise RuntimeError(f"{cls.__name__} runs {cls.kind!r} jobs: list its kind in kinds/")
     by_measurement = _RUNNERS.setdefault(cls.protocol, {})
     for measurement in cls.measurements:
         if measurement in by_measurement:
@@ -140,10 +137,14 @@ def register(cls: R) -> R:
 
 def runner_for(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
     """The runner class for a job, or UnsupportedJob saying what is not supported."""
-    if kind in _KIND_RUNNERS:
-        return _KIND_RUNNERS[kind]
     if kind != MESSAGING:
-        raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
+        # The kinds import this module (their runners are Runners): look them up on use.
+        from iotsecbench_agent.kinds.registry import by_job_kind
+
+        bench_kind = by_job_kind().get(kind)
+        if bench_kind is None:
+            raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
+        return bench_kind.runner
     protocol = spec.get("protocol")
     runners = _RUNNERS.get(protocol) if isinstance(protocol, str) else None
     if runners is None:

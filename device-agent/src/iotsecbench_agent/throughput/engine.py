@@ -49,6 +49,7 @@ from typing import Any, Callable, cast
 
 from iotsecbench_agent.cipherbench.child import peak_rss_kb
 from iotsecbench_agent.errors import AgentError, RunAborted
+from iotsecbench_agent.kinds.plan import group_by_cell
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
 from iotsecbench_agent.storage.samplelog import SECURE, SEND, Sample
@@ -334,10 +335,7 @@ def summarize(samples: Iterable[Sample]) -> list[Summary]:
     """One Summary per (mechanism, operation, size), in first-seen order. The standard
     deviation needs two windows (None below); a relative cost needs ``none`` measured for
     the same operation and size, and a mechanism rate above zero."""
-    groups: dict[tuple[str, str, int], list[Sample]] = {}
-    for sample in samples:
-        key = (sample.mechanism, sample.operation, sample.data_bytes)
-        groups.setdefault(key, []).append(sample)
+    groups = group_by_cell(samples)
     means = {key: statistics.mean(packets_per_s(s) for s in group) for key, group in groups.items()}
     summaries = []
     for (mechanism, operation, data_bytes), group in groups.items():
