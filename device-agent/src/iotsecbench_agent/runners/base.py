@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, TypeVar
 
-from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
 from iotsecbench_agent.storage.recordlog import Record
 from iotsecbench_agent.storage.samplelog import Sample
 
@@ -114,6 +114,16 @@ class Runner(abc.ABC):
             self.run()
         finally:
             self.cleanup()
+
+
+T = TypeVar("T")
+
+
+def require(value: T | None) -> T:
+    """``value``, which ``setup`` sets; DataPlaneError if the runner is used before it."""
+    if value is None:
+        raise DataPlaneError("runner used before setup()")
+    return value
 
 
 # Messaging runners by protocol, then by measurement (one runner per pair).

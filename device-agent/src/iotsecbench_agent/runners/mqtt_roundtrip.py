@@ -54,8 +54,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.errors import RunAborted, UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, register, require
 from iotsecbench_agent.runners.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 from iotsecbench_agent.runners.mqtt_link import (
     ConnectionLost,
@@ -68,12 +68,13 @@ from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,
+    round_trip_record,
     time_secure,
     time_unsecure,
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 logger = logging.getLogger(__name__)
 
@@ -207,9 +208,7 @@ class MqttRoundTripRunner(Runner):
     @property
     def link(self) -> MqttLink:
         """The measured connection (after ``setup``)."""
-        if self._link is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._link
+        return require(self._link)
 
     def setup(self) -> None:
         spec = self.spec
@@ -267,38 +266,19 @@ class MqttRoundTripRunner(Runner):
                 cut = exc
             self._expected = None
             echoed = arrived.is_set()
-            # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=echoed) if floor is not None else (None, None)
-            )
             if echoed:
                 tags.echoed(seq)
-                record = Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(self._t_recv_perf),
-                    app_bytes=len(payload),
-                    wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=self._outcome,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=self._unsecure_ns,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
-                )
             else:
                 tags.lost(seq)
-                record = Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=None,
-                    app_bytes=len(payload),
-                    wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=LOST,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=None,
-                    floor_secure_ns=floor_secure_ns,
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            wire_bytes = self.meter.take_payload_bytes(wire)
+            outcome = self._outcome if echoed else LOST
+            times = (t_send, t_secured, self._t_recv_perf)
+            emit(
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, self._unsecure_ns
                 )
-            emit(record)
+            )
             interval_ns = next_interval_ns()
             try:
                 if cut is not None:
@@ -342,9 +322,7 @@ class MqttRoundTripRunner(Runner):
         return self.link.data_socket()
 
     def _require_mechanism(self) -> Mechanism:
-        if self._mechanism is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._mechanism
+        return require(self._mechanism)
 
     # paho callback: runs in this thread, inside pump.
 

@@ -60,7 +60,7 @@ from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, Uns
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.base import Runner, register, require
 from iotsecbench_agent.runners.jobspec import (
     DEFAULT_RECONNECT_BUDGET_S,
     MAX_RECONNECT_BUDGET_S,
@@ -75,13 +75,14 @@ from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,
+    round_trip_record,
     time_secure,
     time_unsecure,
 )
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 logger = logging.getLogger(__name__)
 
@@ -249,9 +250,7 @@ class MqttSnRoundTripRunner(Runner):
     @property
     def client(self) -> SnClient:
         """The connected, subscribed client (after ``setup``)."""
-        if self._client is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._client
+        return require(self._client)
 
     @property
     def publisher(self) -> SnClient:
@@ -346,30 +345,17 @@ class MqttSnRoundTripRunner(Runner):
                 # recorded before the run fails.
                 ended = exc
                 outcome, t_recv, unsecure_ns = LOST, 0, None
-            # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=outcome != LOST)
-                if floor is not None
-                else (None, None)
-            )
             if outcome == LOST:
                 tags.lost(seq)
             else:
                 tags.echoed(seq)
             if outcome == LOST and self._publisher is not None and ended is None:
                 self._check_rejection(self._publisher)
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            times = (t_send, t_secured, t_recv)
             self.context.emit(
-                Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(t_recv) if t_recv else None,
-                    app_bytes=len(payload),
-                    wire_bytes=wire_bytes,
-                    outcome=outcome,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=unsecure_ns,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
                 )
             )
             if ended is not None:
@@ -487,6 +473,4 @@ class MqttSnRoundTripRunner(Runner):
             gateway.close()
 
     def _require_mechanism(self) -> Mechanism:
-        if self._mechanism is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._mechanism
+        return require(self._mechanism)

@@ -66,7 +66,7 @@ from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import MIN_PAYLOAD_BYTES, parse_payload
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.base import Runner, register, require
 from iotsecbench_agent.runners.jobspec import (
     MAX_MESSAGE_COUNT,
     LinkSpec,
@@ -235,9 +235,7 @@ class OneWayReceiver(Runner):
 
     @property
     def link(self) -> MqttLink:
-        if self._link is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._link
+        return require(self._link)
 
     def setup(self) -> None:
         try:

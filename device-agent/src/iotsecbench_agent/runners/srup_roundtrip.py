@@ -54,8 +54,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.errors import RunAborted, UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, register, require
 from iotsecbench_agent.runners.jobspec import (
     ROUND_TRIP,
     LinkSpec,
@@ -66,7 +66,12 @@ from iotsecbench_agent.runners.jobspec import (
 from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
-from iotsecbench_agent.runners.timing import HarnessFloor, time_secure, time_unsecure
+from iotsecbench_agent.runners.timing import (
+    HarnessFloor,
+    round_trip_record,
+    time_secure,
+    time_unsecure,
+)
 from iotsecbench_agent.security.base import MechanismError
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import (
@@ -79,7 +84,7 @@ from iotsecbench_agent.srup.codec import (
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
 from iotsecbench_agent.srup.peer import EchoPeer
 from iotsecbench_agent.srup.receiver import Receiver, outcome_of
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 logger = logging.getLogger(__name__)
 
@@ -212,9 +217,7 @@ class SrupRoundTripRunner(Runner):
     @property
     def link(self) -> MqttLink:
         """The controller's (measured) connection, after ``setup``."""
-        if self._controller is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._controller
+        return require(self._controller)
 
     @property
     def peer_rejections(self) -> dict[str, int]:
@@ -299,21 +302,12 @@ class SrupRoundTripRunner(Runner):
             self._awaiting = None
             arrived = self._arrived.is_set()
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=arrived) if floor is not None else (None, None)
-            )
+            wire_bytes = self.meter.take_payload_bytes(wire)
+            outcome = self._outcome if arrived else LOST
+            times = (t_send, t_signed, self._t_recv_perf)
             self.context.emit(
-                Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(self._t_recv_perf) if arrived else None,
-                    app_bytes=len(payload),
-                    wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=self._outcome if arrived else LOST,
-                    secure_ns=t_signed - t_send,
-                    unsecure_ns=self._unsecure_ns if arrived else None,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, self._unsecure_ns
                 )
             )
             self._settle_peer_meter()
@@ -355,9 +349,7 @@ class SrupRoundTripRunner(Runner):
         return self.link.data_socket()
 
     def _require_signer(self) -> Signature:
-        if self._signer is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._signer
+        return require(self._signer)
 
     def _request(self, payload: bytes) -> bytes:
         """The signed request carrying ``payload`` (this run's ``secure``, timed by

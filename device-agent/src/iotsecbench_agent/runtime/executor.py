@@ -47,6 +47,7 @@ from iotsecbench_agent.runners.jobspec import LinkSpec
 from iotsecbench_agent.runtime.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.runtime.health import HEALTH_CHECK, health_report
 from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
+from iotsecbench_agent.storage.csvlog import RUNS_DIR
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import (
     OK,
@@ -54,7 +55,6 @@ from iotsecbench_agent.storage.recordlog import (
     RUN_MEASURED,
     RUN_RUNNING,
     RUN_UPLOADED,
-    RUNS_DIR,
     Record,
     RecordLog,
     RunFiles,
