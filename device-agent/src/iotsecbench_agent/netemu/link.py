@@ -41,7 +41,7 @@ from types import FrameType
 from typing import Any
 
 from iotsecbench_agent.netemu import netem_link, nsutil, owners
-from iotsecbench_agent.netemu.emulator import ForwarderProcess
+from iotsecbench_agent.netemu.emulator import ForwarderProcess, ForwarderSetup
 from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError, NetemuError
 from iotsecbench_agent.netemu.netem import NetemPlan
 from iotsecbench_agent.netemu.profile import DIRECTIONS, LinkProfile
@@ -230,7 +230,7 @@ def _set_up(
         try:
             _address_sides(link)
             link.forwarder = ForwarderProcess(
-                root_fd, device_fd, link.profile, tables, seed=seed, trace=trace
+                ForwarderSetup(root_fd, device_fd, link.profile, tables, seed=seed, trace=trace)
             )
         finally:
             os.close(device_fd)  # the child has its own copies now
