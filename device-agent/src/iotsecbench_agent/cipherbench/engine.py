@@ -66,6 +66,7 @@ from iotsecbench_agent.cipherbench.child import Batch
 from iotsecbench_agent.cipherbench.streams import generate_key, operations
 from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
 from iotsecbench_agent.kinds.plan import (
+    CellSummary,
     check_grid,
     check_repetitions,
     grid_total,
@@ -257,16 +258,12 @@ def _child_env() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(CellSummary):
     """The paper's statistics of one (mechanism, operation, data size): mean, sample
     variance and sample standard deviation (n − 1) of the wall time; mean CPU time;
     throughput from the mean wall time; the batch's peak RSS; the calls each repetition
     timed (its times are means per call)."""
 
-    mechanism: str
-    operation: str
-    data_bytes: int
-    n: int
     wall_mean_us: float
     wall_var_us2: float | None
     wall_std_us: float | None
@@ -281,22 +278,20 @@ def summarize(samples: Iterable[Sample]) -> list[Summary]:
     standard deviation need two samples (None below)."""
     groups = group_by_cell(samples)
     summaries = []
-    for (mechanism, operation, data_bytes), group in groups.items():
+    for cell, group in groups.items():
         wall_us = [s.wall_ns / 1000 for s in group]
         mean = statistics.mean(wall_us)
         two = len(wall_us) > 1
         summaries.append(
             Summary(
-                mechanism=mechanism,
-                operation=operation,
-                data_bytes=data_bytes,
+                *cell,
                 n=len(group),
                 wall_mean_us=mean,
                 wall_var_us2=statistics.variance(wall_us) if two else None,
                 wall_std_us=statistics.stdev(wall_us) if two else None,
                 cpu_mean_us=statistics.mean(s.cpu_ns / 1000 for s in group),
                 # bytes per µs is MB/s (10^6 bytes per second)
-                throughput_mb_s=data_bytes / mean if mean > 0 else float("inf"),
+                throughput_mb_s=cell[2] / mean if mean > 0 else float("inf"),
                 peak_rss_kb=max(s.peak_rss_kb for s in group),
                 calls=max(s.calls or 1 for s in group),
             )

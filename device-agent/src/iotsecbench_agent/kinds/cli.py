@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Callable, Protocol, TypeVar
 
 from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.kinds.plan import CellSummary
 from iotsecbench_agent.storage.samplelog import Sample, new_sample_log
 
 USAGE_ERROR = 2  # as argparse's own usage errors
@@ -25,7 +26,7 @@ T = TypeVar("T")
 S = TypeVar("S")
 P_contra = TypeVar("P_contra", contravariant=True)
 T_co = TypeVar("T_co", covariant=True)
-C = TypeVar("C", bound="CellSummary")
+C = TypeVar("C", bound=CellSummary)
 # A table column: its title and its alignment ("<" left, ">" right).
 Column = tuple[str, str]
 
@@ -147,22 +148,6 @@ def print_summaries(
         print(json.dumps([json_row(s) for s in summaries], indent=2))
     else:
         print(table(list(summaries)))
-
-
-class CellSummary(Protocol):
-    """What every kind's summary row starts with: its cell and how many samples it has."""
-
-    @property
-    def mechanism(self) -> str: ...
-
-    @property
-    def operation(self) -> str: ...
-
-    @property
-    def data_bytes(self) -> int: ...
-
-    @property
-    def n(self) -> int: ...
 
 
 # The columns every kind's table starts with: the summary's cell, and n.

@@ -5,6 +5,7 @@ samples by (mechanism, operation, data size) that each kind's summary starts fro
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from iotsecbench_agent.errors import UnsupportedJob
@@ -25,6 +26,17 @@ class GridPlan(Protocol):
 
     @property
     def repetitions(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class CellSummary:
+    """What every kind's summary starts with: its cell and how many samples it sums up
+    (each kind's ``Summary`` adds its statistics after these fields)."""
+
+    mechanism: str
+    operation: str
+    data_bytes: int
+    n: int
 
 
 def parse_grid(spec: Mapping[str, Any]) -> tuple[list[str], list[int], int]:

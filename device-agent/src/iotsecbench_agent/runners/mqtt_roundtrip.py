@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -67,6 +66,7 @@ from iotsecbench_agent.runners.mqtt_link import (
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
+    Reply,
     refusal_outcome,
     round_trip_record,
     time_secure,
@@ -194,12 +194,10 @@ class MqttRoundTripRunner(Runner):
         self._mechanism: Mechanism | None = None
         self._floor: HarnessFloor | None = None
         self.tags = SeqTags(self.spec.schedule.payload_size)
-        self._arrived = threading.Event()
+        self._reply = Reply()
+        self._arrived = self._reply.arrived
         self._expected: bytes | None = None  # the tag awaited; None between messages
         self._echo_ack: tuple[int, int] | None = None  # (mid, qos) of our echo, not acked yet
-        self._t_recv_perf = 0
-        self._unsecure_ns = 0
-        self._outcome = OK
 
     @classmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
@@ -240,7 +238,8 @@ class MqttRoundTripRunner(Runner):
         topic = spec.topic
         qos = spec.link.qos
         tags = self.tags
-        arrived = self._arrived
+        reply = self._reply
+        arrived = reply.arrived
         schedule = spec.schedule
         clock = self.context.clock
         emit = self.context.emit
@@ -272,11 +271,11 @@ class MqttRoundTripRunner(Runner):
                 tags.lost(seq)
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
             wire_bytes = self.meter.take_payload_bytes(wire)
-            outcome = self._outcome if echoed else LOST
-            times = (t_send, t_secured, self._t_recv_perf)
+            outcome = reply.outcome if echoed else LOST
+            times = (t_send, t_secured, reply.t_recv)
             emit(
                 round_trip_record(
-                    clock, floor, seq, payload, times, wire_bytes, outcome, self._unsecure_ns
+                    clock, floor, seq, payload, times, wire_bytes, outcome, reply.unsecure_ns
                 )
             )
             interval_ns = next_interval_ns()
@@ -342,10 +341,7 @@ class MqttRoundTripRunner(Runner):
             self._ack(message)
             self.tags.late(payload)  # an earlier message's echo, or a stray: not ours
             return
-        self._t_recv_perf = t_recv
-        self._unsecure_ns = t_recv - t_unsecure
-        self._outcome = OK if error is None else refusal_outcome(error)
-        self._arrived.set()
+        self._reply.came(t_unsecure, t_recv, OK if error is None else refusal_outcome(error))
         if message.qos:
             # Acknowledged by ``run`` after the record is made, just before the next
             # publish, as a bare client's loop would send its PUBACK and next PUBLISH

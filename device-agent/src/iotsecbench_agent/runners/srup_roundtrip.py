@@ -45,7 +45,6 @@ import hashlib
 import logging
 import re
 import socket
-import threading
 import time
 import uuid
 from collections.abc import Mapping
@@ -68,6 +67,7 @@ from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
+    Reply,
     round_trip_record,
     time_secure,
     time_unsecure,
@@ -202,13 +202,11 @@ class SrupRoundTripRunner(Runner):
         self._signer: Signature | None = None
         self._receiver: Receiver | None = None
         self._floor: HarnessFloor | None = None
-        self._arrived = threading.Event()
+        self._reply = Reply()
+        self._arrived = self._reply.arrived
         self._awaiting: bytes | None = None  # the token of the request in flight
         self._sequence_id = 0  # of the next request ``_request`` builds
         self._token = b""  # of the last request ``_request`` built
-        self._t_recv_perf = 0
-        self._unsecure_ns = 0
-        self._outcome = OK
 
     @classmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
@@ -303,11 +301,12 @@ class SrupRoundTripRunner(Runner):
             arrived = self._arrived.is_set()
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
             wire_bytes = self.meter.take_payload_bytes(wire)
-            outcome = self._outcome if arrived else LOST
-            times = (t_send, t_signed, self._t_recv_perf)
+            reply = self._reply
+            outcome = reply.outcome if arrived else LOST
+            times = (t_send, t_signed, reply.t_recv)
             self.context.emit(
                 round_trip_record(
-                    clock, floor, seq, payload, times, wire_bytes, outcome, self._unsecure_ns
+                    clock, floor, seq, payload, times, wire_bytes, outcome, reply.unsecure_ns
                 )
             )
             self._settle_peer_meter()
@@ -394,10 +393,7 @@ class SrupRoundTripRunner(Runner):
         reply, error, t_accept, t_recv = time_unsecure(receiver.accept, wire)
         if reply is not None and reply.token != self._awaiting:
             return  # a late reply to an earlier request
-        self._t_recv_perf = t_recv
-        self._unsecure_ns = t_recv - t_accept
-        self._outcome = OK if error is None else outcome_of(error)
-        self._arrived.set()
+        self._reply.came(t_accept, t_recv, OK if error is None else outcome_of(error))
 
     def _on_request(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         peer, link = self.peer, self._peer_link

@@ -16,6 +16,7 @@ code:
   ``floor_secure_ns`` / ``floor_unsecure_ns``: what securing and unsecuring cost in this
   harness on this message's conditions before any cryptography, so a mechanism's cost net
   of the harness is ``secure_ns - floor_secure_ns``.
+- ``Reply``: what a round-trip runner's receive callback saw of the reply it awaits.
 - ``round_trip_record(...)``: the one Record of a round trip, built the same way by every
   round-trip runner once its ``t_recv`` is taken: the floor measured there, and the times
   turned into the run clock's wall time.
@@ -23,6 +24,7 @@ code:
 
 from __future__ import annotations
 
+import threading
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Callable, TypeVar
 
@@ -32,6 +34,7 @@ from iotsecbench_agent.srup.receiver import ReplayedMessage
 from iotsecbench_agent.storage.recordlog import (
     DECRYPT_ERROR,
     LOST,
+    OK,
     REJECTED_REPLAY,
     REJECTED_SIGNATURE,
     Record,
@@ -112,6 +115,25 @@ class HarnessFloor:
         """``floor_unsecure_ns``: the null mechanism's ``unsecure`` of ``frame``, timed."""
         _, _, t0, t1 = time_unsecure(self._unsecure, frame)
         return t1 - t0
+
+
+class Reply:
+    """The reply (an echo) awaited for the message in flight, as the receive callback saw
+    it: ``came`` stores its ``t_recv``, its unsecure time and its outcome, then sets
+    ``arrived``, which the runner clears before each message."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.t_recv = 0
+        self.unsecure_ns = 0
+        self.outcome = OK
+
+    def came(self, t_unsecure: int, t_recv: int, outcome: str) -> None:
+        """The reply came: ``time_unsecure``'s two readings around its unsecure."""
+        self.t_recv = t_recv
+        self.unsecure_ns = t_recv - t_unsecure
+        self.outcome = outcome
+        self.arrived.set()
 
 
 def round_trip_record(
