@@ -208,6 +208,16 @@ class AesCtr(KeyedMechanism):
         return AES.new(self._key, AES.MODE_CTR, nonce=nonce).decrypt(data[CTR_NONCE_BYTES:])
 
 
+class _AeadCipher(Protocol):
+    """What ``Aead`` uses of a pycryptodome AEAD cipher object."""
+
+    def update(self, ad: bytes) -> object: ...
+
+    def encrypt_and_digest(self, plaintext: bytes) -> tuple[bytes, bytes]: ...
+
+    def decrypt_and_verify(self, ciphertext: bytes, tag: bytes) -> bytes: ...
+
+
 class Aead(KeyedMechanism):
     """An AEAD with a random nonce per message: ``nonce || ciphertext || tag(16)``, no
     associated data on the wire. ``seal``/``open`` take a nonce and associated data
@@ -216,12 +226,26 @@ class Aead(KeyedMechanism):
     nonce_bytes = AEAD_NONCE_BYTES
 
     @abc.abstractmethod
+    def _cipher(self, nonce: bytes) -> _AeadCipher:
+        """A new cipher object of this AEAD for ``nonce``, with a 16-byte tag."""
+
     def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
         """ciphertext || tag."""
+        cipher = self._cipher(nonce)
+        if ad:
+            cipher.update(ad)
+        ciphertext, tag = cipher.encrypt_and_digest(plaintext)
+        return ciphertext + tag
 
-    @abc.abstractmethod
     def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
         """The plaintext of ciphertext || tag, or DecryptError."""
+        cipher = self._cipher(nonce)
+        if ad:
+            cipher.update(ad)
+        try:
+            return cipher.decrypt_and_verify(sealed[:-AEAD_TAG_BYTES], sealed[-AEAD_TAG_BYTES:])
+        except ValueError:
+            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
 
     def secure(self, payload: bytes) -> bytes:
         nonce = self._random(self.nonce_bytes)
@@ -237,41 +261,15 @@ class Aead(KeyedMechanism):
 class AesGcm(Aead):
     """AES-GCM (NIST SP 800-38D), 96-bit nonce, 128-bit tag."""
 
-    def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
-        cipher = AES.new(self._key, AES.MODE_GCM, nonce=nonce, mac_len=AEAD_TAG_BYTES)
-        if ad:
-            cipher.update(ad)
-        ciphertext, tag = cipher.encrypt_and_digest(plaintext)
-        return ciphertext + tag
-
-    def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
-        cipher = AES.new(self._key, AES.MODE_GCM, nonce=nonce, mac_len=AEAD_TAG_BYTES)
-        if ad:
-            cipher.update(ad)
-        try:
-            return cipher.decrypt_and_verify(sealed[:-AEAD_TAG_BYTES], sealed[-AEAD_TAG_BYTES:])
-        except ValueError:
-            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
+    def _cipher(self, nonce: bytes) -> _AeadCipher:
+        return AES.new(self._key, AES.MODE_GCM, nonce=nonce, mac_len=AEAD_TAG_BYTES)
 
 
 class ChaChaPoly(Aead):
     """ChaCha20-Poly1305 (RFC 8439), 96-bit nonce, 128-bit tag."""
 
-    def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
-        cipher = ChaCha20_Poly1305.new(key=self._key, nonce=nonce)
-        if ad:
-            cipher.update(ad)
-        ciphertext, tag = cipher.encrypt_and_digest(plaintext)
-        return ciphertext + tag
-
-    def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
-        cipher = ChaCha20_Poly1305.new(key=self._key, nonce=nonce)
-        if ad:
-            cipher.update(ad)
-        try:
-            return cipher.decrypt_and_verify(sealed[:-AEAD_TAG_BYTES], sealed[-AEAD_TAG_BYTES:])
-        except ValueError:
-            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
+    def _cipher(self, nonce: bytes) -> _AeadCipher:
+        return ChaCha20_Poly1305.new(key=self._key, nonce=nonce)
 
 
 class Rc4(KeyedMechanism):
