@@ -40,14 +40,6 @@ class BenchKind:
     runner: type[Runner]
     cli: KindCli
 
-    @property
-    def job_kind(self) -> str:
-        return self.runner.kind
-
-    @property
-    def command(self) -> str:
-        return self.cli.COMMAND
-
 
 PlanT = TypeVar("PlanT", bound=GridPlan)
 

@@ -19,12 +19,12 @@ KINDS: tuple[BenchKind, ...] = (CIPHER_BENCH, THROUGHPUT)
 def by_job_kind() -> dict[str, BenchKind]:
     """The kinds by job kind (``job.kind``): where ``runners.runner_for`` finds their
     runners."""
-    return {kind.job_kind: kind for kind in KINDS}
+    return {kind.runner.kind: kind for kind in KINDS}
 
 
 def by_command() -> dict[str, BenchKind]:
     """The kinds by CLI subcommand."""
-    return {kind.command: kind for kind in KINDS}
+    return {kind.cli.COMMAND: kind for kind in KINDS}
 
 
 __all__ = ["KINDS", "BenchKind", "by_command", "by_job_kind"]

@@ -17,11 +17,11 @@ from __future__ import annotations
 import abc
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, TypeVar
 
-from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.storage.recordlog import Record
 from iotsecbench_agent.storage.samplelog import Sample
 
@@ -124,6 +124,15 @@ def require(value: T | None) -> T:
     if value is None:
         raise DataPlaneError("runner used before setup()")
     return value
+
+
+def message_seqs(count: int, stop: threading.Event) -> Iterator[int]:
+    """The seqs of a run's ``count`` messages, in order; RunAborted instead of the next
+    one once ``stop`` is set."""
+    for seq in range(count):
+        if stop.is_set():
+            raise RunAborted(f"stopped after {seq} of {count} messages")
+        yield seq
 
 
 # Messaging runners by protocol, then by measurement (one runner per pair).

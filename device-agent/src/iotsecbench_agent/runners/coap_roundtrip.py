@@ -44,8 +44,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register, require
+from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.jobspec import (
     ROUND_TRIP,
     Schedule,
@@ -322,9 +322,7 @@ class CoapRoundTripRunner(Runner):
         next_interval_ns = schedule.interval_sampler()
         filler = filler_for(max(schedule.payload_size, SEQ_BYTES))
         size = schedule.payload_size
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
             wire, t_send, t_secured = time_secure(secure, payload)

@@ -53,8 +53,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from iotsecbench_agent.errors import RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register, require
+from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 from iotsecbench_agent.runners.mqtt_link import (
     ConnectionLost,
@@ -247,9 +247,7 @@ class MqttRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         perf_counter_ns = time.perf_counter_ns
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             payload = tags.payload(seq)
             self._expected = payload[: tags.width]
             arrived.clear()

@@ -56,11 +56,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import MAX_UDP_PAYLOAD, SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners.base import Runner, register, require
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.jobspec import (
     DEFAULT_RECONNECT_BUDGET_S,
     MAX_RECONNECT_BUDGET_S,
@@ -328,9 +328,7 @@ class MqttSnRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         tags = self.tags
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             payload = tags.payload(seq)
             msg_id = client.next_msg_id() if qos == 1 else 0
             wire, t_send, t_secured = time_secure(secure, payload)

@@ -53,8 +53,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from iotsecbench_agent.errors import RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register, require
+from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.jobspec import (
     ROUND_TRIP,
     LinkSpec,
@@ -278,9 +278,7 @@ class SrupRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         tags = SeqTags(schedule.payload_size)
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             if action:
                 payload = bytes((ACTION_OFF if seq % 2 else ACTION_ON,))
             else:

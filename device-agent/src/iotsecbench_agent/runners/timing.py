@@ -31,14 +31,8 @@ from typing import TYPE_CHECKING, Callable, TypeVar
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import NONE, NULL, DecryptError, SecurityError
 from iotsecbench_agent.srup.receiver import ReplayedMessage
-from iotsecbench_agent.storage.recordlog import (
-    DECRYPT_ERROR,
-    LOST,
-    OK,
-    REJECTED_REPLAY,
-    REJECTED_SIGNATURE,
-    Record,
-)
+from iotsecbench_agent.storage import recordlog
+from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
 
 if TYPE_CHECKING:
     from iotsecbench_agent.runners.base import RunClock
@@ -126,7 +120,7 @@ class Reply:
         self.arrived = threading.Event()
         self.t_recv = 0
         self.unsecure_ns = 0
-        self.outcome = OK
+        self.outcome = recordlog.OK
 
     def came(self, t_unsecure: int, t_recv: int, outcome: str) -> None:
         """The reply came: ``time_unsecure``'s two readings around its unsecure."""
@@ -145,17 +139,17 @@ def round_trip_record(
     wire_bytes: int,
     outcome: str,
     unsecure_ns: int | None,
-) -> Record:
+) -> recordlog.Record:
     """The record of round trip ``seq`` once its ``t_recv`` is taken, the harness floor
     measured now, beside it, on the same payload. ``times`` are its ``perf_counter_ns``
     readings ``(t_send, t_secured, t_recv)`` (the first two ``time_secure``'s). A LOST one
     has neither a receive time nor an unsecure time, whatever is passed for them."""
     t_send, t_secured, t_recv = times
-    echoed = outcome != LOST
+    echoed = outcome != recordlog.LOST
     floor_secure_ns, floor_unsecure_ns = (
         floor.measure(payload, echoed=echoed) if floor is not None else (None, None)
     )
-    return Record(
+    return recordlog.Record(
         seq=seq,
         t_send_ns=clock.wall_ns(t_send),
         t_recv_ns=clock.wall_ns(t_recv) if echoed and t_recv is not None else None,
