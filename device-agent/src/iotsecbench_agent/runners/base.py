@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, Callable, ClassVar, Protocol, TypeVar
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.storage.recordlog import Record
@@ -70,6 +70,13 @@ class RunContext:
     api_token: str | None = None
 
 
+class SpecType(Protocol):
+    """A runner's spec class: ``parse`` a job's spec, or raise UnsupportedJob."""
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> Any: ...
+
+
 class Runner(abc.ABC):
     """Base of every protocol runner; subclasses register with ``@register``."""
 
@@ -80,15 +87,20 @@ class Runner(abc.ABC):
     # True for runners that connect through ``context.broker_via`` (so a job may carry
     # ``spec.network_profile``); the executor refuses a profile for any other runner.
     network_profiles: ClassVar[bool] = False
+    # The runner's spec class, whose ``parse`` is what ``validate_spec`` checks a job's
+    # spec with (a runner may override ``validate_spec`` instead).
+    spec_type: ClassVar[type[SpecType] | None] = None
 
     def __init__(self, spec: Mapping[str, Any], context: RunContext) -> None:
         self.context = context
         self.validate_spec(spec)
 
     @classmethod
-    @abc.abstractmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
         """Raise UnsupportedJob (with a message for the user) if this runner cannot run it."""
+        if cls.spec_type is None:
+            raise NotImplementedError(f"{cls.__name__} has no spec_type nor validate_spec")
+        cls.spec_type.parse(spec)
 
     @classmethod
     def planned_total(cls, spec: Mapping[str, Any]) -> int:

@@ -195,6 +195,7 @@ def message_payload(seq: int, filler: bytes, size: int) -> bytes:
 class CoapRoundTripRunner(Runner):
     protocol = "coap"
     measurements = (ROUND_TRIP,)
+    spec_type = CoapSpec
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
@@ -211,10 +212,6 @@ class CoapRoundTripRunner(Runner):
         self._floor: HarnessFloor | None = None
         self._tuning: Any = None  # aiocoap's TransportTuning (setup)
         self._new_message: Any = None  # aiocoap's Message (setup)
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        CoapSpec.parse(spec)
 
     def setup(self) -> None:
         from aiocoap import Message

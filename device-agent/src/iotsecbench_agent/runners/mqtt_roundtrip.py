@@ -183,6 +183,7 @@ class SeqTags:
 class MqttRoundTripRunner(Runner):
     protocol = "mqtt"
     measurements = (ROUND_TRIP,)
+    spec_type = RoundTripSpec
     network_profiles = True
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
@@ -198,10 +199,6 @@ class MqttRoundTripRunner(Runner):
         self._arrived = self._reply.arrived
         self._expected: bytes | None = None  # the tag awaited; None between messages
         self._echo_ack: tuple[int, int] | None = None  # (mid, qos) of our echo, not acked yet
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        RoundTripSpec.parse(spec)
 
     @property
     def link(self) -> MqttLink:

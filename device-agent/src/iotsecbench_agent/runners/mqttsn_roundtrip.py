@@ -229,6 +229,7 @@ def _gateway_field(spec: Mapping[str, Any]) -> tuple[str, int] | None:
 class MqttSnRoundTripRunner(Runner):
     protocol = "mqttsn"
     measurements = (ROUND_TRIP,)
+    spec_type = MqttSnSpec
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
@@ -242,10 +243,6 @@ class MqttSnRoundTripRunner(Runner):
         self._client_id = ""
         self._ended = False  # the gateway DISCONNECTed us: nothing to DISCONNECT at cleanup
         self.tags = SeqTags(self.spec.schedule.payload_size)
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        MqttSnSpec.parse(spec)
 
     @property
     def client(self) -> SnClient:

@@ -177,6 +177,7 @@ def topic_for(device_id: int) -> str:
 class SrupRoundTripRunner(Runner):
     protocol = "srup"
     measurements = (ROUND_TRIP,)
+    spec_type = SrupSpec
     network_profiles = True
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
@@ -207,10 +208,6 @@ class SrupRoundTripRunner(Runner):
         self._awaiting: bytes | None = None  # the token of the request in flight
         self._sequence_id = 0  # of the next request ``_request`` builds
         self._token = b""  # of the last request ``_request`` built
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        SrupSpec.parse(spec)
 
     @property
     def link(self) -> MqttLink:
