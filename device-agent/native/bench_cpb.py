@@ -28,17 +28,9 @@ from iotsecbench_agent._lwc import (
     ascon_aead128_decrypt,
     ascon_aead128_encrypt,
 )
+from iotsecbench_agent.security.lightweight_mechanisms import BLOCK_CIPHER_KEY_BYTES
 
-KEY_SIZES = {
-    "tea": 16,
-    "xtea": 16,
-    "present-80": 10,
-    "present-128": 16,
-    "klein-64": 8,
-    "klein-80": 10,
-    "klein-96": 12,
-    "lblock": 10,
-}
+KEY_SIZES = BLOCK_CIPHER_KEY_BYTES  # the extension's contract
 SYSFS_FREQ = (
     "/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq",
     "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",

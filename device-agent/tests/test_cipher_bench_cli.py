@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.cli import bench as cli_bench
+from iotsecbench_agent.cipherbench import cli as cli_bench
 from iotsecbench_agent.storage.samplelog import HEADER, read_samples
 
 MECHANISMS = ["--mechanism", "aes-128-cbc", "--mechanism", "ed25519"]

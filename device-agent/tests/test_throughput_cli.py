@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from iotsecbench_agent.cli import throughput as cli_throughput
 from iotsecbench_agent.cli.main import main as cli_main
 from iotsecbench_agent.storage.samplelog import HEADER, read_samples
+from iotsecbench_agent.throughput import cli as cli_throughput
 
 FAST = ["--window-ms", "30"]
 

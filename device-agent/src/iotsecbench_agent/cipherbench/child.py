@@ -196,18 +196,7 @@ def stream_pass(stream: Stream, size: int, buffer: bytes) -> tuple[Timing, Timin
     cut short); each direction's calls are timed and added up, checking each recovered
     chunk is not."""
     clock, cpu = time.perf_counter_ns, time.process_time_ns
-
-    c0 = cpu()
-    w0 = clock()
-    stream.start_forward()
-    w1 = clock()
-    c1 = cpu()
-    c2 = cpu()
-    w2 = clock()
-    stream.start_backward()
-    w3 = clock()
-    c3 = cpu()
-    fw, fc, bw, bc = w1 - w0, c1 - c0, w3 - w2, c3 - c2
+    fw, fc, bw, bc = _time_both(stream.start_forward, stream.start_backward)
 
     chunk_bytes = len(buffer)
     offset = 0
@@ -235,21 +224,27 @@ def stream_pass(stream: Stream, size: int, buffer: bytes) -> tuple[Timing, Timin
             )
         offset += n
 
+    finish = _time_both(stream.finish_forward, stream.finish_backward)
+    return Timing(fw + finish[0], fc + finish[1]), Timing(bw + finish[2], bc + finish[3])
+
+
+def _time_both(
+    forward: Callable[[], object], backward: Callable[[], object]
+) -> tuple[int, int, int, int]:
+    """Wall and CPU ns of ``forward()``, then of ``backward()``: each call between its own
+    clock reads, as ``stream_pass`` times each chunk's two calls."""
+    clock, cpu = time.perf_counter_ns, time.process_time_ns
     c0 = cpu()
     w0 = clock()
-    stream.finish_forward()
+    forward()
     w1 = clock()
     c1 = cpu()
     c2 = cpu()
     w2 = clock()
-    stream.finish_backward()
+    backward()
     w3 = clock()
     c3 = cpu()
-    fw += w1 - w0
-    fc += c1 - c0
-    bw += w3 - w2
-    bc += c3 - c2
-    return Timing(fw, fc), Timing(bw, bc)
+    return w1 - w0, c1 - c0, w3 - w2, c3 - c2
 
 
 def peak_rss_kb() -> int:

@@ -68,6 +68,14 @@ from iotsecbench_contract.mechanisms import NONE
 from iotsecbench_agent.cipherbench.child import Batch
 from iotsecbench_agent.cipherbench.streams import generate_key, operations
 from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
+from iotsecbench_agent.kinds.plan import (
+    CellSummary,
+    check_grid,
+    check_repetitions,
+    grid_total,
+    group_by_cell,
+    parse_grid,
+)
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 from iotsecbench_agent.storage.samplelog import Sample
@@ -104,25 +112,11 @@ class BenchPlan:
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> BenchPlan:
         """The plan of a §7 spec, or UnsupportedJob saying what is wrong with it."""
-        mechanisms = spec.get("mechanisms")
-        sizes = spec.get("data_sizes")
-        repetitions = spec.get("repetitions")
-        if not isinstance(mechanisms, list) or not all(isinstance(m, str) for m in mechanisms):
-            raise UnsupportedJob("spec.mechanisms must be a list of mechanism names")
-        if not isinstance(sizes, list) or not all(_is_int(s) for s in sizes):
-            raise UnsupportedJob("spec.data_sizes must be a list of integers (bytes)")
-        if not isinstance(repetitions, int) or isinstance(repetitions, bool):
-            raise UnsupportedJob("spec.repetitions must be an integer")
-        return cls.of(mechanisms, sizes, repetitions)
+        return cls.of(*parse_grid(spec))
 
     @classmethod
     def of(cls, mechanisms: Sequence[str], sizes: Sequence[int], repetitions: int) -> BenchPlan:
-        if not 1 <= len(mechanisms) <= MAX_MECHANISMS:
-            raise UnsupportedJob(f"give 1 to {MAX_MECHANISMS} mechanisms")
-        if not 1 <= len(sizes) <= MAX_DATA_SIZES:
-            raise UnsupportedJob(f"give 1 to {MAX_DATA_SIZES} data sizes")
-        if len(set(mechanisms)) != len(mechanisms) or len(set(sizes)) != len(sizes):
-            raise UnsupportedJob("mechanisms and data sizes must not repeat")
+        check_grid(mechanisms, sizes, max_mechanisms=MAX_MECHANISMS, max_sizes=MAX_DATA_SIZES)
         for name in mechanisms:
             check_mechanism(name)
         for size in sizes:
@@ -130,14 +124,13 @@ class BenchPlan:
                 raise UnsupportedJob(
                     f"data size {size} is out of range (1 byte to {MAX_DATA_BYTES} bytes)"
                 )
-        if not 1 <= repetitions <= MAX_REPETITIONS:
-            raise UnsupportedJob(f"repetitions must be 1 to {MAX_REPETITIONS}")
+        check_repetitions(repetitions, MAX_REPETITIONS)
         return cls(tuple(mechanisms), tuple(sizes), repetitions)
 
     @property
     def total_samples(self) -> int:
         """Two operations per mechanism, size and repetition."""
-        return 2 * len(self.mechanisms) * len(self.data_sizes) * self.repetitions
+        return grid_total(self)
 
 
 def check_mechanism(name: str) -> None:
@@ -252,10 +245,6 @@ def _lines(fd: int, stop: threading.Event | None, where: str) -> Iterator[str]:
             yield line.decode("utf-8", "replace")
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _child_env() -> dict[str, str]:
     """The environment plus this package's directory on PYTHONPATH, so the child imports
     the same code as the parent also when it runs from a source tree."""
@@ -269,16 +258,12 @@ def _child_env() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(CellSummary):
     """The paper's statistics of one (mechanism, operation, data size): mean, sample
     variance and sample standard deviation (n − 1) of the wall time; mean CPU time;
     throughput from the mean wall time; the batch's peak RSS; the calls each repetition
     timed (its times are means per call)."""
 
-    mechanism: str
-    operation: str
-    data_bytes: int
-    n: int
     wall_mean_us: float
     wall_var_us2: float | None
     wall_std_us: float | None
@@ -291,28 +276,22 @@ class Summary:
 def summarize(samples: Iterable[Sample]) -> list[Summary]:
     """One Summary per (mechanism, operation, data size), in first-seen order. Variance and
     standard deviation need two samples (None below)."""
-    groups: dict[tuple[str, str, int], list[Sample]] = {}
-    for sample in samples:
-        groups.setdefault((sample.mechanism, sample.operation, sample.data_bytes), []).append(
-            sample
-        )
+    groups = group_by_cell(samples)
     summaries = []
-    for (mechanism, operation, data_bytes), group in groups.items():
+    for cell, group in groups.items():
         wall_us = [s.wall_ns / 1000 for s in group]
         mean = statistics.mean(wall_us)
         two = len(wall_us) > 1
         summaries.append(
             Summary(
-                mechanism=mechanism,
-                operation=operation,
-                data_bytes=data_bytes,
+                *cell,
                 n=len(group),
                 wall_mean_us=mean,
                 wall_var_us2=statistics.variance(wall_us) if two else None,
                 wall_std_us=statistics.stdev(wall_us) if two else None,
                 cpu_mean_us=statistics.mean(s.cpu_ns / 1000 for s in group),
                 # bytes per µs is MB/s (10^6 bytes per second)
-                throughput_mb_s=data_bytes / mean if mean > 0 else float("inf"),
+                throughput_mb_s=cell[2] / mean if mean > 0 else float("inf"),
                 peak_rss_kb=max(s.peak_rss_kb for s in group),
                 calls=max(s.calls or 1 for s in group),
             )

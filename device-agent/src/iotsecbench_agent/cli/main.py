@@ -23,8 +23,6 @@ from types import FrameType
 from iotsecbench_contract.brokerurl import REDACTED
 
 from iotsecbench_agent import __version__
-from iotsecbench_agent.cli import bench as cli_bench
-from iotsecbench_agent.cli import throughput as cli_throughput
 from iotsecbench_agent.errors import (
     RUN_ERRORS,
     ConfigError,
@@ -32,6 +30,7 @@ from iotsecbench_agent.errors import (
     PlatformRejected,
     PlatformUnavailable,
 )
+from iotsecbench_agent.kinds.registry import KINDS, by_command
 from iotsecbench_agent.mqttsn import cli as cli_mqttsn
 from iotsecbench_agent.platform import api
 from iotsecbench_agent.platform.identity import (
@@ -171,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"list the security mechanisms with their overhead for a "
         f"{MECHANISMS_PAYLOAD_BYTES}-byte payload",
     )
-    cli_bench.add_parser(commands)
-    cli_throughput.add_parser(commands)
+    for kind in KINDS:  # cipher-bench, throughput, …: one subcommand per benchmark kind
+        kind.cli.add_parser(commands)
     cli_mqttsn.add_parser(commands)
     return parser
 
@@ -198,10 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_encrypt(args)
         if args.command == "mechanisms":
             return cmd_mechanisms()
-        if args.command == "cipher-bench":
-            return cli_bench.main(args)
-        if args.command == "throughput":
-            return cli_throughput.main(args)
+        kind = by_command().get(args.command)
+        if kind is not None:
+            return kind.cli.main(args)
         if args.command == "mqttsn-gateway":
             return cli_mqttsn.main(args)
     except RUN_ERRORS as exc:

@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import IO, Any
 
 from iotsecbench_contract.delaytables import DistTable
@@ -58,23 +59,55 @@ REALTIME_PRIORITY = 1  # SCHED_FIFO 1: above every normal task, below the kernel
 _UDP_KEY = slice(28, 36)
 
 
+@dataclass(frozen=True)
+class ForwarderSetup:
+    """What a forwarder forwards with: the TUN descriptors of the root and the device side,
+    the link profile and its distribution tables, the seed of its draws and whether it
+    keeps a trace. The parent hands all but the descriptors to the child as JSON
+    (``config``, ``from_config``)."""
+
+    root_fd: int
+    device_fd: int
+    profile: LinkProfile
+    tables: Mapping[str, DistTable | None]
+    seed: int | None = None
+    trace: bool = False
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile.to_dict(),
+            "tables": {
+                name: None if table is None else list(table.values)
+                for name, table in self.tables.items()
+            },
+            "seed": self.seed,
+            "trace": self.trace,
+        }
+
+    @classmethod
+    def from_config(cls, root_fd: int, device_fd: int, config: Any) -> ForwarderSetup:
+        return cls(
+            root_fd,
+            device_fd,
+            LinkProfile.parse(config["profile"]),
+            {
+                name: None if values is None else DistTable(f"{name}-table", tuple(values))
+                for name, values in config["tables"].items()
+            },
+            seed=config.get("seed"),
+            trace=bool(config.get("trace")),
+        )
+
+
 class Forwarder:
     """The loop. ``ingress`` reads the root side and writes the device side; ``egress``
     the reverse (directions as profile.py names them, from the device's side)."""
 
-    def __init__(
-        self,
-        root_fd: int,
-        device_fd: int,
-        profile: LinkProfile,
-        tables: Mapping[str, DistTable | None],
-        *,
-        seed: int | None = None,
-        trace: bool = False,
-    ) -> None:
-        rng = random.Random(seed)  # noqa: S311 (emulation draws, not cryptography)
+    def __init__(self, setup: ForwarderSetup) -> None:
+        root_fd, device_fd, tables = setup.root_fd, setup.device_fd, setup.tables
+        rng = random.Random(setup.seed)  # noqa: S311 (emulation draws, not cryptography)
         self.shapers = {
-            name: DirectionShaper(profile.direction(name), tables.get(name), rng)
+            name: DirectionShaper(setup.profile.direction(name), tables.get(name), rng)
             for name in DIRECTIONS
         }
         # input fd → (shaper, output fd, direction)
@@ -82,7 +115,7 @@ class Forwarder:
             root_fd: (self.shapers["ingress"], device_fd, "ingress"),
             device_fd: (self.shapers["egress"], root_fd, "egress"),
         }
-        self.trace: list[tuple[str, int, int, int, int, str]] | None = [] if trace else None
+        self.trace: list[tuple[str, int, int, int, int, str]] | None = [] if setup.trace else None
 
     def counters(self) -> dict[str, Any]:
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -190,23 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _set_timer_slack_ns(1)
     _set_realtime()
-    config = json.loads(sys.stdin.read())
-    profile = LinkProfile.parse(config["profile"])
-    tables = {
-        name: None if values is None else DistTable(f"{name}-table", tuple(values))
-        for name, values in config["tables"].items()
-    }
+    setup = ForwarderSetup.from_config(args.root_fd, args.device_fd, json.loads(sys.stdin.read()))
     for fd in (args.root_fd, args.device_fd):
         os.set_blocking(fd, False)
     control = socket.socket(fileno=args.control_fd)
-    forwarder = Forwarder(
-        args.root_fd,
-        args.device_fd,
-        profile,
-        tables,
-        seed=config.get("seed"),
-        trace=bool(config.get("trace")),
-    )
+    forwarder = Forwarder(setup)
     control.send(READY)
     forwarder.run(control)
     return 0
@@ -236,31 +257,15 @@ def _set_timer_slack_ns(slack: int) -> None:
 class ForwarderProcess:
     """A running forwarder child: its counters, its trace, and stopping it."""
 
-    def __init__(
-        self,
-        root_fd: int,
-        device_fd: int,
-        profile: LinkProfile,
-        tables: Mapping[str, DistTable | None],
-        *,
-        seed: int | None = None,
-        trace: bool = False,
-    ) -> None:
+    def __init__(self, setup: ForwarderSetup) -> None:
         """Start the child. The caller may close its copies of the TUN descriptors
         afterwards (and should: the devices then vanish when the child exits)."""
         self._control, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         # Closed in stop(); a file, not a pipe, so a chatty child can never block on it.
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
         self.final: dict[str, Any] | None = None
-        config = {
-            "profile": profile.to_dict(),
-            "tables": {
-                name: None if table is None else list(table.values)
-                for name, table in tables.items()
-            },
-            "seed": seed,
-            "trace": trace,
-        }
+        config = setup.config()
+        root_fd, device_fd = setup.root_fd, setup.device_fd
         try:
             self._process = subprocess.Popen(  # noqa: S603 (our own module, fixed argv)
                 [

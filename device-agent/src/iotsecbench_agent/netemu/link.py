@@ -44,7 +44,7 @@ from iotsecbench_contract.delaytables import DistTable, resolve
 from iotsecbench_contract.netprofile import DIRECTIONS, LinkProfile
 
 from iotsecbench_agent.netemu import netem_link, nsutil, owners
-from iotsecbench_agent.netemu.emulator import ForwarderProcess
+from iotsecbench_agent.netemu.emulator import ForwarderProcess, ForwarderSetup
 from iotsecbench_agent.netemu.errors import BackendUnavailable, LinkError, NetemuError
 from iotsecbench_agent.netemu.netem import NetemPlan
 
@@ -231,7 +231,7 @@ def _set_up(
         try:
             _address_sides(link)
             link.forwarder = ForwarderProcess(
-                root_fd, device_fd, link.profile, tables, seed=seed, trace=trace
+                ForwarderSetup(root_fd, device_fd, link.profile, tables, seed=seed, trace=trace)
             )
         finally:
             os.close(device_fd)  # the child has its own copies now

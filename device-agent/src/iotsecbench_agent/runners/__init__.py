@@ -1,15 +1,14 @@
-"""Protocol runners. Importing this package registers every built-in runner."""
+"""Protocol runners. Importing this package registers every built-in messaging runner; the
+runner of each benchmark kind is listed in ``kinds/registry.py``."""
 
 from __future__ import annotations
 
 from iotsecbench_agent.runners import (
-    cipher_bench,
     coap_roundtrip,
     mqtt_roundtrip,
     mqttsn_roundtrip,
     oneway_receiver,
     srup_roundtrip,
-    throughput,
 )
 from iotsecbench_agent.runners.base import RunClock, RunContext, Runner, register, runner_for
 
@@ -17,7 +16,6 @@ __all__ = [
     "RunClock",
     "RunContext",
     "Runner",
-    "cipher_bench",
     "coap_roundtrip",
     "mqtt_roundtrip",
     "mqttsn_roundtrip",
@@ -25,5 +23,4 @@ __all__ = [
     "register",
     "runner_for",
     "srup_roundtrip",
-    "throughput",
 ]

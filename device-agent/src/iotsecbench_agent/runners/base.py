@@ -5,10 +5,11 @@ OS-specific, so the package imports everywhere), ``run`` measures and emits one 
 message, ``cleanup`` releases everything and is always called, also after a failure.
 
 Messaging runners are registered by ``protocol`` and ``measurement`` (one runner per
-pair: the ``mqtt`` round trip and the ``mqtt`` one-way receiver are two); a runner of
-another job kind (e.g. ``cipher_bench``, §7, or ``throughput``, §8) sets ``kind`` and is
-registered by it. A runner whose ``log`` is ``SAMPLES`` emits ``samplelog.Sample``
-through ``context.emit_sample`` instead of records.
+pair: the ``mqtt`` round trip and the ``mqtt`` one-way receiver are two); the runner of
+another job kind (a benchmark kind, e.g. ``cipher_bench``, §7, or ``throughput``, §8) sets
+``kind`` and is found through the list of kinds, ``kinds/registry.py``. A runner whose
+``log`` is ``SAMPLES`` emits ``samplelog.Sample`` through ``context.emit_sample`` instead
+of records.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from __future__ import annotations
 import abc
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, Callable, ClassVar, Protocol, TypeVar
 
-from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.storage.recordlog import Record
 from iotsecbench_agent.storage.samplelog import Sample
 
@@ -69,6 +70,13 @@ class RunContext:
     api_token: str | None = None
 
 
+class SpecType(Protocol):
+    """A runner's spec class: ``parse`` a job's spec, or raise UnsupportedJob."""
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any]) -> Any: ...
+
+
 class Runner(abc.ABC):
     """Base of every protocol runner; subclasses register with ``@register``."""
 
@@ -79,15 +87,20 @@ class Runner(abc.ABC):
     # True for runners that connect through ``context.broker_via`` (so a job may carry
     # ``spec.network_profile``); the executor refuses a profile for any other runner.
     network_profiles: ClassVar[bool] = False
+    # The runner's spec class, whose ``parse`` is what ``validate_spec`` checks a job's
+    # spec with (a runner may override ``validate_spec`` instead).
+    spec_type: ClassVar[type[SpecType] | None] = None
 
     def __init__(self, spec: Mapping[str, Any], context: RunContext) -> None:
         self.context = context
         self.validate_spec(spec)
 
     @classmethod
-    @abc.abstractmethod
     def validate_spec(cls, spec: Mapping[str, Any]) -> None:
         """Raise UnsupportedJob (with a message for the user) if this runner cannot run it."""
+        if cls.spec_type is None:
+            raise NotImplementedError(f"{cls.__name__} has no spec_type nor validate_spec")
+        cls.spec_type.parse(spec)
 
     @classmethod
     def planned_total(cls, spec: Mapping[str, Any]) -> int:
@@ -115,21 +128,36 @@ class Runner(abc.ABC):
             self.cleanup()
 
 
+T = TypeVar("T")
+
+
+def require(value: T | None) -> T:
+    """``value``, which ``setup`` sets; DataPlaneError if the runner is used before it."""
+    if value is None:
+        raise DataPlaneError("runner used before setup()")
+    return value
+
+
+def message_seqs(count: int, stop: threading.Event) -> Iterator[int]:
+    """The seqs of a run's ``count`` messages, in order; RunAborted instead of the next
+    one once ``stop`` is set."""
+    for seq in range(count):
+        if stop.is_set():
+            raise RunAborted(f"stopped after {seq} of {count} messages")
+        yield seq
+
+
 # Messaging runners by protocol, then by measurement (one runner per pair).
 _RUNNERS: dict[str, dict[str, type[Runner]]] = {}
-_KIND_RUNNERS: dict[str, type[Runner]] = {}
 
 R = TypeVar("R", bound=type[Runner])
 
 
 def register(cls: R) -> R:
     """Class decorator: make ``cls`` the runner for its ``protocol`` and each of its
-    ``measurements`` (messaging runners) or for its job ``kind`` (any other kind)."""
+    ``measurements`` (messaging runners; a benchmark kind's runner is in its ``BenchKind``)."""
     if cls.kind != MESSAGING:
-        if cls.kind in _KIND_RUNNERS:
-            raise RuntimeError(f"two runners for job kind {cls.kind!r}")
-        _KIND_RUNNERS[cls.kind] = cls
-        return cls
+        raise RuntimeError(f"{cls.__name__} runs {cls.kind!r} jobs: list its kind in kinds/")
     by_measurement = _RUNNERS.setdefault(cls.protocol, {})
     for measurement in cls.measurements:
         if measurement in by_measurement:
@@ -140,10 +168,14 @@ def register(cls: R) -> R:
 
 def runner_for(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
     """The runner class for a job, or UnsupportedJob saying what is not supported."""
-    if kind in _KIND_RUNNERS:
-        return _KIND_RUNNERS[kind]
     if kind != MESSAGING:
-        raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
+        # The kinds import this module (their runners are Runners): look them up on use.
+        from iotsecbench_agent.kinds.registry import by_job_kind
+
+        bench_kind = by_job_kind().get(kind)
+        if bench_kind is None:
+            raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
+        return bench_kind.runner
     protocol = spec.get("protocol")
     runners = _RUNNERS.get(protocol) if isinstance(protocol, str) else None
     if runners is None:

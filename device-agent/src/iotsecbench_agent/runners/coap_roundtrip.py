@@ -53,19 +53,20 @@ from iotsecbench_contract.jobspec import (
     number_field,
 )
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,
+    round_trip_record,
     time_secure,
     time_unsecure,
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 if TYPE_CHECKING:
     # aiocoap and the modules over it are imported in ``setup`` (runners/base.py), so
@@ -195,6 +196,7 @@ def message_payload(seq: int, filler: bytes, size: int) -> bytes:
 class CoapRoundTripRunner(Runner):
     protocol = "coap"
     measurements = (ROUND_TRIP,)
+    spec_type = CoapSpec
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
@@ -211,10 +213,6 @@ class CoapRoundTripRunner(Runner):
         self._floor: HarnessFloor | None = None
         self._tuning: Any = None  # aiocoap's TransportTuning (setup)
         self._new_message: Any = None  # aiocoap's Message (setup)
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        CoapSpec.parse(spec)
 
     def setup(self) -> None:
         from aiocoap import Message
@@ -238,9 +236,7 @@ class CoapRoundTripRunner(Runner):
         self._loop.run_until_complete(self._resolve())
 
     def run(self) -> None:
-        if self._loop is None:
-            raise DataPlaneError("runner used before setup()")
-        self._loop.run_until_complete(self._run())
+        require(self._loop).run_until_complete(self._run())
 
     def cleanup(self) -> None:
         self._mechanism = None
@@ -263,9 +259,7 @@ class CoapRoundTripRunner(Runner):
     @property
     def socket(self) -> CountingDatagramSocket:
         """The client's (metered) UDP socket, after ``setup``."""
-        if self._sock is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._sock
+        return require(self._sock)
 
     def _message(self, payload: bytes) -> Any:
         """One request: the URL's options and the resolved server copied from the
@@ -326,9 +320,7 @@ class CoapRoundTripRunner(Runner):
         next_interval_ns = schedule.interval_sampler()
         filler = filler_for(max(schedule.payload_size, SEQ_BYTES))
         size = schedule.payload_size
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
             wire, t_send, t_secured = time_secure(secure, payload)
@@ -351,26 +343,13 @@ class CoapRoundTripRunner(Runner):
                 unsecure_ns = t_recv - t_unsecure
                 if error is not None:
                     outcome = refusal_outcome(error)
-            # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=outcome != LOST)
-                if floor is not None
-                else (None, None)
-            )
             wire_bytes, datagrams = sock.take()
             self.datagrams_sent += datagrams
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            times = (t_send, t_secured, t_recv)
             emit(
-                Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(t_recv) if t_recv is not None else None,
-                    app_bytes=len(payload),
-                    wire_bytes=wire_bytes,
-                    outcome=outcome,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=unsecure_ns,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
                 )
             )
             interval_ns = next_interval_ns()
@@ -378,9 +357,7 @@ class CoapRoundTripRunner(Runner):
                 await _wait(interval_ns, stop)
 
     def _require_mechanism(self) -> Mechanism:
-        if self._mechanism is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._mechanism
+        return require(self._mechanism)
 
 
 def _has_reliability() -> bool:

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -55,8 +54,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from iotsecbench_contract.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_link import (
     ConnectionLost,
     MqttLink,
@@ -67,13 +66,15 @@ from iotsecbench_agent.runners.mqtt_link import (
 from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
+    Reply,
     refusal_outcome,
+    round_trip_record,
     time_secure,
     time_unsecure,
 )
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 logger = logging.getLogger(__name__)
 
@@ -182,6 +183,7 @@ class SeqTags:
 class MqttRoundTripRunner(Runner):
     protocol = "mqtt"
     measurements = (ROUND_TRIP,)
+    spec_type = RoundTripSpec
     network_profiles = True
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
@@ -193,23 +195,15 @@ class MqttRoundTripRunner(Runner):
         self._mechanism: Mechanism | None = None
         self._floor: HarnessFloor | None = None
         self.tags = SeqTags(self.spec.schedule.payload_size)
-        self._arrived = threading.Event()
+        self._reply = Reply()
+        self._arrived = self._reply.arrived
         self._expected: bytes | None = None  # the tag awaited; None between messages
         self._echo_ack: tuple[int, int] | None = None  # (mid, qos) of our echo, not acked yet
-        self._t_recv_perf = 0
-        self._unsecure_ns = 0
-        self._outcome = OK
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        RoundTripSpec.parse(spec)
 
     @property
     def link(self) -> MqttLink:
         """The measured connection (after ``setup``)."""
-        if self._link is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._link
+        return require(self._link)
 
     def setup(self) -> None:
         spec = self.spec
@@ -241,7 +235,8 @@ class MqttRoundTripRunner(Runner):
         topic = spec.topic
         qos = spec.link.qos
         tags = self.tags
-        arrived = self._arrived
+        reply = self._reply
+        arrived = reply.arrived
         schedule = spec.schedule
         clock = self.context.clock
         emit = self.context.emit
@@ -249,9 +244,7 @@ class MqttRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         perf_counter_ns = time.perf_counter_ns
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             payload = tags.payload(seq)
             self._expected = payload[: tags.width]
             arrived.clear()
@@ -267,38 +260,19 @@ class MqttRoundTripRunner(Runner):
                 cut = exc
             self._expected = None
             echoed = arrived.is_set()
-            # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=echoed) if floor is not None else (None, None)
-            )
             if echoed:
                 tags.echoed(seq)
-                record = Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(self._t_recv_perf),
-                    app_bytes=len(payload),
-                    wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=self._outcome,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=self._unsecure_ns,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
-                )
             else:
                 tags.lost(seq)
-                record = Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=None,
-                    app_bytes=len(payload),
-                    wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=LOST,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=None,
-                    floor_secure_ns=floor_secure_ns,
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            wire_bytes = self.meter.take_payload_bytes(wire)
+            outcome = reply.outcome if echoed else LOST
+            times = (t_send, t_secured, reply.t_recv)
+            emit(
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, reply.unsecure_ns
                 )
-            emit(record)
+            )
             interval_ns = next_interval_ns()
             try:
                 if cut is not None:
@@ -342,9 +316,7 @@ class MqttRoundTripRunner(Runner):
         return self.link.data_socket()
 
     def _require_mechanism(self) -> Mechanism:
-        if self._mechanism is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._mechanism
+        return require(self._mechanism)
 
     # paho callback: runs in this thread, inside pump.
 
@@ -364,10 +336,7 @@ class MqttRoundTripRunner(Runner):
             self._ack(message)
             self.tags.late(payload)  # an earlier message's echo, or a stray: not ours
             return
-        self._t_recv_perf = t_recv
-        self._unsecure_ns = t_recv - t_unsecure
-        self._outcome = OK if error is None else refusal_outcome(error)
-        self._arrived.set()
+        self._reply.came(t_unsecure, t_recv, OK if error is None else refusal_outcome(error))
         if message.qos:
             # Acknowledged by ``run`` after the record is made, just before the next
             # publish, as a bare client's loop would send its PUBACK and next PUBLISH

@@ -67,22 +67,23 @@ from iotsecbench_contract.jobspec import (
 )
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD
 
-from iotsecbench_agent.errors import AgentError, DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,
+    round_trip_record,
     time_secure,
     time_unsecure,
 )
 from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 logger = logging.getLogger(__name__)
 
@@ -220,6 +221,7 @@ def _gateway_field(spec: Mapping[str, Any]) -> tuple[str, int] | None:
 class MqttSnRoundTripRunner(Runner):
     protocol = "mqttsn"
     measurements = (ROUND_TRIP,)
+    spec_type = MqttSnSpec
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
         super().__init__(spec, context)
@@ -234,16 +236,10 @@ class MqttSnRoundTripRunner(Runner):
         self._ended = False  # the gateway DISCONNECTed us: nothing to DISCONNECT at cleanup
         self.tags = SeqTags(self.spec.schedule.payload_size)
 
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        MqttSnSpec.parse(spec)
-
     @property
     def client(self) -> SnClient:
         """The connected, subscribed client (after ``setup``)."""
-        if self._client is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._client
+        return require(self._client)
 
     @property
     def publisher(self) -> SnClient:
@@ -321,9 +317,7 @@ class MqttSnRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         tags = self.tags
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             payload = tags.payload(seq)
             msg_id = client.next_msg_id() if qos == 1 else 0
             wire, t_send, t_secured = time_secure(secure, payload)
@@ -338,30 +332,17 @@ class MqttSnRoundTripRunner(Runner):
                 # recorded before the run fails.
                 ended = exc
                 outcome, t_recv, unsecure_ns = LOST, 0, None
-            # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=outcome != LOST)
-                if floor is not None
-                else (None, None)
-            )
             if outcome == LOST:
                 tags.lost(seq)
             else:
                 tags.echoed(seq)
             if outcome == LOST and self._publisher is not None and ended is None:
                 self._check_rejection(self._publisher)
+            # The round trip is over (t_recv taken): the floor beside it, on the same size.
+            times = (t_send, t_secured, t_recv)
             self.context.emit(
-                Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(t_recv) if t_recv else None,
-                    app_bytes=len(payload),
-                    wire_bytes=wire_bytes,
-                    outcome=outcome,
-                    secure_ns=t_secured - t_send,
-                    unsecure_ns=unsecure_ns,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
                 )
             )
             if ended is not None:
@@ -479,6 +460,4 @@ class MqttSnRoundTripRunner(Runner):
             gateway.close()
 
     def _require_mechanism(self) -> Mechanism:
-        if self._mechanism is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._mechanism
+        return require(self._mechanism)

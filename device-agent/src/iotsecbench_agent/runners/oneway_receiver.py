@@ -77,7 +77,7 @@ from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import parse_payload
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.runners.base import Runner, register, require
 from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
 from iotsecbench_agent.runners.mqtt_wire import CountingSocket, CountingTLSSocket, OutboundMeter
@@ -236,9 +236,7 @@ class OneWayReceiver(Runner):
 
     @property
     def link(self) -> MqttLink:
-        if self._link is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._link
+        return require(self._link)
 
     def setup(self) -> None:
         try:

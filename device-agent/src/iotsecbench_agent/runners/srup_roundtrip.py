@@ -44,7 +44,6 @@ from __future__ import annotations
 import logging
 import re
 import socket
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -60,12 +59,18 @@ from iotsecbench_contract.jobspec import (
 )
 from iotsecbench_contract.topics import SRUP_ID_HEX_DIGITS, srup_id, srup_topic
 
-from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, register
+from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
 from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
-from iotsecbench_agent.runners.timing import HarnessFloor, time_secure, time_unsecure
+from iotsecbench_agent.runners.timing import (
+    HarnessFloor,
+    Reply,
+    round_trip_record,
+    time_secure,
+    time_unsecure,
+)
 from iotsecbench_agent.security.base import MechanismError
 from iotsecbench_agent.security.mechanisms import Signature
 from iotsecbench_agent.srup.codec import (
@@ -78,7 +83,7 @@ from iotsecbench_agent.srup.codec import (
 from iotsecbench_agent.srup.keys import DEFAULT_SIGNATURE, SIGNATURES, load_key
 from iotsecbench_agent.srup.peer import EchoPeer
 from iotsecbench_agent.srup.receiver import Receiver, outcome_of
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 
 logger = logging.getLogger(__name__)
 
@@ -156,6 +161,7 @@ class SrupSpec:
 class SrupRoundTripRunner(Runner):
     protocol = "srup"
     measurements = (ROUND_TRIP,)
+    spec_type = SrupSpec
     network_profiles = True
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
@@ -181,24 +187,16 @@ class SrupRoundTripRunner(Runner):
         self._signer: Signature | None = None
         self._receiver: Receiver | None = None
         self._floor: HarnessFloor | None = None
-        self._arrived = threading.Event()
+        self._reply = Reply()
+        self._arrived = self._reply.arrived
         self._awaiting: bytes | None = None  # the token of the request in flight
         self._sequence_id = 0  # of the next request ``_request`` builds
         self._token = b""  # of the last request ``_request`` built
-        self._t_recv_perf = 0
-        self._unsecure_ns = 0
-        self._outcome = OK
-
-    @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        SrupSpec.parse(spec)
 
     @property
     def link(self) -> MqttLink:
         """The controller's (measured) connection, after ``setup``."""
-        if self._controller is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._controller
+        return require(self._controller)
 
     @property
     def peer_rejections(self) -> dict[str, int]:
@@ -261,9 +259,7 @@ class SrupRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         tags = SeqTags(schedule.payload_size)
-        for seq in range(schedule.message_count):
-            if stop.is_set():
-                raise RunAborted(f"stopped after {seq} of {schedule.message_count} messages")
+        for seq in message_seqs(schedule.message_count, stop):
             if action:
                 payload = bytes((ACTION_OFF if seq % 2 else ACTION_ON,))
             else:
@@ -283,21 +279,13 @@ class SrupRoundTripRunner(Runner):
             self._awaiting = None
             arrived = self._arrived.is_set()
             # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            floor_secure_ns, floor_unsecure_ns = (
-                floor.measure(payload, echoed=arrived) if floor is not None else (None, None)
-            )
+            wire_bytes = self.meter.take_payload_bytes(wire)
+            reply = self._reply
+            outcome = reply.outcome if arrived else LOST
+            times = (t_send, t_signed, reply.t_recv)
             self.context.emit(
-                Record(
-                    seq=seq,
-                    t_send_ns=clock.wall_ns(t_send),
-                    t_recv_ns=clock.wall_ns(self._t_recv_perf) if arrived else None,
-                    app_bytes=len(payload),
-                    wire_bytes=self.meter.take_payload_bytes(wire),
-                    outcome=self._outcome if arrived else LOST,
-                    secure_ns=t_signed - t_send,
-                    unsecure_ns=self._unsecure_ns if arrived else None,
-                    floor_secure_ns=floor_secure_ns,
-                    floor_unsecure_ns=floor_unsecure_ns,
+                round_trip_record(
+                    clock, floor, seq, payload, times, wire_bytes, outcome, reply.unsecure_ns
                 )
             )
             self._settle_peer_meter()
@@ -339,9 +327,7 @@ class SrupRoundTripRunner(Runner):
         return self.link.data_socket()
 
     def _require_signer(self) -> Signature:
-        if self._signer is None:
-            raise DataPlaneError("runner used before setup()")
-        return self._signer
+        return require(self._signer)
 
     def _request(self, payload: bytes) -> bytes:
         """The signed request carrying ``payload`` (this run's ``secure``, timed by
@@ -386,10 +372,7 @@ class SrupRoundTripRunner(Runner):
         reply, error, t_accept, t_recv = time_unsecure(receiver.accept, wire)
         if reply is not None and reply.token != self._awaiting:
             return  # a late reply to an earlier request
-        self._t_recv_perf = t_recv
-        self._unsecure_ns = t_recv - t_accept
-        self._outcome = OK if error is None else outcome_of(error)
-        self._arrived.set()
+        self._reply.came(t_accept, t_recv, OK if error is None else outcome_of(error))
 
     def _on_request(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         peer, link = self.peer, self._peer_link

@@ -16,19 +16,28 @@ code:
   ``floor_secure_ns`` / ``floor_unsecure_ns``: what securing and unsecuring cost in this
   harness on this message's conditions before any cryptography, so a mechanism's cost net
   of the harness is ``secure_ns - floor_secure_ns``.
+- ``Reply``: what a round-trip runner's receive callback saw of the reply it awaits.
+- ``round_trip_record(...)``: the one Record of a round trip, built the same way by every
+  round-trip runner once its ``t_recv`` is taken: the floor measured there, and the times
+  turned into the run clock's wall time.
 """
 
 from __future__ import annotations
 
+import threading
 from time import perf_counter_ns
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from iotsecbench_contract.mechanisms import NONE, NULL
 
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import DecryptError, SecurityError
 from iotsecbench_agent.srup.receiver import ReplayedMessage
+from iotsecbench_agent.storage import recordlog
 from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, REJECTED_REPLAY, REJECTED_SIGNATURE
+
+if TYPE_CHECKING:
+    from iotsecbench_agent.runners.base import RunClock
 
 T = TypeVar("T")
 
@@ -102,3 +111,55 @@ class HarnessFloor:
         """``floor_unsecure_ns``: the null mechanism's ``unsecure`` of ``frame``, timed."""
         _, _, t0, t1 = time_unsecure(self._unsecure, frame)
         return t1 - t0
+
+
+class Reply:
+    """The reply (an echo) awaited for the message in flight, as the receive callback saw
+    it: ``came`` stores its ``t_recv``, its unsecure time and its outcome, then sets
+    ``arrived``, which the runner clears before each message."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.t_recv = 0
+        self.unsecure_ns = 0
+        self.outcome = recordlog.OK
+
+    def came(self, t_unsecure: int, t_recv: int, outcome: str) -> None:
+        """The reply came: ``time_unsecure``'s two readings around its unsecure."""
+        self.t_recv = t_recv
+        self.unsecure_ns = t_recv - t_unsecure
+        self.outcome = outcome
+        self.arrived.set()
+
+
+def round_trip_record(
+    clock: RunClock,
+    floor: HarnessFloor | None,
+    seq: int,
+    payload: bytes,
+    times: tuple[int, int, int | None],
+    wire_bytes: int,
+    outcome: str,
+    unsecure_ns: int | None,
+) -> recordlog.Record:
+    """The record of round trip ``seq`` once its ``t_recv`` is taken, the harness floor
+    measured now, beside it, on the same payload. ``times`` are its ``perf_counter_ns``
+    readings ``(t_send, t_secured, t_recv)`` (the first two ``time_secure``'s). A LOST one
+    has neither a receive time nor an unsecure time, whatever is passed for them."""
+    t_send, t_secured, t_recv = times
+    echoed = outcome != recordlog.LOST
+    floor_secure_ns, floor_unsecure_ns = (
+        floor.measure(payload, echoed=echoed) if floor is not None else (None, None)
+    )
+    return recordlog.Record(
+        seq=seq,
+        t_send_ns=clock.wall_ns(t_send),
+        t_recv_ns=clock.wall_ns(t_recv) if echoed and t_recv is not None else None,
+        app_bytes=len(payload),
+        wire_bytes=wire_bytes,
+        outcome=outcome,
+        secure_ns=t_secured - t_send,
+        unsecure_ns=unsecure_ns if echoed else None,
+        floor_secure_ns=floor_secure_ns,
+        floor_unsecure_ns=floor_unsecure_ns,
+    )

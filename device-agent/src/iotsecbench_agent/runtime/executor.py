@@ -49,6 +49,7 @@ from iotsecbench_agent.runners.base import SAMPLES
 from iotsecbench_agent.runtime.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.runtime.health import health_report
 from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
+from iotsecbench_agent.storage.csvlog import RUNS_DIR
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import (
     OK,
@@ -56,7 +57,6 @@ from iotsecbench_agent.storage.recordlog import (
     RUN_MEASURED,
     RUN_RUNNING,
     RUN_UPLOADED,
-    RUNS_DIR,
     Record,
     RecordLog,
     RunFiles,

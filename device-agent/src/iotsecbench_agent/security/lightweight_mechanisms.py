@@ -30,6 +30,7 @@ from iotsecbench_agent.security.base import (
     pkcs7_pad,
     pkcs7_unpad,
 )
+from iotsecbench_agent.security.mechanisms import KeyedMechanism, RandomNonces
 
 NATIVE_MODULE = "iotsecbench_agent._lwc"
 # Native cipher name -> key bytes (the extension's contract).
@@ -115,7 +116,7 @@ class LwcEcb(Mechanism):
         return pkcs7_unpad(self.cipher.ecb_decrypt(data), LWC_BLOCK_BYTES, self.name)
 
 
-class LwcCbc(Mechanism):
+class LwcCbc(RandomNonces):
     """``iv(8) || CBC(iv, pad(payload))``: one native call each way (padding included)."""
 
     def __init__(
@@ -125,9 +126,8 @@ class LwcCbc(Mechanism):
         cipher: NativeBlockCipher,
         random_bytes: RandomBytes = DEFAULT_RANDOM,
     ) -> None:
-        super().__init__(info)
+        super().__init__(info, random_bytes=random_bytes)
         self.cipher = cipher
-        self._random = random_bytes
 
     def secure(self, payload: bytes) -> bytes:
         iv = self._random(LWC_BLOCK_BYTES)
@@ -144,7 +144,7 @@ class LwcCbc(Mechanism):
             raise DecryptError(f"{self.name}: bad padding") from None
 
 
-class AsconAead128(Mechanism):
+class AsconAead128(KeyedMechanism):
     """Ascon-AEAD128 (NIST SP 800-232): ``nonce(16) || ciphertext || tag(16)``."""
 
     def __init__(
@@ -155,10 +155,8 @@ class AsconAead128(Mechanism):
         key: bytes,
         random_bytes: RandomBytes = DEFAULT_RANDOM,
     ) -> None:
-        super().__init__(info)
+        super().__init__(info, key=key, random_bytes=random_bytes)
         self._native = native
-        self._key = key
-        self._random = random_bytes
 
     def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
         return self._native.ascon_aead128_encrypt(self._key, nonce, ad, plaintext)

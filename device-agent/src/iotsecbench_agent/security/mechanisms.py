@@ -88,6 +88,25 @@ class NullMechanism(Mechanism):
         return data[NULL_FRAME_BYTES:]
 
 
+class RandomNonces(Mechanism):
+    """A mechanism that draws a fresh random IV or nonce per message (``_random``;
+    ``random_bytes`` is for known-answer tests)."""
+
+    def __init__(self, info: MechanismInfo, *, random_bytes: RandomBytes = DEFAULT_RANDOM) -> None:
+        super().__init__(info)
+        self._random = random_bytes
+
+
+class KeyedMechanism(RandomNonces):
+    """A ``RandomNonces`` mechanism with a secret key (``_key``)."""
+
+    def __init__(
+        self, info: MechanismInfo, *, key: bytes, random_bytes: RandomBytes = DEFAULT_RANDOM
+    ) -> None:
+        super().__init__(info, random_bytes=random_bytes)
+        self._key = key
+
+
 class Chain(Protocol):
     """A pycryptodome CBC object (encrypt or decrypt direction)."""
 
@@ -169,16 +188,9 @@ class _NewChain(Protocol):
     def __call__(self) -> Chain: ...
 
 
-class AesCtr(Mechanism):
+class AesCtr(KeyedMechanism):
     """AES-CTR: ``nonce(8) || AES-CTR(payload)``, counter block = nonce || 64-bit counter
     starting at 0 (pycryptodome's default layout). No integrity."""
-
-    def __init__(
-        self, info: MechanismInfo, *, key: bytes, random_bytes: RandomBytes = DEFAULT_RANDOM
-    ) -> None:
-        super().__init__(info)
-        self._key = key
-        self._random = random_bytes
 
     def transform(self, nonce: bytes, data: bytes, initial_value: int = 0) -> bytes:
         """XOR ``data`` with the keystream from counter block ``nonce || initial_value``."""
@@ -197,27 +209,44 @@ class AesCtr(Mechanism):
         return AES.new(self._key, AES.MODE_CTR, nonce=nonce).decrypt(data[CTR_NONCE_BYTES:])
 
 
-class Aead(Mechanism):
+class _AeadCipher(Protocol):
+    """What ``Aead`` uses of a pycryptodome AEAD cipher object."""
+
+    def update(self, ad: bytes) -> object: ...
+
+    def encrypt_and_digest(self, plaintext: bytes) -> tuple[bytes, bytes]: ...
+
+    def decrypt_and_verify(self, ciphertext: bytes, tag: bytes) -> bytes: ...
+
+
+class Aead(KeyedMechanism):
     """An AEAD with a random nonce per message: ``nonce || ciphertext || tag(16)``, no
     associated data on the wire. ``seal``/``open`` take a nonce and associated data
     (known-answer tests)."""
 
     nonce_bytes = AEAD_NONCE_BYTES
 
-    def __init__(
-        self, info: MechanismInfo, *, key: bytes, random_bytes: RandomBytes = DEFAULT_RANDOM
-    ) -> None:
-        super().__init__(info)
-        self._key = key
-        self._random = random_bytes
-
     @abc.abstractmethod
+    def _cipher(self, nonce: bytes) -> _AeadCipher:
+        """A new cipher object of this AEAD for ``nonce``, with a 16-byte tag."""
+
     def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
         """ciphertext || tag."""
+        cipher = self._cipher(nonce)
+        if ad:
+            cipher.update(ad)
+        ciphertext, tag = cipher.encrypt_and_digest(plaintext)
+        return ciphertext + tag
 
-    @abc.abstractmethod
     def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
         """The plaintext of ciphertext || tag, or DecryptError."""
+        cipher = self._cipher(nonce)
+        if ad:
+            cipher.update(ad)
+        try:
+            return cipher.decrypt_and_verify(sealed[:-AEAD_TAG_BYTES], sealed[-AEAD_TAG_BYTES:])
+        except ValueError:
+            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
 
     def secure(self, payload: bytes) -> bytes:
         nonce = self._random(self.nonce_bytes)
@@ -233,44 +262,18 @@ class Aead(Mechanism):
 class AesGcm(Aead):
     """AES-GCM (NIST SP 800-38D), 96-bit nonce, 128-bit tag."""
 
-    def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
-        cipher = AES.new(self._key, AES.MODE_GCM, nonce=nonce, mac_len=AEAD_TAG_BYTES)
-        if ad:
-            cipher.update(ad)
-        ciphertext, tag = cipher.encrypt_and_digest(plaintext)
-        return ciphertext + tag
-
-    def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
-        cipher = AES.new(self._key, AES.MODE_GCM, nonce=nonce, mac_len=AEAD_TAG_BYTES)
-        if ad:
-            cipher.update(ad)
-        try:
-            return cipher.decrypt_and_verify(sealed[:-AEAD_TAG_BYTES], sealed[-AEAD_TAG_BYTES:])
-        except ValueError:
-            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
+    def _cipher(self, nonce: bytes) -> _AeadCipher:
+        return AES.new(self._key, AES.MODE_GCM, nonce=nonce, mac_len=AEAD_TAG_BYTES)
 
 
 class ChaChaPoly(Aead):
     """ChaCha20-Poly1305 (RFC 8439), 96-bit nonce, 128-bit tag."""
 
-    def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
-        cipher = ChaCha20_Poly1305.new(key=self._key, nonce=nonce)
-        if ad:
-            cipher.update(ad)
-        ciphertext, tag = cipher.encrypt_and_digest(plaintext)
-        return ciphertext + tag
-
-    def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
-        cipher = ChaCha20_Poly1305.new(key=self._key, nonce=nonce)
-        if ad:
-            cipher.update(ad)
-        try:
-            return cipher.decrypt_and_verify(sealed[:-AEAD_TAG_BYTES], sealed[-AEAD_TAG_BYTES:])
-        except ValueError:
-            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
+    def _cipher(self, nonce: bytes) -> _AeadCipher:
+        return ChaCha20_Poly1305.new(key=self._key, nonce=nonce)
 
 
-class Rc4(Mechanism):
+class Rc4(KeyedMechanism):
     """RC4 with a fresh state per message: ``nonce(16) || RC4(key || nonce)(payload)``.
 
     RC4 is a stateful stream: one state shared by sender and receiver breaks on the first
@@ -280,13 +283,6 @@ class Rc4(Mechanism):
     fixed key: the per-message key schedule is part of RC4's real cost. No integrity, no
     keystream drop: RC4 is broken (RFC 7465) and is here to reproduce published numbers.
     """
-
-    def __init__(
-        self, info: MechanismInfo, *, key: bytes, random_bytes: RandomBytes = DEFAULT_RANDOM
-    ) -> None:
-        super().__init__(info)
-        self._key = key
-        self._random = random_bytes
 
     def secure(self, payload: bytes) -> bytes:
         nonce = self._random(RC4_NONCE_BYTES)
@@ -359,28 +355,6 @@ class Signature(Mechanism):
             raise SignatureError(f"{self.name}: frame of {len(data)} bytes has no signature")
         return data[:-n], data[-n:]
 
-
-class RsaSignature(Signature):
-    """RSA signature over SHA-256 of the payload, PKCS#1 v1.5 or PSS (RFC 8017; PSS with
-    MGF1-SHA256 and a 32-byte salt)."""
-
-    def __init__(self, info: MechanismInfo, *, key: RsaKey, scheme: str) -> None:
-        super().__init__(info, can_sign=key.has_private())
-        self.signature_bytes = key.size_in_bytes()
-        self._scheme: pss.PSS_SigScheme | pkcs1_15.PKCS115_SigScheme = (
-            pss.new(key) if scheme == "pss" else pkcs1_15.new(key)
-        )
-
-    def sign(self, message: bytes) -> bytes:
-        self._check_can_sign()
-        return self._scheme.sign(SHA256.new(message))
-
-    def verify(self, message: bytes, signature: bytes) -> None:
-        try:
-            self._scheme.verify(SHA256.new(message), signature)
-        except (ValueError, TypeError):
-            raise SignatureError(f"{self.name}: signature does not verify") from None
-
     def secure(self, payload: bytes) -> bytes:
         return payload + self.sign(payload)
 
@@ -390,7 +364,39 @@ class RsaSignature(Signature):
         return payload
 
 
-class EcdsaP256(Signature):
+class _Sha256Signature(Signature):
+    """A pycryptodome signature scheme (``_scheme``) over the SHA-256 of the message."""
+
+    _scheme: pss.PSS_SigScheme | pkcs1_15.PKCS115_SigScheme | DSS.DssSigScheme
+    # What the scheme's ``verify`` raises for a signature that does not verify.
+    _refusals: tuple[type[Exception], ...] = (ValueError,)
+
+    def sign(self, message: bytes) -> bytes:
+        self._check_can_sign()
+        return self._scheme.sign(SHA256.new(message))
+
+    def verify(self, message: bytes, signature: bytes) -> None:
+        try:
+            self._scheme.verify(SHA256.new(message), signature)
+        except self._refusals:
+            raise SignatureError(f"{self.name}: signature does not verify") from None
+
+
+class RsaSignature(_Sha256Signature):
+    """RSA signature over SHA-256 of the payload, PKCS#1 v1.5 or PSS (RFC 8017; PSS with
+    MGF1-SHA256 and a 32-byte salt)."""
+
+    _refusals = (ValueError, TypeError)
+
+    def __init__(self, info: MechanismInfo, *, key: RsaKey, scheme: str) -> None:
+        super().__init__(info, can_sign=key.has_private())
+        self.signature_bytes = key.size_in_bytes()
+        self._scheme: pss.PSS_SigScheme | pkcs1_15.PKCS115_SigScheme = (
+            pss.new(key) if scheme == "pss" else pkcs1_15.new(key)
+        )
+
+
+class EcdsaP256(_Sha256Signature):
     """ECDSA P-256 over SHA-256, signature ``r || s`` (32 + 32 bytes), deterministic
     nonces (RFC 6979): no RNG in the signing path, and the published RFC 6979 vectors
     check this exact code."""
@@ -400,24 +406,6 @@ class EcdsaP256(Signature):
     def __init__(self, info: MechanismInfo, *, key: EccKey) -> None:
         super().__init__(info, can_sign=key.has_private())
         self._scheme = DSS.new(key, "deterministic-rfc6979", "binary")
-
-    def sign(self, message: bytes) -> bytes:
-        self._check_can_sign()
-        return self._scheme.sign(SHA256.new(message))
-
-    def verify(self, message: bytes, signature: bytes) -> None:
-        try:
-            self._scheme.verify(SHA256.new(message), signature)
-        except ValueError:
-            raise SignatureError(f"{self.name}: signature does not verify") from None
-
-    def secure(self, payload: bytes) -> bytes:
-        return payload + self.sign(payload)
-
-    def unsecure(self, data: bytes) -> bytes:
-        payload, signature = self._split(data)
-        self.verify(payload, signature)
-        return payload
 
 
 class Ed25519(Signature):

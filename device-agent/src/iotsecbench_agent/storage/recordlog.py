@@ -10,12 +10,17 @@ it is measured, so a crash of the agent loses nothing already measured. Beside i
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any
 
+from iotsecbench_agent.storage.csvlog import (
+    AppendOnlyLog,
+    LogFiles,
+    iter_log_lines,
+    pad_fields,
+)
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 
 HEADER = (
@@ -27,7 +32,6 @@ FIELDS = 10
 # it) are read with the columns they lack empty: before security mechanisms a record had 6
 # fields (no secure_ns/unsecure_ns), before the harness floor 8 (no floor_*_ns).
 LEGACY_FIELDS = (6, 8)
-RUNS_DIR = "runs"
 
 OK = "ok"
 LOST = "lost"
@@ -107,30 +111,13 @@ def upgrade_line(line: str) -> str:
     """A record line in the current format: a legacy line gets the columns it lacks,
     empty (6 fields: ``secure_ns`` to ``floor_unsecure_ns``; 8 fields: ``floor_secure_ns``
     and ``floor_unsecure_ns``); any other line is returned as it is."""
-    fields = line.count(",") + 1
-    if fields in LEGACY_FIELDS:
-        return line.rstrip("\n") + "," * (FIELDS - fields) + "\n"
-    return line
+    return pad_fields(line, FIELDS, LEGACY_FIELDS)
 
 
 @dataclass(frozen=True)
-class RunFiles:
-    """Where one run's files live."""
-
-    runs_dir: Path
-    run_id: str
-
-    @classmethod
-    def of(cls, state_dir: Path, run_id: str) -> RunFiles:
-        return cls(runs_dir=state_dir / RUNS_DIR, run_id=run_id)
-
-    @property
-    def csv(self) -> Path:
-        return self.runs_dir / f"{self.run_id}.csv"
-
-    @property
-    def uploaded(self) -> Path:
-        return self.runs_dir / f"{self.run_id}.uploaded"
+class RunFiles(LogFiles):
+    """Where one run's files live: its records (``<run_id>.csv``), their upload cursor, its
+    meta and its network proof."""
 
     @property
     def meta(self) -> Path:
@@ -141,48 +128,6 @@ class RunFiles:
         """The proof of an enforced network profile (JSON; not ``.json``, which is the
         suffix start-up scans for run metas)."""
         return self.runs_dir / f"{self.run_id}.network"
-
-
-_LogT = TypeVar("_LogT", bound="AppendOnlyLog")
-
-
-class AppendOnlyLog:
-    """Append-only CSV writer with a header line; the record and sample logs are two of it.
-
-    Use as a context manager. Each line is flushed to the OS as it is appended, so it
-    survives the agent crashing right after. (No fsync per line: on an SD card that costs
-    milliseconds between messages; ``close`` fsyncs.) A torn last line left by a crash is
-    cut when the log is reopened.
-    """
-
-    def __init__(self, path: Path, *, header: str, lines: Callable[[Path], Iterator[str]]) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _drop_torn_tail(path)
-        new = not path.exists() or path.stat().st_size == 0
-        self._file: IO[str] = open(path, "a", encoding="ascii", newline="")  # noqa: SIM115 - closed in close()
-        if new:
-            self._file.write(header + "\n")
-            self._file.flush()
-        self.count = sum(1 for _ in lines(path))
-
-    def append_line(self, line: str) -> None:
-        self._file.write(line)
-        self._file.flush()
-        self.count += 1
-
-    def close(self) -> None:
-        if self._file.closed:
-            return
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-
-    def __enter__(self: _LogT) -> _LogT:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class RecordLog(AppendOnlyLog):
@@ -200,20 +145,7 @@ def iter_lines(path: Path) -> Iterator[str]:
     (a million-record log stays out of a Pi Zero's RAM). A torn last line (the process
     died mid-write) is not a record and is left out. Lines of a log written by an older
     agent (6 or 8 fields, after its own header) come out in the current 10-field format."""
-    try:
-        f = open(path, encoding="ascii", newline="")  # noqa: SIM115 - closed below
-    except FileNotFoundError:
-        return
-    with f:
-        first = True
-        for line in f:
-            if not line.endswith("\n"):
-                return
-            if first and line.startswith("seq,"):  # this or an older version's header
-                first = False
-                continue
-            first = False
-            yield upgrade_line(line)
+    return iter_log_lines(path, header_start="seq,", upgrade=upgrade_line)
 
 
 def read_lines(path: Path) -> list[str]:
@@ -222,17 +154,6 @@ def read_lines(path: Path) -> list[str]:
 
 def read_records(path: Path) -> list[Record]:
     return [Record.from_line(line) for line in read_lines(path)]
-
-
-def _drop_torn_tail(path: Path) -> None:
-    """Cut a partial last line left by a crash, so the next append starts a clean line."""
-    try:
-        with open(path, "rb+") as f:
-            data = f.read()
-            if data and not data.endswith(b"\n"):
-                f.truncate(data.rfind(b"\n") + 1)
-    except FileNotFoundError:
-        pass
 
 
 class UploadCursor:

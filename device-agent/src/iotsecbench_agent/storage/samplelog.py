@@ -19,7 +19,7 @@ from pathlib import Path
 
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.platform.uploader import UploadFormat
-from iotsecbench_agent.storage.recordlog import RUNS_DIR, AppendOnlyLog
+from iotsecbench_agent.storage.csvlog import AppendOnlyLog, LogFiles, iter_log_lines, pad_fields
 
 HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets,calls"
 # Before throughput runs a sample had no `packets`, and before short calls were timed in
@@ -112,30 +112,15 @@ class Sample:
 def upgrade_line(line: str) -> str:
     """A sample line in the current format: a legacy line (no ``packets``, or no
     ``calls``) gets the missing fields empty; any other line is returned as it is."""
-    fields = line.count(",") + 1
-    if fields in LEGACY_FIELDS:
-        return line.rstrip("\n") + "," * (FIELDS - fields) + "\n"
-    return line
+    return pad_fields(line, FIELDS, LEGACY_FIELDS)
 
 
 @dataclass(frozen=True)
-class SampleFiles:
-    """Where one samples run's files live (its meta is ``RunFiles.meta``)."""
+class SampleFiles(LogFiles):
+    """Where one samples run's files live (its meta is ``RunFiles.meta``):
+    ``<run_id>.samples.csv`` and ``<run_id>.samples.uploaded``."""
 
-    runs_dir: Path
-    run_id: str
-
-    @classmethod
-    def of(cls, state_dir: Path, run_id: str) -> SampleFiles:
-        return cls(runs_dir=state_dir / RUNS_DIR, run_id=run_id)
-
-    @property
-    def csv(self) -> Path:
-        return self.runs_dir / f"{self.run_id}.samples.csv"
-
-    @property
-    def uploaded(self) -> Path:
-        return self.runs_dir / f"{self.run_id}.samples.uploaded"
+    SUFFIX = ".samples"
 
 
 class SampleLog(AppendOnlyLog):
@@ -157,17 +142,7 @@ def iter_sample_lines(path: Path) -> Iterator[str]:
     Not ``recordlog.iter_lines``: that one is the record log's (it skips any ``seq,…``
     header and upgrades 6-field record lines), which must never touch a sample line.
     """
-    try:
-        f = open(path, encoding="ascii", newline="")  # noqa: SIM115 - closed below
-    except FileNotFoundError:
-        return
-    with f:
-        for index, line in enumerate(f):
-            if not line.endswith("\n"):
-                return
-            if index == 0 and line.startswith(_HEADER_START):  # this or an older header
-                continue
-            yield upgrade_line(line)
+    return iter_log_lines(path, header_start=_HEADER_START, upgrade=upgrade_line)
 
 
 def read_samples(path: Path) -> list[Sample]:

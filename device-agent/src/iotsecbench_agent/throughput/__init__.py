@@ -1,2 +1,3 @@
-"""The throughput benchmark (job kind ``throughput``): the plan, the engine with its window
-loops and summary statistics, and the agent's own UDP sink."""
+"""The throughput benchmark (job kind ``throughput``), a benchmark kind (``kinds/``): the
+plan, the engine with its window loops and summary statistics, the agent's own UDP sink,
+the runner, the ``throughput`` subcommand and ``kind.py``."""

@@ -49,6 +49,7 @@ from typing import Any, Callable, cast
 
 from iotsecbench_agent.cipherbench.child import peak_rss_kb
 from iotsecbench_agent.errors import AgentError, RunAborted
+from iotsecbench_agent.kinds.plan import CellSummary, group_by_cell
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
 from iotsecbench_agent.storage.samplelog import SECURE, SEND, Sample
@@ -310,16 +311,12 @@ def run_plan(
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(CellSummary):
     """The statistics of one (mechanism, operation, payload size) over its windows: mean
     and sample standard deviation (n − 1) of packets per second, the cost relative to no
     security (packets/s of ``none`` ÷ packets/s of this mechanism, same operation and size;
     None without a ``none`` baseline), and the mean CPU share (CPU time ÷ wall time)."""
 
-    mechanism: str
-    operation: str
-    data_bytes: int
-    n: int
     packets_per_s_mean: float
     packets_per_s_std: float | None
     relative_cost: float | None
@@ -334,21 +331,17 @@ def summarize(samples: Iterable[Sample]) -> list[Summary]:
     """One Summary per (mechanism, operation, size), in first-seen order. The standard
     deviation needs two windows (None below); a relative cost needs ``none`` measured for
     the same operation and size, and a mechanism rate above zero."""
-    groups: dict[tuple[str, str, int], list[Sample]] = {}
-    for sample in samples:
-        key = (sample.mechanism, sample.operation, sample.data_bytes)
-        groups.setdefault(key, []).append(sample)
+    groups = group_by_cell(samples)
     means = {key: statistics.mean(packets_per_s(s) for s in group) for key, group in groups.items()}
     summaries = []
-    for (mechanism, operation, data_bytes), group in groups.items():
+    for cell, group in groups.items():
+        _, operation, data_bytes = cell
         rates = [packets_per_s(s) for s in group]
-        mean = means[(mechanism, operation, data_bytes)]
+        mean = means[cell]
         baseline = means.get((BASELINE, operation, data_bytes))
         summaries.append(
             Summary(
-                mechanism=mechanism,
-                operation=operation,
-                data_bytes=data_bytes,
+                *cell,
                 n=len(group),
                 packets_per_s_mean=mean,
                 packets_per_s_std=statistics.stdev(rates) if len(rates) > 1 else None,

@@ -18,6 +18,13 @@ from iotsecbench_contract.limits import (
 )
 
 from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.kinds.plan import (
+    check_grid,
+    check_repetitions,
+    grid_total,
+    is_int,
+    parse_grid,
+)
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 
@@ -73,18 +80,10 @@ class ThroughputPlan:
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> ThroughputPlan:
         """The plan of a §8 spec, or UnsupportedJob saying what is wrong with it."""
-        mechanisms = spec.get("mechanisms")
-        sizes = spec.get("data_sizes")
-        repetitions = spec.get("repetitions")
+        mechanisms, sizes, repetitions = parse_grid(spec)
         window_ms = spec.get("window_ms", DEFAULT_WINDOW_MS)
         target = spec.get("target")
-        if not isinstance(mechanisms, list) or not all(isinstance(m, str) for m in mechanisms):
-            raise UnsupportedJob("spec.mechanisms must be a list of mechanism names")
-        if not isinstance(sizes, list) or not all(_is_int(s) for s in sizes):
-            raise UnsupportedJob("spec.data_sizes must be a list of integers (bytes)")
-        if not isinstance(repetitions, int) or isinstance(repetitions, bool):
-            raise UnsupportedJob("spec.repetitions must be an integer")
-        if not isinstance(window_ms, int) or isinstance(window_ms, bool):
+        if not is_int(window_ms):
             raise UnsupportedJob("spec.window_ms must be an integer (milliseconds)")
         if target is not None and not isinstance(target, str):
             raise UnsupportedJob("spec.target must be a string udp://host:port")
@@ -106,12 +105,7 @@ class ThroughputPlan:
         window_ms: int = DEFAULT_WINDOW_MS,
         target: Target | None = None,
     ) -> ThroughputPlan:
-        if not 1 <= len(mechanisms) <= MAX_MECHANISMS:
-            raise UnsupportedJob(f"give 1 to {MAX_MECHANISMS} mechanisms")
-        if not 1 <= len(sizes) <= MAX_DATA_SIZES:
-            raise UnsupportedJob(f"give 1 to {MAX_DATA_SIZES} data sizes")
-        if len(set(mechanisms)) != len(mechanisms) or len(set(sizes)) != len(sizes):
-            raise UnsupportedJob("mechanisms and data sizes must not repeat")
+        check_grid(mechanisms, sizes, max_mechanisms=MAX_MECHANISMS, max_sizes=MAX_DATA_SIZES)
         for name in mechanisms:
             check_mechanism(name)
         for size in sizes:
@@ -123,8 +117,7 @@ class ThroughputPlan:
         for name in mechanisms:
             for size in sizes:
                 check_frame(name, size, registry.describe(name).overhead(size) + size)
-        if not 1 <= repetitions <= MAX_REPETITIONS:
-            raise UnsupportedJob(f"repetitions must be 1 to {MAX_REPETITIONS}")
+        check_repetitions(repetitions, MAX_REPETITIONS)
         if not MIN_WINDOW_MS <= window_ms <= MAX_WINDOW_MS:
             raise UnsupportedJob(f"window_ms must be {MIN_WINDOW_MS} to {MAX_WINDOW_MS}")
         return cls(tuple(mechanisms), tuple(sizes), repetitions, window_ms, target)
@@ -132,7 +125,7 @@ class ThroughputPlan:
     @property
     def total_windows(self) -> int:
         """Two windows (secure, send) per mechanism, size and repetition."""
-        return 2 * len(self.mechanisms) * len(self.data_sizes) * self.repetitions
+        return grid_total(self)
 
 
 def check_mechanism(name: str) -> None:
@@ -152,7 +145,3 @@ def check_frame(mechanism: str, size: int, frame_bytes: int) -> None:
             f"{mechanism} makes a {size}-byte payload a {frame_bytes}-byte frame, above the "
             f"{MAX_UDP_PAYLOAD}-byte UDP limit; use a smaller payload size"
         )
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -13,50 +13,37 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from iotsecbench_agent.runners.base import SAMPLES, RunContext, Runner, register
+from iotsecbench_agent.kinds.base import SampleRunner
+from iotsecbench_agent.runners.base import RunContext
 from iotsecbench_agent.throughput.engine import ThroughputEngine, Window
 from iotsecbench_agent.throughput.plan import ThroughputPlan
 
 logger = logging.getLogger(__name__)
 
-THROUGHPUT = "throughput"
 
+class ThroughputRunner(SampleRunner[ThroughputPlan]):
+    """Holds the engine: its socket and sink open in ``setup`` and close in ``cleanup``."""
 
-@register
-class ThroughputRunner(Runner):
-    kind = THROUGHPUT
-    log = SAMPLES
-    protocol = THROUGHPUT
-    measurements = ()
+    kind = "throughput"
 
     def __init__(self, spec: Mapping[str, Any], context: RunContext) -> None:
         super().__init__(spec, context)
-        self.plan = ThroughputPlan.parse(spec)
         self.engine = ThroughputEngine(self.plan)
 
     @classmethod
-    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
-        ThroughputPlan.parse(spec)
-
-    @classmethod
-    def planned_total(cls, spec: Mapping[str, Any]) -> int:
-        return ThroughputPlan.parse(spec).total_windows
+    def parse_plan(cls, spec: Mapping[str, Any]) -> ThroughputPlan:
+        return ThroughputPlan.parse(spec)
 
     def setup(self) -> None:
-        if self.context.emit_sample is None:
-            raise RuntimeError("a throughput run needs a sample log (context.emit_sample)")
+        super().setup()
         self.engine.open()
 
     def run(self) -> None:
         emit_sample = self.context.emit_sample
         assert emit_sample is not None
         logger.info(
-            "agent.throughput_started run_id=%s mechanisms=%s sizes=%s repetitions=%d "
-            "window_ms=%d target=%s",
-            self.context.run_id,
-            ",".join(self.plan.mechanisms),
-            ",".join(str(s) for s in self.plan.data_sizes),
-            self.plan.repetitions,
+            "agent.throughput_started %s window_ms=%d target=%s",
+            self.started_fields(),
             self.plan.window_ms,
             self.plan.target or "local sink",
         )
