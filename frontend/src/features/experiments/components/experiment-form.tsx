@@ -1,11 +1,11 @@
 import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
+import { CheckboxList } from '@/components/ui/checkbox-list';
+import { ErrorAlert, errorMessage, submitErrorOf } from '@/components/ui/error-alert';
 import { CheckboxField, InputField, SelectField, TextAreaField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { isApiError } from '@/lib/api-client';
 import type { Catalogue, DesignExclusion, Device, Experiment, ExperimentKind, Run } from '@/types/api';
 
 import { DESCRIPTION_MAX_CHARS, useCreateExperiment } from '../api/create-experiment';
@@ -125,8 +125,7 @@ export const ExperimentForm = ({
     setFormError(null);
   };
 
-  const toggleDevice = (deviceId: string) => (event: ChangeEvent<HTMLInputElement>) => {
-    const { checked } = event.target;
+  const toggleDevice = (deviceId: string, checked: boolean) => {
     setValues((prev) => ({
       ...prev,
       device_ids: checked
@@ -230,13 +229,9 @@ export const ExperimentForm = ({
     try {
       experiment = await createExperiment.mutateAsync(validated.input);
     } catch (error) {
-      if (isApiError(error) && Object.keys(error.fieldErrors).length > 0) {
-        const { byField, other } = splitServerErrors(values.kind, error.fieldErrors);
-        setFieldErrors(byField);
-        setFormError([error.message, ...other].join(' '));
-      } else {
-        setFormError(errorMessage(error));
-      }
+      const { byField, message } = submitErrorOf(error, (fieldErrors) => splitServerErrors(values.kind, fieldErrors));
+      if (byField) setFieldErrors(byField);
+      setFormError(message);
       return;
     }
 
@@ -335,22 +330,15 @@ export const ExperimentForm = ({
             No devices enrolled yet. <Link to={paths.devices.getHref()}>Enroll one</Link> first.
           </p>
         ) : (
-          <ul className="checkbox-list">
-            {devices.map((device) => (
-              <li key={device.id}>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={values.device_ids.includes(device.id)}
-                    onChange={toggleDevice(device.id)}
-                    aria-invalid={fieldErrors.device_ids ? true : undefined}
-                  />{' '}
-                  {device.name}
-                  {device.online ? '' : ' (offline)'}
-                </label>
-              </li>
-            ))}
-          </ul>
+          <CheckboxList
+            items={devices.map((device) => ({
+              value: device.id,
+              label: `${device.name}${device.online ? '' : ' (offline)'}`,
+            }))}
+            selected={values.device_ids}
+            onToggle={toggleDevice}
+            invalid={fieldErrors.device_ids !== undefined}
+          />
         )}
         {fieldErrors.device_ids ? (
           <p id={devicesErrorId} className="field-error">
