@@ -18,7 +18,7 @@ export const queryConfig = {
 export const queryClientConfig: QueryClientConfig = { defaultOptions: queryConfig };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic helper type, as in bulletproof-react's lib/react-query.ts
-type AnyFunction = (...args: any[]) => any;
+export type AnyFunction = (...args: any[]) => any;
 
 export type ApiFnReturnType<FnType extends AnyFunction> = Awaited<ReturnType<FnType>>;
 

@@ -139,3 +139,12 @@ export const CheckboxField = ({ label, className, ...inputProps }: CheckboxField
     </label>
   </div>
 );
+
+type RadioOptionProps = { label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>;
+
+/** One labelled radio button of a group (the group's `name` is passed on to the input). */
+export const RadioOption = ({ label, ...inputProps }: RadioOptionProps) => (
+  <label>
+    <input type="radio" {...inputProps} /> {label}
+  </label>
+);

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { EnrollmentToken } from '@/types/api';
 
 import { DEVICES_QUERY_KEY } from './get-devices';
@@ -15,15 +14,10 @@ type UseCreateEnrollmentTokenOptions = {
 };
 
 export const useCreateEnrollmentToken = ({ mutationConfig }: UseCreateEnrollmentTokenOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      // A device enrolled with this token shows up in the list; refresh it soon.
-      await queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+  // A device enrolled with this token shows up in the list; refresh it soon.
+  return useInvalidatingMutation({
     mutationFn: createEnrollmentToken,
+    invalidates: [DEVICES_QUERY_KEY],
+    mutationConfig,
   });
 };

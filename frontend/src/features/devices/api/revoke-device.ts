@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 
 import { DEVICES_QUERY_KEY } from './get-devices';
 
@@ -15,15 +14,10 @@ export const revokeDevice = ({ deviceId }: { deviceId: string }): Promise<void> 
 type UseRevokeDeviceOptions = { mutationConfig?: MutationConfig<typeof revokeDevice> };
 
 export const useRevokeDevice = ({ mutationConfig }: UseRevokeDeviceOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      // The revoked device leaves the list (and the new-experiment form's choices).
-      await queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+  // The revoked device leaves the list (and the new-experiment form's choices).
+  return useInvalidatingMutation({
     mutationFn: revokeDevice,
+    invalidates: [DEVICES_QUERY_KEY],
+    mutationConfig,
   });
 };

@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod';
 
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type {
   BenchMechanismName,
   Experiment,
@@ -252,15 +252,9 @@ export const createExperiment = (data: CreateExperimentInput): Promise<Experimen
 
 type UseCreateExperimentOptions = { mutationConfig?: MutationConfig<typeof createExperiment> };
 
-export const useCreateExperiment = ({ mutationConfig }: UseCreateExperimentOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: EXPERIMENTS_QUERY_KEY });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+export const useCreateExperiment = ({ mutationConfig }: UseCreateExperimentOptions = {}) =>
+  useInvalidatingMutation({
     mutationFn: createExperiment,
+    invalidates: [EXPERIMENTS_QUERY_KEY],
+    mutationConfig,
   });
-};

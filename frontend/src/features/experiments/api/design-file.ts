@@ -1,8 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import { env } from '@/config/env';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { Experiment } from '@/types/api';
 
 import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
@@ -27,15 +26,9 @@ export const importDesignFile = ({ file }: { file: File }): Promise<Experiment> 
 
 type UseImportDesignFileOptions = { mutationConfig?: MutationConfig<typeof importDesignFile> };
 
-export const useImportDesignFile = ({ mutationConfig }: UseImportDesignFileOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: EXPERIMENTS_QUERY_KEY });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+export const useImportDesignFile = ({ mutationConfig }: UseImportDesignFileOptions = {}) =>
+  useInvalidatingMutation({
     mutationFn: importDesignFile,
+    invalidates: [EXPERIMENTS_QUERY_KEY],
+    mutationConfig,
   });
-};

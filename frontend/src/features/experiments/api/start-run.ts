@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { Run } from '@/types/api';
 
 import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
@@ -13,15 +12,10 @@ export const startRun = ({ experimentId }: { experimentId: string }): Promise<Ru
 type UseStartRunOptions = { mutationConfig?: MutationConfig<typeof startRun> };
 
 export const useStartRun = ({ mutationConfig }: UseStartRunOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      // The experiment's runs list (and the list page's latest status) changed.
-      await queryClient.invalidateQueries({ queryKey: EXPERIMENTS_QUERY_KEY });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+  // The experiment's runs list (and the list page's latest status) changed.
+  return useInvalidatingMutation({
     mutationFn: startRun,
+    invalidates: [EXPERIMENTS_QUERY_KEY],
+    mutationConfig,
   });
 };

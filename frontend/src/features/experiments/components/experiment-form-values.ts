@@ -144,6 +144,13 @@ const sizesOf = (values: FormValues) => {
   }
 };
 
+/** The fields a cipher benchmark and a throughput experiment share: what is timed, at which sizes, how often. */
+const benchCandidate = (draft: Drafts['cipher_bench' | 'throughput'], sizes: readonly number[]) => ({
+  mechanisms: draft.mechanisms,
+  data_sizes: sizes,
+  repetitions: toNumber(draft.repetitions),
+});
+
 const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonly DesignAxis[]) => {
   const common = {
     name: values.name,
@@ -181,26 +188,11 @@ const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonl
         ...(draft.network_profile && shown.network_profile ? { network_profile: draft.network_profile } : {}),
       };
     }
-    case 'cipher_bench': {
-      const draft = values.drafts.cipher_bench;
-      return {
-        kind: values.kind,
-        ...common,
-        mechanisms: draft.mechanisms,
-        data_sizes: sizes,
-        repetitions: toNumber(draft.repetitions),
-      };
-    }
+    case 'cipher_bench':
+      return { kind: values.kind, ...common, ...benchCandidate(values.drafts.cipher_bench, sizes) };
     case 'throughput': {
       const draft = values.drafts.throughput;
-      return {
-        kind: values.kind,
-        ...common,
-        mechanisms: draft.mechanisms,
-        data_sizes: sizes,
-        repetitions: toNumber(draft.repetitions),
-        window_ms: toNumber(draft.window_ms),
-      };
+      return { kind: values.kind, ...common, ...benchCandidate(draft, sizes), window_ms: toNumber(draft.window_ms) };
     }
   }
 };

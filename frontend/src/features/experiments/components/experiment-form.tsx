@@ -1,18 +1,20 @@
 import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
+import { CheckboxList } from '@/components/ui/checkbox-list';
+import { ErrorAlert, errorMessage, submitErrorOf } from '@/components/ui/error-alert';
 import { CheckboxField, InputField, SelectField, TextAreaField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { isApiError } from '@/lib/api-client';
 import type { Catalogue, DesignExclusion, Device, Experiment, ExperimentKind, Run } from '@/types/api';
 
 import { DESCRIPTION_MAX_CHARS, useCreateExperiment } from '../api/create-experiment';
 import { usePlan } from '../api/plan-design';
 import { useStartRun } from '../api/start-run';
+import type { KindFormOptions } from '../kinds';
+import { KindFields } from '../kinds/kind-fields';
 
-import { benchMechanisms, groupByFamily, labelOf } from './catalogue';
+import { groupByFamily, labelOf } from './catalogue';
 import { parseDataSizes } from './data-sizes';
 import {
   AXIS_EDITORS,
@@ -26,7 +28,6 @@ import {
   axesOf,
   initialValues,
   isKind,
-  messagingProtocols,
   planInput,
   splitServerErrors,
   validateForm,
@@ -36,7 +37,6 @@ import {
   type FormValues,
   type TextFieldOf,
 } from './experiment-form-values';
-import { CipherBenchFields, MessagingFields, ThroughputFields } from './experiment-kind-fields';
 import { describeCell, type ValueNames } from './labels';
 import { MatrixFieldset } from './matrix-fieldset';
 import { networkProfileOptions, type NetworkProfileChoice } from './network-profile-options';
@@ -93,9 +93,10 @@ export const ExperimentForm = ({
     [catalogue.mechanisms],
   );
   const profileOptions = useMemo(() => networkProfileOptions(networkProfiles), [networkProfiles]);
-  const benchFamilies = useMemo(() => groupByFamily(benchMechanisms(catalogue.mechanisms)), [catalogue.mechanisms]);
-  // A throughput experiment compares every mechanism with "none", so it offers them all.
-  const allFamilies = useMemo(() => groupByFamily(catalogue.mechanisms), [catalogue.mechanisms]);
+  const fieldOptions: KindFormOptions = useMemo(
+    () => ({ catalogue, securityOptions, networkProfileOptions: profileOptions }),
+    [catalogue, securityOptions, profileOptions],
+  );
 
   const clearError = (name: FieldName) => setFieldErrors(({ [name]: _cleared, ...rest }) => rest);
 
@@ -125,8 +126,7 @@ export const ExperimentForm = ({
     setFormError(null);
   };
 
-  const toggleDevice = (deviceId: string) => (event: ChangeEvent<HTMLInputElement>) => {
-    const { checked } = event.target;
+  const toggleDevice = (deviceId: string, checked: boolean) => {
     setValues((prev) => ({
       ...prev,
       device_ids: checked
@@ -134,17 +134,6 @@ export const ExperimentForm = ({
         : prev.device_ids.filter((id) => id !== deviceId),
     }));
     clearError('device_ids');
-  };
-
-  const toggleMechanism = (kind: 'cipher_bench' | 'throughput') => (name: string, checked: boolean) => {
-    updateDraft(kind, (draft) => ({
-      ...draft,
-      // Catalogue order, whatever the click order: the run's results are listed that way.
-      mechanisms: catalogue.mechanisms
-        .map((m) => m.name)
-        .filter((m) => (m === name ? checked : draft.mechanisms.includes(m))),
-    }));
-    clearError('mechanisms');
   };
 
   // --- the matrix ---------------------------------------------------------------------------
@@ -230,13 +219,9 @@ export const ExperimentForm = ({
     try {
       experiment = await createExperiment.mutateAsync(validated.input);
     } catch (error) {
-      if (isApiError(error) && Object.keys(error.fieldErrors).length > 0) {
-        const { byField, other } = splitServerErrors(values.kind, error.fieldErrors);
-        setFieldErrors(byField);
-        setFormError([error.message, ...other].join(' '));
-      } else {
-        setFormError(errorMessage(error));
-      }
+      const { byField, message } = submitErrorOf(error, (fieldErrors) => splitServerErrors(values.kind, fieldErrors));
+      if (byField) setFieldErrors(byField);
+      setFormError(message);
       return;
     }
 
@@ -293,37 +278,19 @@ export const ExperimentForm = ({
         error={fieldErrors.description}
       />
 
-      {values.kind === 'messaging' ? (
-        <MessagingFields
-          draft={values.drafts.messaging}
-          errors={fieldErrors}
-          onChange={setDraftField('messaging')}
-          vary={vary}
-          protocols={messagingProtocols(values.drafts.messaging, values.matrix.messaging)}
-          securityOptions={securityOptions}
-          networkProfileOptions={profileOptions}
-        />
-      ) : null}
-      {values.kind === 'cipher_bench' ? (
-        <CipherBenchFields
-          draft={values.drafts.cipher_bench}
-          errors={fieldErrors}
-          onChange={setDraftField('cipher_bench')}
-          vary={vary}
-          families={benchFamilies}
-          onToggleMechanism={toggleMechanism('cipher_bench')}
-        />
-      ) : null}
-      {values.kind === 'throughput' ? (
-        <ThroughputFields
-          draft={values.drafts.throughput}
-          errors={fieldErrors}
-          onChange={setDraftField('throughput')}
-          vary={vary}
-          families={allFamilies}
-          onToggleMechanism={toggleMechanism('throughput')}
-        />
-      ) : null}
+      <KindFields
+        kind={values.kind}
+        props={{
+          draft: values.drafts[values.kind],
+          matrix: values.matrix[values.kind],
+          errors: fieldErrors,
+          onChange: setDraftField(values.kind),
+          setDraft: (update) => updateDraft(values.kind, update),
+          clearError,
+          vary,
+          options: fieldOptions,
+        }}
+      />
 
       <fieldset
         className="fieldset"
@@ -335,22 +302,15 @@ export const ExperimentForm = ({
             No devices enrolled yet. <Link to={paths.devices.getHref()}>Enroll one</Link> first.
           </p>
         ) : (
-          <ul className="checkbox-list">
-            {devices.map((device) => (
-              <li key={device.id}>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={values.device_ids.includes(device.id)}
-                    onChange={toggleDevice(device.id)}
-                    aria-invalid={fieldErrors.device_ids ? true : undefined}
-                  />{' '}
-                  {device.name}
-                  {device.online ? '' : ' (offline)'}
-                </label>
-              </li>
-            ))}
-          </ul>
+          <CheckboxList
+            items={devices.map((device) => ({
+              value: device.id,
+              label: `${device.name}${device.online ? '' : ' (offline)'}`,
+            }))}
+            selected={values.device_ids}
+            onToggle={toggleDevice}
+            invalid={fieldErrors.device_ids !== undefined}
+          />
         )}
         {fieldErrors.device_ids ? (
           <p id={devicesErrorId} className="field-error">

@@ -1,4 +1,6 @@
-import { useId, type ChangeEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+
+import { CheckboxList, ChoiceFieldset } from '@/components/ui/checkbox-list';
 
 import type { MechanismFamily } from './catalogue';
 
@@ -12,49 +14,21 @@ type MechanismFieldsetProps = {
 };
 
 /** "Mechanisms" checkboxes of a cipher benchmark or throughput experiment, one group per family. */
-export const MechanismFieldset = ({ families, selected, onToggle, hint, error }: MechanismFieldsetProps) => {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const invalid = error !== undefined && error.length > 0;
-  const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(' ');
-  return (
-    <fieldset className="fieldset" aria-describedby={describedBy || undefined}>
-      <legend>Mechanisms</legend>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      <div className="mechanism-families">
-        {families.map(({ family, mechanisms }) => (
-          <fieldset key={family} className="mechanism-family">
-            <legend>{family}</legend>
-            <ul className="checkbox-list checkbox-list-single">
-              {mechanisms.map((mechanism) => (
-                <li key={mechanism.name}>
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={selected.includes(mechanism.name)}
-                      onChange={(event: ChangeEvent<HTMLInputElement>) =>
-                        onToggle(mechanism.name, event.target.checked)
-                      }
-                      aria-invalid={invalid ? true : undefined}
-                    />{' '}
-                    {mechanism.label}
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-        ))}
-      </div>
-      {invalid ? (
-        <p id={errorId} className="field-error">
-          {error.join(' ')}
-        </p>
-      ) : null}
-    </fieldset>
-  );
-};
+export const MechanismFieldset = ({ families, selected, onToggle, hint, error }: MechanismFieldsetProps) => (
+  <ChoiceFieldset legend="Mechanisms" hint={hint} error={error}>
+    <div className="mechanism-families">
+      {families.map(({ family, mechanisms }) => (
+        <fieldset key={family} className="mechanism-family">
+          <legend>{family}</legend>
+          <CheckboxList
+            className="checkbox-list checkbox-list-single"
+            items={mechanisms.map((m) => ({ value: m.name, label: m.label }))}
+            selected={selected}
+            onToggle={onToggle}
+            invalid={error !== undefined && error.length > 0}
+          />
+        </fieldset>
+      ))}
+    </div>
+  </ChoiceFieldset>
+);

@@ -1,5 +1,6 @@
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
+import { CheckboxList, ChoiceFieldset, toggled } from '@/components/ui/checkbox-list';
 import { CheckboxField, InputField, type SelectOption, type SelectOptionGroup } from '@/components/ui/form-field';
 
 import { AXIS_EDITORS, type AxisDraft, type AxisParameter } from './design-axes';
@@ -29,35 +30,17 @@ type ChoiceValuesFieldProps = {
 
 /** A varied select: its options as checkboxes, one run per checked value (in option order). */
 const ChoiceValuesField = ({ label, options, selected, onChange, error }: ChoiceValuesFieldProps) => {
-  const errorId = `${useId()}-error`;
   const flat = flatten(options);
-  const invalid = error !== undefined && error.length > 0;
-  const toggle = (value: string, checked: boolean) =>
-    onChange(flat.map((o) => o.value).filter((v) => (v === value ? checked : selected.includes(v))));
   return (
-    <fieldset className="fieldset field-values" aria-describedby={invalid ? errorId : undefined}>
-      <legend>{label}</legend>
-      <ul className="checkbox-list checkbox-list-single">
-        {flat.map((option) => (
-          <li key={option.value}>
-            <label>
-              <input
-                type="checkbox"
-                checked={selected.includes(option.value)}
-                onChange={(event) => toggle(option.value, event.target.checked)}
-                aria-invalid={invalid ? true : undefined}
-              />{' '}
-              {option.label}
-            </label>
-          </li>
-        ))}
-      </ul>
-      {invalid ? (
-        <p id={errorId} className="field-error">
-          {error.join(' ')}
-        </p>
-      ) : null}
-    </fieldset>
+    <ChoiceFieldset legend={label} error={error} className="fieldset field-values">
+      <CheckboxList
+        className="checkbox-list checkbox-list-single"
+        items={flat}
+        selected={selected}
+        onToggle={(value, checked) => onChange(toggled(flat.map((o) => o.value), selected, value, checked))}
+        invalid={error !== undefined && error.length > 0}
+      />
+    </ChoiceFieldset>
   );
 };
 

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { NetworkProfileCopy, NetworkProfileDetail } from '@/types/api';
 
 import { networkProfileQueryKey } from './get-network-profile';
@@ -22,16 +21,10 @@ export const copyNetworkProfile = ({
 
 type UseCopyNetworkProfileOptions = { mutationConfig?: MutationConfig<typeof copyNetworkProfile> };
 
-export const useCopyNetworkProfile = ({ mutationConfig }: UseCopyNetworkProfileOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      queryClient.setQueryData(networkProfileQueryKey(args[0].id), args[0]);
-      await queryClient.invalidateQueries({ queryKey: [...NETWORK_PROFILES_QUERY_KEY, 'list'] });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+export const useCopyNetworkProfile = ({ mutationConfig }: UseCopyNetworkProfileOptions = {}) =>
+  useInvalidatingMutation({
     mutationFn: copyNetworkProfile,
+    invalidates: [[...NETWORK_PROFILES_QUERY_KEY, 'list']],
+    update: (queryClient, profile) => queryClient.setQueryData(networkProfileQueryKey(profile.id), profile),
+    mutationConfig,
   });
-};

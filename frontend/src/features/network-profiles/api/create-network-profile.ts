@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod';
 
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { NetworkProfileDetail, NetworkProfileInput } from '@/types/api';
 
 import { networkProfileQueryKey } from './get-network-profile';
@@ -34,16 +34,11 @@ export const createNetworkProfile = ({ data }: { data: CreateNetworkProfileInput
 type UseCreateNetworkProfileOptions = { mutationConfig?: MutationConfig<typeof createNetworkProfile> };
 
 export const useCreateNetworkProfile = ({ mutationConfig }: UseCreateNetworkProfileOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      // The profile's page opens next: give it the profile without another round trip.
-      queryClient.setQueryData(networkProfileQueryKey(args[0].id), args[0]);
-      await queryClient.invalidateQueries({ queryKey: [...NETWORK_PROFILES_QUERY_KEY, 'list'] });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+  // The profile's page opens next: give it the profile without another round trip.
+  return useInvalidatingMutation({
     mutationFn: createNetworkProfile,
+    invalidates: [[...NETWORK_PROFILES_QUERY_KEY, 'list']],
+    update: (queryClient, profile) => queryClient.setQueryData(networkProfileQueryKey(profile.id), profile),
+    mutationConfig,
   });
 };

@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod';
 
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { NetworkProfileDetail, NetworkProfileUpdate } from '@/types/api';
 
 import { profileNameSchema } from './create-network-profile';
@@ -35,17 +35,10 @@ export const updateNetworkProfile = ({
 
 type UseUpdateNetworkProfileOptions = { mutationConfig?: MutationConfig<typeof updateNetworkProfile> };
 
-export const useUpdateNetworkProfile = ({ mutationConfig }: UseUpdateNetworkProfileOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      const [profile] = args;
-      queryClient.setQueryData(networkProfileQueryKey(profile.id), profile);
-      await queryClient.invalidateQueries({ queryKey: [...NETWORK_PROFILES_QUERY_KEY, 'list'] });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+export const useUpdateNetworkProfile = ({ mutationConfig }: UseUpdateNetworkProfileOptions = {}) =>
+  useInvalidatingMutation({
     mutationFn: updateNetworkProfile,
+    invalidates: [[...NETWORK_PROFILES_QUERY_KEY, 'list']],
+    update: (queryClient, profile) => queryClient.setQueryData(networkProfileQueryKey(profile.id), profile),
+    mutationConfig,
   });
-};

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '@/lib/api-client';
+import { issuesByField } from '@/lib/issues-by-field';
 import type { NetworkProfile } from '@/types/api';
 
 import { profileNameSchema, type CreateNetworkProfileInput } from '../api/create-network-profile';
@@ -142,11 +143,8 @@ export const buildDirection = (values: DirectionValues): DirectionResult => {
 
   const parsed = directionSpecSchema.safeParse(candidate);
   if (!parsed.success) {
-    const errors: DirectionResult['errors'] = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? '');
-      if (DIRECTION_FIELDS.has(field)) (errors[field as DirectionField] ??= []).push(issue.message);
-    }
+    const isField = (key: string): key is DirectionField => DIRECTION_FIELDS.has(key);
+    const errors: DirectionResult['errors'] = issuesByField(parsed.error.issues, isField);
     // The schema's refinement runs only once the fields themselves are valid: say it now too.
     if (values.distribution === 'table' && !values.table.trim()) errors.table ??= [TABLE_REQUIRED_MESSAGE];
     return { spec: undefined, errors };

@@ -1,8 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 
-import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
-import { InputField, TextAreaField } from '@/components/ui/form-field';
-import { isApiError } from '@/lib/api-client';
+import { ErrorAlert, submitErrorOf } from '@/components/ui/error-alert';
+import { InputField, RadioOption, TextAreaField } from '@/components/ui/form-field';
 import type { NetworkProfileDetail } from '@/types/api';
 
 import { PROFILE_NAME_MAX, useCreateNetworkProfile } from '../api/create-network-profile';
@@ -136,27 +135,20 @@ export const ProfileForm = ({ profile, onSaved }: ProfileFormProps) => {
         onSaved?.(await create.mutateAsync({ data: validated.input }));
       }
     } catch (error) {
-      if (isApiError(error) && Object.keys(error.fieldErrors).length > 0) {
-        const { byField, other } = splitServerErrors(error.fieldErrors, values);
-        setErrors(byField);
-        setFormError([error.message, ...other].join(' '));
-      } else {
-        setFormError(errorMessage(error));
-      }
+      const { byField, message } = submitErrorOf(error, (fieldErrors) => splitServerErrors(fieldErrors, values));
+      if (byField) setErrors(byField);
+      setFormError(message);
     }
   };
 
   const modeOption = (mode: DirectionMode, label: string) => (
-    <label>
-      <input
-        type="radio"
-        name="direction_mode"
-        value={mode}
-        checked={values.mode === mode}
-        onChange={() => setMode(mode)}
-      />{' '}
-      {label}
-    </label>
+    <RadioOption
+      label={label}
+      name="direction_mode"
+      value={mode}
+      checked={values.mode === mode}
+      onChange={() => setMode(mode)}
+    />
   );
 
   const directionFieldset = (direction: ShapedDirection, legend: string) => (

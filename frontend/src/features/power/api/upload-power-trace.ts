@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod';
 
 import { api, type UploadProgress } from '@/lib/api-client';
 import { formatBytes } from '@/lib/format';
 import type { MutationConfig } from '@/lib/react-query';
+import { useInvalidatingMutation } from '@/lib/use-invalidating-mutation';
 import type { PowerTrace } from '@/types/api';
 
 import { powerTraceQueryKey } from './get-power-trace';
@@ -68,16 +68,11 @@ export const uploadPowerTrace = ({
 type UseUploadPowerTraceOptions = { mutationConfig?: MutationConfig<typeof uploadPowerTrace> };
 
 export const useUploadPowerTrace = ({ mutationConfig }: UseUploadPowerTraceOptions = {}) => {
-  const queryClient = useQueryClient();
-  const { onSuccess, ...restConfig } = mutationConfig ?? {};
-  return useMutation({
-    onSuccess: async (...args) => {
-      // The trace page opens next: give it the trace without another round trip.
-      queryClient.setQueryData(powerTraceQueryKey(args[0].id), args[0]);
-      await queryClient.invalidateQueries({ queryKey: [...POWER_TRACES_QUERY_KEY, 'list'] });
-      return onSuccess?.(...args);
-    },
-    ...restConfig,
+  // The trace page opens next: give it the trace without another round trip.
+  return useInvalidatingMutation({
     mutationFn: uploadPowerTrace,
+    invalidates: [[...POWER_TRACES_QUERY_KEY, 'list']],
+    update: (queryClient, trace) => queryClient.setQueryData(powerTraceQueryKey(trace.id), trace),
+    mutationConfig,
   });
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 
+import { issuesByField } from '@/lib/issues-by-field';
 import type { PowerTrace, PowerWindow } from '@/types/api';
 
 import type { FiguresParams } from '../api/get-power-figures';
@@ -68,14 +69,7 @@ export const validateFiguresForm = (
     end: parseNumber(values.end),
     ...baselineCandidate(values),
   });
-  if (!parsed.success) {
-    const errors: FiguresFieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0]) as FiguresField;
-      errors[field] = [...(errors[field] ?? []), issue.message];
-    }
-    return { ok: false, errors };
-  }
+  if (!parsed.success) return { ok: false, errors: issuesByField<FiguresField>(parsed.error.issues) };
   const { start, end, ...baseline } = parsed.data;
   return {
     ok: true,

@@ -1,8 +1,7 @@
 import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 
-import { ErrorAlert, errorMessage } from '@/components/ui/error-alert';
-import { CheckboxField, InputField, SelectField, type SelectOption } from '@/components/ui/form-field';
-import { isApiError } from '@/lib/api-client';
+import { ErrorAlert, submitErrorOf } from '@/components/ui/error-alert';
+import { CheckboxField, InputField, RadioOption, SelectField, type SelectOption } from '@/components/ui/form-field';
 import type { PowerDetection, PowerParseSpec } from '@/types/api';
 
 import { CURRENT_UNITS, POWER_UNITS, TIME_UNITS, useParsePowerTrace, VOLTAGE_UNITS } from '../api/parse-power-trace';
@@ -81,27 +80,20 @@ export const ParseSpecForm = ({ traceId, detection, spec, parsing }: ParseSpecFo
     try {
       await parse.mutateAsync({ traceId, spec: validated.spec });
     } catch (error) {
-      if (isApiError(error) && Object.keys(error.fieldErrors).length > 0) {
-        const { byField, other } = splitServerSpecErrors(error.fieldErrors, values);
-        setErrors(byField);
-        setFormError([error.message, ...other].join(' '));
-      } else {
-        setFormError(errorMessage(error));
-      }
+      const { byField, message } = submitErrorOf(error, (fieldErrors) => splitServerSpecErrors(fieldErrors, values));
+      if (byField) setErrors(byField);
+      setFormError(message);
     }
   };
 
   const timeModeOption = (mode: TimeMode, label: string) => (
-    <label>
-      <input
-        type="radio"
-        name="time_mode"
-        value={mode}
-        checked={values.time_mode === mode}
-        onChange={() => set('time_mode', mode)}
-      />{' '}
-      {label}
-    </label>
+    <RadioOption
+      label={label}
+      name="time_mode"
+      value={mode}
+      checked={values.time_mode === mode}
+      onChange={() => set('time_mode', mode)}
+    />
   );
 
   return (

@@ -1,8 +1,9 @@
 import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 
 import { ChartPanel, LineChart, type XySeries } from '@/components/charts';
+import { CheckboxList, toggled } from '@/components/ui/checkbox-list';
 import { ErrorAlert } from '@/components/ui/error-alert';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, RadioOption } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
 import { formatDecimal } from '@/lib/format';
 import type { PowerProjection, PowerTrace } from '@/types/api';
@@ -107,7 +108,7 @@ export const ProjectionPanel = ({ trace, traces }: ProjectionPanelProps) => {
     setValues((prev) => ({
       ...prev,
       // Keep the list in the order traces are offered, whatever the click order.
-      compare: others.map((t) => t.id).filter((other) => (other === id ? checked : prev.compare.includes(other))),
+      compare: toggled(others.map((t) => t.id), prev.compare, id, checked),
     }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -137,15 +138,13 @@ export const ProjectionPanel = ({ trace, traces }: ProjectionPanelProps) => {
       <form className="form form-wide" noValidate onSubmit={onSubmit} aria-label="Battery and traces">
         <div className="radio-row" role="radiogroup" aria-label="Capacity in">
           {CAPACITY_UNITS.map(([unit, label]) => (
-            <label key={unit}>
-              <input
-                type="radio"
-                name="capacity_unit"
-                checked={values.capacity_unit === unit}
-                onChange={() => setUnit(unit)}
-              />{' '}
-              {label}
-            </label>
+            <RadioOption
+              key={unit}
+              label={label}
+              name="capacity_unit"
+              checked={values.capacity_unit === unit}
+              onChange={() => setUnit(unit)}
+            />
           ))}
         </div>
         <div className="field-row">
@@ -204,20 +203,11 @@ export const ProjectionPanel = ({ trace, traces }: ProjectionPanelProps) => {
         {others.length > 0 ? (
           <fieldset className="fieldset">
             <legend>Compare with</legend>
-            <ul className="checkbox-list">
-              {others.map((t) => (
-                <li key={t.id}>
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={values.compare.includes(t.id)}
-                      onChange={(event) => toggle(t.id, event.target.checked)}
-                    />{' '}
-                    {traceLabel(t)}
-                  </label>
-                </li>
-              ))}
-            </ul>
+            <CheckboxList
+              items={others.map((t) => ({ value: t.id, label: traceLabel(t) }))}
+              selected={values.compare}
+              onToggle={toggle}
+            />
           </fieldset>
         ) : null}
         <div className="actions">

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 
+import { issuesByField } from '@/lib/issues-by-field';
+
 import type { BatteryCapacity, ProjectionParams } from '../api/get-power-projection';
 
 import {
@@ -78,14 +80,7 @@ export const validateProjectionForm = (
     ...baselineCandidate(values),
     rate_max_per_min: parseNumber(values.rate_max_per_min),
   });
-  if (!parsed.success) {
-    const errors: ProjectionFieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0]) as ProjectionField;
-      errors[field] = [...(errors[field] ?? []), issue.message];
-    }
-    return { ok: false, errors };
-  }
+  if (!parsed.success) return { ok: false, errors: issuesByField<ProjectionField>(parsed.error.issues) };
   const { capacity_wh, capacity_mah, capacity_voltage_v, rate_max_per_min, ...baseline } = parsed.data;
   const capacity: BatteryCapacity =
     capacity_wh !== null

@@ -1,3 +1,5 @@
+import { CheckboxList } from '@/components/ui/checkbox-list';
+
 import { COMPARE_RUNS_MAX } from '../api/get-comparison';
 
 import { toggleRun } from './compare-data';
@@ -20,24 +22,16 @@ export const ComparePicker = ({ candidates, selected, onChange }: ComparePickerP
       {candidates.length === 0 ? (
         <p className="empty">No completed messaging runs yet.</p>
       ) : (
-        <ul className="compare-picker">
-          {candidates.map((candidate) => {
-            const checked = selected.includes(candidate.id);
-            return (
-              <li key={candidate.id}>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={checked}
-                    disabled={!checked && full}
-                    onChange={() => onChange(toggleRun(selected, candidate.id))}
-                  />{' '}
-                  {candidate.label}
-                </label>
-              </li>
-            );
-          })}
-        </ul>
+        <CheckboxList
+          className="compare-picker"
+          items={candidates.map((candidate) => ({
+            value: candidate.id,
+            label: candidate.label,
+            disabled: full && !selected.includes(candidate.id),
+          }))}
+          selected={selected}
+          onToggle={(id) => onChange(toggleRun(selected, id))}
+        />
       )}
       {full ? <p className="muted">At most {COMPARE_RUNS_MAX} runs can be compared at once.</p> : null}
     </fieldset>

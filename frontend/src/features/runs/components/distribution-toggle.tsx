@@ -1,3 +1,5 @@
+import { RadioOption } from '@/components/ui/form-field';
+
 export type DistributionView = 'histogram' | 'violin';
 
 const VIEWS: readonly (readonly [DistributionView, string])[] = [
@@ -16,9 +18,7 @@ type DistributionToggleProps = {
 export const DistributionToggle = ({ value, onChange, name }: DistributionToggleProps) => (
   <div className="radio-row" role="radiogroup" aria-label="Show the distribution as">
     {VIEWS.map(([view, label]) => (
-      <label key={view}>
-        <input type="radio" name={name} checked={value === view} onChange={() => onChange(view)} /> {label}
-      </label>
+      <RadioOption key={view} label={label} name={name} checked={value === view} onChange={() => onChange(view)} />
     ))}
   </div>
 );

@@ -9,30 +9,21 @@ import type { Run } from '@/types/api';
 
 import { isRunFinished, showsMeasuredResults } from '../api/get-run';
 import { useResultsSource } from '../api/results-api';
+import { RUN_KIND_RESULTS, type RunResultsProps } from '../kinds';
 
-import { BenchResults } from './bench-results';
-import { measuresOneWay } from './clock-offset-data';
 import { ClockOffsets } from './clock-offsets';
 import { describeInterval } from './interval-spec';
 import { NetworkConditions } from './network-conditions';
-import { RunCharts } from './run-charts';
 import { MethodsParagraph, RunExports } from './run-exports';
 import { RunProgress } from './run-progress';
-import { RunStatisticsPanel } from './run-statistics';
-import { RunSummaryTable } from './run-summary-table';
-import { RunSizeBreakdown } from './size-breakdown';
-import { ThroughputResults } from './throughput-results';
 
-const NO_SECURITY = 'none';
 const NO_LABELS: ReadonlyMap<string, string> = new Map();
 
-/** The payload security a messaging run used, from the spec it was dispatched with. */
-const securityOf = (run: Run): string =>
-  typeof run.spec.security === 'string' ? run.spec.security : NO_SECURITY;
-
-/** Whether the run timed a mechanism on each message: a payload security mechanism, or
- * SRUP's signatures (its spec's `security` is always none). */
-const timesSecuring = (run: Run): boolean => securityOf(run) !== NO_SECURITY || run.spec.protocol === 'srup';
+/** What the run's kind measured, from its entry in ../kinds/index.tsx. */
+const KindResults = ({ run, mechanismLabels }: RunResultsProps) => {
+  const { Results } = RUN_KIND_RESULTS[run.kind];
+  return <Results run={run} mechanismLabels={mechanismLabels} />;
+};
 
 type RunViewProps = {
   run: Run;
@@ -128,31 +119,9 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
       <NetworkConditions run={run} />
       <ClockOffsets run={run} />
 
-      {measured && run.kind === 'cipher_bench' ? (
-        <BenchResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
-      ) : null}
-      {measured && run.kind === 'throughput' ? (
-        <ThroughputResults rows={run.bench_summary} mechanismLabels={mechanismLabels} />
-      ) : null}
-      {measured && run.kind !== 'messaging' ? (
-        shared ? (
-          <MethodsParagraph runId={run.id} />
-        ) : (
-          <RunExports runId={run.id} kind={run.kind} />
-        )
-      ) : null}
-      {/* Only messaging runs have round trips: the results endpoints but exports and methods
-          answer the others with 400 run_has_no_round_trips, so they are never called for them. */}
-      {measured && run.kind === 'messaging' ? (
+      {measured ? (
         <>
-          <RunCharts runId={run.id} oneWay={measuresOneWay(run.spec)} />
-          <RunStatisticsPanel runId={run.id} />
-          <RunSizeBreakdown runId={run.id} mechanismLabels={mechanismLabels} />
-          {timesSecuring(run) ? (
-            <div className="panel">
-              <RunSummaryTable rows={run.summary} />
-            </div>
-          ) : null}
+          <KindResults run={run} mechanismLabels={mechanismLabels} />
           {shared ? <MethodsParagraph runId={run.id} /> : <RunExports runId={run.id} kind={run.kind} />}
         </>
       ) : null}

@@ -1,7 +1,8 @@
 import { formatDataSize, formatDecimal, formatFactor } from '@/lib/format';
 import type { BenchSummaryRow } from '@/types/api';
 
-import type { LabelFor } from './bench-data';
+import type { LabelFor } from '../cipher-bench/bench-data';
+
 import { modeLabel } from './throughput-data';
 
 type ThroughputTableProps = { rows: readonly BenchSummaryRow[]; labelFor: LabelFor };

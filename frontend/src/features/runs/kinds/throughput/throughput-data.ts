@@ -1,7 +1,7 @@
 import type { CategoryChartData, CategorySeries } from '@/components/charts';
 import type { BenchOperation, BenchSummaryRow } from '@/types/api';
 
-import { rank, seriesPrefix, type LabelFor } from './bench-data';
+import { rank, seriesPrefix, type LabelFor } from '../cipher-bench/bench-data';
 
 /**
  * Pure reshaping of a throughput run's `bench_summary` rows (one per device, mechanism,

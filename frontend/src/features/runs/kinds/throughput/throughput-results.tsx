@@ -5,7 +5,8 @@ import { CheckboxField, SelectField } from '@/components/ui/form-field';
 import { formatDataSize } from '@/lib/format';
 import type { BenchSummaryRow } from '@/types/api';
 
-import { dataSizesOf } from './bench-data';
+import { dataSizesOf } from '../cipher-bench/bench-data';
+
 import {
   hasRelativeCosts,
   packetRateChartData,

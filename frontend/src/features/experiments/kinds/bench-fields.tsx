@@ -1,0 +1,98 @@
+import { useMemo } from 'react';
+
+import { InputField } from '@/components/ui/form-field';
+
+import { BENCH_REPETITIONS_MAX } from '../api/create-experiment';
+import { groupByFamily } from '../components/catalogue';
+import type { Drafts } from '../components/experiment-form-values';
+import { MechanismFieldset } from '../components/mechanism-fieldset';
+import { VaryingField } from '../components/vary-controls';
+
+import type { FieldChange, KindFieldsProps } from './types';
+
+/** What the kinds that time mechanisms at several data sizes (cipher bench, throughput) share. */
+type BenchDraft = Pick<Drafts['cipher_bench'], 'mechanisms' | 'data_sizes' | 'repetitions'>;
+
+type BenchFieldProps<D extends BenchDraft> = Omit<KindFieldsProps<'cipher_bench'>, 'draft' | 'matrix' | 'onChange' | 'setDraft'> & {
+  draft: D;
+  onChange: (field: 'data_sizes' | 'repetitions') => FieldChange;
+  setDraft: (update: (draft: D) => D) => void;
+};
+
+type MechanismsFieldProps<D extends BenchDraft> = BenchFieldProps<D> & {
+  /** Which of the catalogue's mechanisms the kind offers; all of them when left out. */
+  offers?: (mechanisms: Parameters<typeof groupByFamily>[0]) => Parameters<typeof groupByFamily>[0];
+  hint?: string;
+};
+
+/** The "Mechanisms" checkboxes by family, and "One run per mechanism". */
+export const MechanismsField = <D extends BenchDraft>({
+  draft,
+  errors,
+  setDraft,
+  clearError,
+  vary,
+  options: { catalogue },
+  offers,
+  hint,
+}: MechanismsFieldProps<D>) => {
+  const families = useMemo(
+    () => groupByFamily(offers ? offers(catalogue.mechanisms) : catalogue.mechanisms),
+    [catalogue.mechanisms, offers],
+  );
+  const toggle = (name: string, checked: boolean) => {
+    setDraft((prev) => ({
+      ...prev,
+      // Catalogue order, whatever the click order: the run's results are listed that way.
+      mechanisms: catalogue.mechanisms
+        .map((m) => m.name)
+        .filter((m) => (m === name ? checked : prev.mechanisms.includes(m))),
+    }));
+    clearError('mechanisms');
+  };
+  return (
+    <VaryingField parameter="mechanisms" label="Mechanisms" vary={vary} splitNoun="mechanism">
+      <MechanismFieldset
+        families={families}
+        selected={draft.mechanisms}
+        onToggle={toggle}
+        hint={hint}
+        error={errors.mechanisms}
+      />
+    </VaryingField>
+  );
+};
+
+type SizesFieldProps<D extends BenchDraft> = BenchFieldProps<D> & { label: string; noun: string; hint: string };
+
+/** The comma-separated data sizes, and "One run per …". */
+export const SizesField = <D extends BenchDraft>({ draft, errors, onChange, vary, label, noun, hint }: SizesFieldProps<D>) => (
+  <VaryingField parameter="data_sizes" label={label} vary={vary} splitNoun={noun}>
+    <InputField
+      label={label}
+      type="text"
+      className="field-wide"
+      value={draft.data_sizes}
+      onChange={onChange('data_sizes')}
+      hint={hint}
+      error={errors.data_sizes}
+    />
+  </VaryingField>
+);
+
+/** How many times each measurement is repeated. */
+export const RepetitionsField = <D extends BenchDraft>({ draft, errors, onChange, vary }: BenchFieldProps<D>) => (
+  <VaryingField parameter="repetitions" label="Repetitions" vary={vary} error={errors.repetitions}>
+    <InputField
+      label="Repetitions"
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={BENCH_REPETITIONS_MAX}
+      step={1}
+      value={draft.repetitions}
+      onChange={onChange('repetitions')}
+      error={errors.repetitions}
+    />
+  </VaryingField>
+);

@@ -1,0 +1,15 @@
+import { benchMechanisms } from '../../components/catalogue';
+import { DATA_SIZES_HINT } from '../../components/data-sizes';
+import { MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
+import type { KindFieldsProps } from '../types';
+
+/** A cipher benchmark's fields: the mechanisms it can time, data sizes, repetitions. */
+export const CipherBenchFields = (props: KindFieldsProps<'cipher_bench'>) => (
+  <>
+    <MechanismsField {...props} offers={benchMechanisms} />
+    <div className="field-row">
+      <SizesField {...props} label="Data sizes" noun="data size" hint={DATA_SIZES_HINT} />
+      <RepetitionsField {...props} />
+    </div>
+  </>
+);

@@ -1,0 +1,46 @@
+import { InputField } from '@/components/ui/form-field';
+
+import { THROUGHPUT_PAYLOAD_MAX_BYTES, WINDOW_MS_MAX, WINDOW_MS_MIN } from '../../api/create-experiment';
+import { PAYLOAD_SIZES_HINT } from '../../components/data-sizes';
+import { VaryingField } from '../../components/vary-controls';
+import { MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
+import type { KindFieldsProps } from '../types';
+
+const BASELINE_HINT =
+  'Keep "None" checked: it is the baseline, and each relative cost (packets/s without security ÷ packets/s with the mechanism) needs it.';
+
+/**
+ * A throughput experiment's fields: every mechanism (each is compared with "none"), payload
+ * sizes, repetitions and the counting window.
+ */
+export const ThroughputFields = (props: KindFieldsProps<'throughput'>) => {
+  const { draft, errors, onChange, vary } = props;
+  return (
+    <>
+      <MechanismsField {...props} hint={BASELINE_HINT} />
+      <div className="field-row">
+        <SizesField
+          {...props}
+          label="Payload sizes"
+          noun="payload size"
+          hint={PAYLOAD_SIZES_HINT(THROUGHPUT_PAYLOAD_MAX_BYTES)}
+        />
+        <RepetitionsField {...props} />
+        <VaryingField parameter="window_ms" label="Window (ms)" vary={vary} error={errors.window_ms}>
+          <InputField
+            label="Window (ms)"
+            type="number"
+            inputMode="numeric"
+            min={WINDOW_MS_MIN}
+            max={WINDOW_MS_MAX}
+            step={1}
+            value={draft.window_ms}
+            onChange={onChange('window_ms')}
+            hint="Packets are counted per window, twice per repetition: securing only, then securing and sending."
+            error={errors.window_ms}
+          />
+        </VaryingField>
+      </div>
+    </>
+  );
+};
