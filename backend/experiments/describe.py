@@ -7,29 +7,19 @@ from typing import Any
 
 from iotsecbench_contract.mechanisms import MECHANISMS
 
-from experiments.models import (
-    CoapMethod,
-    CoapType,
-    IntervalDistribution,
-    Measurement,
-    MqttVersion,
-    Protocol,
-    SrupSignature,
-    TopicIdType,
-    Transport,
-)
+from experiments import models
 
 _MECHANISM_LABELS = {m.name: m.label for m in MECHANISMS}
 _CHOICES: dict[str, dict[str, str]] = {
-    "protocol": dict(Protocol.choices),
-    "mqtt_version": dict(MqttVersion.choices),
-    "transport": dict(Transport.choices),
-    "srup_signature": {k: f"SRUP {v}" for k, v in SrupSignature.choices},
-    "interval_distribution": {k: f"{v} intervals" for k, v in IntervalDistribution.choices},
-    "measurement": dict(Measurement.choices),
-    "coap_type": {k: f"CoAP {k.upper()}" for k, _ in CoapType.choices},
-    "coap_method": {k: f"CoAP {k.upper()}" for k, _ in CoapMethod.choices},
-    "topic_id_type": {k: f"{k} topic ids" for k, _ in TopicIdType.choices},
+    "protocol": dict(models.Protocol.choices),
+    "mqtt_version": dict(models.MqttVersion.choices),
+    "transport": dict(models.Transport.choices),
+    "srup_signature": {k: f"SRUP {v}" for k, v in models.SrupSignature.choices},
+    "interval_distribution": {k: f"{v} intervals" for k, v in models.IntervalDistribution.choices},
+    "measurement": dict(models.Measurement.choices),
+    "coap_type": {k: f"CoAP {k.upper()}" for k, _ in models.CoapType.choices},
+    "coap_method": {k: f"CoAP {k.upper()}" for k, _ in models.CoapMethod.choices},
+    "topic_id_type": {k: f"{k} topic ids" for k, _ in models.TopicIdType.choices},
 }
 
 
