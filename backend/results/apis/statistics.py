@@ -20,7 +20,14 @@ from results.services import (
     run_statistics_compute,
 )
 from results.services.distribution import KDE_GRID_POINTS, Span
-from results.statistics import CONFIDENCE, DENSITY_BINS
+from results.statistics import (
+    BOOTSTRAP_MIN_VALUES,
+    CI_METHOD,
+    CI_METHOD_MEDIAN,
+    CI_METHOD_T,
+    CONFIDENCE,
+    DENSITY_BINS,
+)
 
 RANGE_ORDER_MESSAGE = "min_ms must be below max_ms."
 DENSITY_METHOD = (
@@ -48,11 +55,30 @@ class RoundTripStatisticsSerializer(serializers.Serializer[object]):
     rejected_replay = serializers.IntegerField()
     decrypt_error = serializers.IntegerField()
     mean_ms = serializers.FloatField(source="summary.mean", allow_null=True)
+    ci_method = serializers.CharField(
+        source="summary.ci_method",
+        allow_null=True,
+        help_text=f"How ci_low_ms/ci_high_ms were computed: '{CI_METHOD}' (studentized "
+        f"bootstrap) from {BOOTSTRAP_MIN_VALUES} values up, else '{CI_METHOD_T}'.",
+    )
     ci_low_ms = serializers.FloatField(
-        source="summary.ci_low", allow_null=True, help_text="95% t interval of the mean."
+        source="summary.ci_low", allow_null=True, help_text="95% interval of the mean (ci_method)."
     )
     ci_high_ms = serializers.FloatField(source="summary.ci_high", allow_null=True)
+    t_ci_low_ms = serializers.FloatField(
+        source="summary.t_ci_low",
+        allow_null=True,
+        help_text="95% t interval of the mean (symmetric; too narrow on skewed data).",
+    )
+    t_ci_high_ms = serializers.FloatField(source="summary.t_ci_high", allow_null=True)
     median_ms = serializers.FloatField(source="summary.median", allow_null=True)
+    median_ci_low_ms = serializers.FloatField(
+        source="summary.median_ci_low",
+        allow_null=True,
+        help_text=f"95% {CI_METHOD_MEDIAN} interval of the median; null below "
+        f"{BOOTSTRAP_MIN_VALUES} values.",
+    )
+    median_ci_high_ms = serializers.FloatField(source="summary.median_ci_high", allow_null=True)
     q1_ms = serializers.FloatField(source="summary.q1", allow_null=True)
     q3_ms = serializers.FloatField(source="summary.q3", allow_null=True)
     p95_ms = serializers.FloatField(source="summary.p95", allow_null=True)
@@ -75,11 +101,18 @@ class RepeatsSerializer(serializers.Serializer[object]):
     """The completed runs of the same experiment with the same spec."""
 
     n = serializers.IntegerField(source="interval.n")
+    ci_method = serializers.SerializerMethodField(
+        help_text="The interval over the runs' means: the t interval (a few runs are too few "
+        "values for a bootstrap)."
+    )
     mean_ms = serializers.FloatField(source="interval.mean", allow_null=True)
     std_ms = serializers.FloatField(source="interval.std", allow_null=True)
     ci_low_ms = serializers.FloatField(source="interval.ci_low", allow_null=True)
     ci_high_ms = serializers.FloatField(source="interval.ci_high", allow_null=True)
     runs = RepeatRunSerializer(many=True)
+
+    def get_ci_method(self, obj: object) -> str:
+        return CI_METHOD_T
 
 
 @extend_schema_serializer(component_name="RunStatistics")

@@ -10,6 +10,8 @@ import pytest
 from scipy import stats  # type: ignore[import-untyped]
 
 from results.statistics import (
+    CI_METHOD,
+    CI_METHOD_T,
     bandwidth,
     bin_edges,
     bootstrap_difference,
@@ -17,6 +19,7 @@ from results.statistics import (
     density,
     downsample,
     histogram,
+    location_intervals,
     mann_whitney,
     max_rate_hz,
     mean_interval,
@@ -35,7 +38,12 @@ def test_summary_matches_hand_computed_values():
     #   sample variance 50 / 4 = 12.5, std √12.5 = 3.5355339.
     # CI: t(0.975, 4) = 2.7764451; half = 2.7764451 * 3.5355339 / √5 = 4.3899452
     #   -> (-0.3899452, 8.3899452).
+    # Five values are too few for a bootstrap: the mean's interval is the t interval, and
+    # says so; the median has none.
     s = summarize([1, 2, 3, 4, 10])
+    assert s.ci_method == CI_METHOD_T
+    assert (s.t_ci_low, s.t_ci_high) == (s.ci_low, s.ci_high)
+    assert (s.median_ci_low, s.median_ci_high) == (None, None)
     assert s.n == 5
     assert (s.mean, s.median, s.q1, s.q3, s.min, s.max) == (4, 3, 2, 4, 1, 10)
     assert s.p95 == pytest.approx(8.8)
@@ -58,6 +66,104 @@ def test_summary_has_no_spread_when_there_is_one_value_and_nothing_when_there_is
     assert empty.n == 0
     assert empty.mean is None
     assert empty.median is None
+
+
+def _naive_bootstrap_t(x: np.ndarray, seed: int, resamples: int = 2_000) -> tuple[float, float]:
+    """The studentized bootstrap interval of the mean, one resample at a time (the textbook
+    loop): the reference for the vectorised one."""
+    rng = np.random.default_rng(seed)
+    n, mean, std = x.size, x.mean(), x.std(ddof=1)
+    pivots = []
+    for _ in range(resamples):
+        draw = rng.choice(x, size=n, replace=True)
+        if draw.std(ddof=1) > 0:
+            pivots.append((draw.mean() - mean) / (draw.std(ddof=1) / math.sqrt(n)))
+    t_low, t_high = np.percentile(pivots, [2.5, 97.5])
+    return mean - t_high * std / math.sqrt(n), mean - t_low * std / math.sqrt(n)
+
+
+def test_mean_interval_is_the_studentized_bootstrap_and_leans_towards_the_long_tail():
+    x = np.random.default_rng(3).lognormal(0.0, 1.0, 60)
+    s = summarize(x)
+    assert s.ci_method == CI_METHOD
+    low, high = _naive_bootstrap_t(x, seed=99)
+    width = high - low
+    # Two bootstraps with different random draws agree to within their Monte Carlo error.
+    assert s.ci_low == pytest.approx(low, abs=0.1 * width)
+    assert s.ci_high == pytest.approx(high, abs=0.1 * width)
+    # Right-skewed data: the interval reaches further above the mean than below it, unlike
+    # the t interval, which is symmetric.
+    assert s.mean is not None
+    assert s.ci_low is not None
+    assert s.ci_high is not None
+    assert s.ci_high - s.mean > 1.3 * (s.mean - s.ci_low)
+    assert s.t_ci_low is not None
+    assert s.t_ci_high is not None
+    assert s.t_ci_high - s.mean == pytest.approx(s.mean - s.t_ci_low)
+
+
+@pytest.mark.parametrize(
+    ("n", "tolerance"),
+    [
+        (81, 0.05),  # odd: the exact bootstrap distribution
+        (80, 0.1),  # even: resampled
+        (5_001, 0.15),  # above 1,000 values: exact, 999 out of n, rescaled
+    ],
+)
+def test_median_interval_is_scipys_percentile_bootstrap_within_monte_carlo_error(n, tolerance):
+    x = np.random.default_rng(4).lognormal(0.0, 1.0, n)
+    s = summarize(x)
+    reference = stats.bootstrap(
+        (x,), np.median, method="percentile", n_resamples=4_000, random_state=5
+    ).confidence_interval
+    width = reference.high - reference.low
+    assert s.median_ci_low == pytest.approx(reference.low, abs=tolerance * width)
+    assert s.median_ci_high == pytest.approx(reference.high, abs=tolerance * width)
+
+
+def test_intervals_are_the_same_for_the_same_values():
+    x = np.random.default_rng(5).exponential(2.0, 500)
+    assert location_intervals(x) == location_intervals(x.copy())
+
+
+def test_large_samples_drawn_m_out_of_n_keep_the_width_of_the_mean_and_median():
+    # 200,000 normal values: every interval is ~symmetric and the mean's is the t one's
+    # width (1.96 s / √n); the median's is √(π/2) times as wide (its standard error).
+    x = np.random.default_rng(6).normal(10.0, 2.0, 200_000)
+    s = summarize(x)
+    assert s.ci_low is not None
+    assert s.ci_high is not None
+    assert s.t_ci_low is not None
+    assert s.t_ci_high is not None
+    t_width = s.t_ci_high - s.t_ci_low
+    assert s.ci_high - s.ci_low == pytest.approx(t_width, rel=0.1)
+    assert s.median_ci_low is not None
+    assert s.median_ci_high is not None
+    assert s.median_ci_high - s.median_ci_low == pytest.approx(
+        t_width * math.sqrt(math.pi / 2), rel=0.15
+    )
+
+
+def test_bootstrap_interval_covers_a_skewed_mean_more_often_than_the_t_interval():
+    # Log-normal round trips with sigma 1.25 (skewness 13, as the run logs measured here).
+    # Simulated coverage of the true mean e^(sigma²/2) over 200 samples each of 30 and 100
+    # values, the same samples for both intervals. Seeded: the figures are the same every
+    # run; measured with these seeds: bootstrap-t 0.915 / 0.93, t 0.83 / 0.86.
+    sigma = 1.25
+    true_mean = math.exp(sigma**2 / 2)
+    rng = np.random.default_rng(7)
+    for n, floor in ((30, 0.85), (100, 0.9)):
+        bootstrap = t = 0
+        for _ in range(200):
+            s = summarize(rng.lognormal(0.0, sigma, n))
+            assert s.ci_low is not None
+            assert s.ci_high is not None
+            assert s.t_ci_low is not None
+            assert s.t_ci_high is not None
+            bootstrap += s.ci_low <= true_mean <= s.ci_high
+            t += s.t_ci_low <= true_mean <= s.t_ci_high
+        assert bootstrap / 200 >= floor
+        assert bootstrap - t >= 6  # at least 3 points of coverage more, on the same samples
 
 
 def test_mean_of_means_weighs_every_device_the_same_unlike_the_pooled_mean():

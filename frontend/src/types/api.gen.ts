@@ -1982,15 +1982,31 @@ export interface components {
             decrypt_error: number;
             /** Format: double */
             mean_ms: number | null;
+            /** @description How ci_low_ms/ci_high_ms were computed: 'bootstrap-t' (studentized bootstrap) from 10 values up, else 't'. */
+            ci_method: string | null;
             /**
              * Format: double
-             * @description 95% t interval of the mean.
+             * @description 95% interval of the mean (ci_method).
              */
             ci_low_ms: number | null;
             /** Format: double */
             ci_high_ms: number | null;
+            /**
+             * Format: double
+             * @description 95% t interval of the mean (symmetric; too narrow on skewed data).
+             */
+            t_ci_low_ms: number | null;
+            /** Format: double */
+            t_ci_high_ms: number | null;
             /** Format: double */
             median_ms: number | null;
+            /**
+             * Format: double
+             * @description 95% bootstrap percentile (exact) interval of the median; null below 10 values.
+             */
+            median_ci_low_ms: number | null;
+            /** Format: double */
+            median_ci_high_ms: number | null;
             /** Format: double */
             q1_ms: number | null;
             /** Format: double */
@@ -2106,6 +2122,8 @@ export interface components {
         /** @description The completed runs of the same experiment with the same spec. */
         RunRepeats: {
             n: number;
+            /** @description The interval over the runs' means: the t interval (a few runs are too few values for a bootstrap). */
+            readonly ci_method: string;
             /** Format: double */
             mean_ms: number | null;
             /** Format: double */

@@ -41,6 +41,9 @@ def test_statistics_answer_per_device_all_devices_and_repeats(make_run, owner_cl
     )
     assert a["variance_ms2"] == pytest.approx(12.5)
     assert a["ci_low_ms"] == pytest.approx(-0.3899452)
+    # Five values: too few for the bootstrap, so the interval is the t one, and says so.
+    assert (a["ci_method"], a["t_ci_low_ms"]) == ("t", a["ci_low_ms"])
+    assert a["median_ci_low_ms"] is None
     assert (b["n"], b["mean_ms"]) == (2, 25.0)
     assert body["all_devices"]["device_id"] is None
     assert (body["all_devices"]["n"], body["all_devices"]["mean_ms"]) == (7, 10.0)
@@ -48,8 +51,26 @@ def test_statistics_answer_per_device_all_devices_and_repeats(make_run, owner_cl
     assert body["repeats"]["n"] == 1
     assert body["repeats"]["runs"][0]["mean_ms"] == 14.5
     assert body["repeats"]["ci_low_ms"] is None  # one run: no interval
+    assert body["repeats"]["ci_method"] == "t"
     # The completed run's round trips are cached for the next view.
     assert RoundTripCache.objects.filter(run_device__run=made.run).count() == 2
+
+
+@pytest.mark.django_db
+def test_statistics_of_ten_values_or_more_give_bootstrap_intervals_and_the_t_beside_them(
+    make_run, owner_client
+):
+    # Twelve round trips with one slow one: right-skewed, as measured round trips are.
+    trips = [1 * MS, 2 * MS, 1 * MS, 3 * MS, 2 * MS, 1 * MS, 2 * MS, 2 * MS, 1 * MS, 3 * MS]
+    made = make_run({"pi-a": [*trips, 2 * MS, 40 * MS]})
+    a = owner_client.get(f"/api/runs/{made.run.pk}/statistics/").json()["devices"][0]
+
+    assert (a["n"], a["ci_method"]) == (12, "bootstrap-t")
+    assert a["ci_low_ms"] < a["mean_ms"] < a["ci_high_ms"]
+    # The bootstrap interval reaches further towards the slow tail than the symmetric t one.
+    assert a["ci_high_ms"] > a["t_ci_high_ms"]
+    assert a["t_ci_high_ms"] - a["mean_ms"] == pytest.approx(a["mean_ms"] - a["t_ci_low_ms"])
+    assert a["median_ci_low_ms"] <= a["median_ms"] <= a["median_ci_high_ms"]
 
 
 @pytest.mark.django_db

@@ -220,13 +220,14 @@ describe('Run page', () => {
       expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
 
       expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-        'Device', 'n', 'Lost', 'Rejected', 'Mean (ms)', '95% CI of mean (ms)', 'Median (ms)', 'Q1 (ms)', 'Q3 (ms)',
+        'Device', 'n', 'Lost', 'Rejected', 'Mean (ms)', '95% CI of mean (ms)', 'Median (ms)',
+        '95% CI of median (ms)', 'Q1 (ms)', 'Q3 (ms)',
         'p95 (ms)', 'p99 (ms)', 'Min (ms)', 'Max (ms)', 'Std dev (ms)', 'Variance (ms²)',
       ]);
       const pi1Row = within(table).getByRole('row', { name: /pi-lab-1/ });
       expect(within(pi1Row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-        '100', '0', '0', '12.346', '11.700 – 12.990', '12.000', '10.000', '14.000', '20.500', '25.000', '8.100',
-        '30.000', '3.210', '10.304',
+        '100', '0', '0', '12.346', '11.700 – 12.990', '12.000', '11.500 – 12.500', '10.000', '14.000', '20.500',
+        '25.000', '8.100', '30.000', '3.210', '10.304',
       ]);
       // One delivered message: no interval, no spread.
       const pi2Cells = within(within(table).getByRole('row', { name: /pi-lab-2/ })).getAllByRole('cell');
