@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from experiments.models import Run, RunStatus
 from results.apis.common import float_list, int_list, messaging_run
+from results.plotdata import DENSITY_BINS
 from results.services import (
     BINS_DEFAULT,
     BINS_MAX,
@@ -26,7 +27,6 @@ from results.statistics import (
     CI_METHOD_MEDIAN,
     CI_METHOD_T,
     CONFIDENCE,
-    DENSITY_BINS,
 )
 
 RANGE_ORDER_MESSAGE = "min_ms must be below max_ms."

@@ -14,21 +14,13 @@ import numpy as np
 from django.db import models
 
 from experiments.models import Run
+from results.plotdata import Box, Series, bin_edges, box, density, downsample, histogram
 from results.services.round_trips import DeviceRoundTrips, run_round_trips_load
-from results.statistics import (
-    Box,
-    FloatArray,
-    Series,
-    bin_edges,
-    box,
-    density,
-    downsample,
-    histogram,
-)
+from results.statistics import FloatArray
 
 BINS_DEFAULT = 200
 BINS_MAX = 1_000  # a bin per two pixels of a wide plot; more only grows the page
-# The violin's density (results.statistics.density: a binned Gaussian KDE of every value)
+# The violin's density (results.plotdata.density: a binned Gaussian KDE of every value)
 # is sent at this many points of the shared range.
 KDE_GRID_POINTS = 128
 SERIES_BUCKETS = 200  # RTT over sequence: min/max/mean per bucket, one bucket ≈ 4 pixels
