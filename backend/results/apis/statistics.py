@@ -22,6 +22,7 @@ from results.services import (
 )
 from results.services.distribution import KDE_GRID_POINTS, Span
 from results.statistics import (
+    BOOTSTRAP_MAX_VALUES,
     BOOTSTRAP_MIN_VALUES,
     CI_METHOD,
     CI_METHOD_MEDIAN,
@@ -59,7 +60,8 @@ class RoundTripStatisticsSerializer(serializers.Serializer[object]):
         source="summary.ci_method",
         allow_null=True,
         help_text=f"How ci_low_ms/ci_high_ms were computed: '{CI_METHOD}' (studentized "
-        f"bootstrap) from {BOOTSTRAP_MIN_VALUES} values up, else '{CI_METHOD_T}'.",
+        f"bootstrap) from {BOOTSTRAP_MIN_VALUES} to {BOOTSTRAP_MAX_VALUES:,} values, else "
+        f"'{CI_METHOD_T}'.",
     )
     ci_low_ms = serializers.FloatField(
         source="summary.ci_low", allow_null=True, help_text="95% interval of the mean (ci_method)."

@@ -20,6 +20,7 @@ from results.statistics import (
     mean_of_means,
     quantiles,
     summarize,
+    t_interval,
 )
 
 
@@ -120,11 +121,13 @@ def test_intervals_are_the_same_for_the_same_values():
     assert location_intervals(x) == location_intervals(x.copy())
 
 
-def test_large_samples_drawn_m_out_of_n_keep_the_width_of_the_mean_and_median():
-    # 200,000 normal values: every interval is ~symmetric and the mean's is the t one's
-    # width (1.96 s / √n); the median's is √(π/2) times as wide (its standard error).
-    x = np.random.default_rng(6).normal(10.0, 2.0, 200_000)
+def test_samples_drawn_m_out_of_n_keep_the_width_of_the_mean_and_median():
+    # 4,000 normal values: the bootstrap draws 1,000 per resample. Every interval is ~
+    # symmetric and the mean's is the t one's width (1.96 s / √n); the median's is √(π/2)
+    # times as wide (its standard error).
+    x = np.random.default_rng(6).normal(10.0, 2.0, 4_000)
     s = summarize(x)
+    assert s.ci_method == CI_METHOD
     assert s.ci_low is not None
     assert s.ci_high is not None
     assert s.t_ci_low is not None
@@ -136,6 +139,38 @@ def test_large_samples_drawn_m_out_of_n_keep_the_width_of_the_mean_and_median():
     assert s.median_ci_high - s.median_ci_low == pytest.approx(
         t_width * math.sqrt(math.pi / 2), rel=0.15
     )
+
+
+def test_above_five_thousand_values_the_mean_has_the_t_interval_and_the_median_its_exact_one():
+    x = np.random.default_rng(8).normal(10.0, 2.0, 200_000)
+    s = summarize(x)
+    assert s.ci_method == CI_METHOD_T
+    assert (s.ci_low, s.ci_high) == (s.t_ci_low, s.t_ci_high)
+    assert s.t_ci_low is not None
+    assert s.t_ci_high is not None
+    assert s.median_ci_low is not None
+    assert s.median_ci_high is not None
+    assert s.median is not None
+    assert s.median_ci_low < s.median < s.median_ci_high
+    t_width = s.t_ci_high - s.t_ci_low
+    assert s.median_ci_high - s.median_ci_low == pytest.approx(
+        t_width * math.sqrt(math.pi / 2), rel=0.15
+    )
+
+
+def test_above_five_thousand_skewed_values_the_t_interval_covers_as_it_claims():
+    # Why the t interval is the default above 5,000 values: log-normal values of skewness
+    # 13, 1,000 samples of 6,000; measured with this seed: 94.4 % (bootstrap-t at n = 100:
+    # 93 %, t there 86 %).
+    sigma = 1.25
+    true_mean = math.exp(sigma**2 / 2)
+    rng = np.random.default_rng(9)
+    covered = 0
+    for _ in range(1_000):
+        x = rng.lognormal(0.0, sigma, 6_000)
+        low, high = t_interval(mean=float(x.mean()), std=float(x.std(ddof=1)), n=x.size)
+        covered += low <= true_mean <= high
+    assert covered / 1_000 >= 0.935
 
 
 def test_bootstrap_interval_covers_a_skewed_mean_more_often_than_the_t_interval():

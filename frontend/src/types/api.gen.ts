@@ -1982,7 +1982,7 @@ export interface components {
             decrypt_error: number;
             /** Format: double */
             mean_ms: number | null;
-            /** @description How ci_low_ms/ci_high_ms were computed: 'bootstrap-t' (studentized bootstrap) from 10 values up, else 't'. */
+            /** @description How ci_low_ms/ci_high_ms were computed: 'bootstrap-t' (studentized bootstrap) from 10 to 5,000 values, else 't'. */
             ci_method: string | null;
             /**
              * Format: double

@@ -104,7 +104,7 @@ export const RunStatisticsTable = ({ statistics }: RunStatisticsTableProps) => {
         </table>
       </div>
       <p className="muted">
-        Intervals: of the mean, the studentized bootstrap (bootstrap-t, 2,000 resamples) from 10 messages up, else
+        Intervals: of the mean, the studentized bootstrap (bootstrap-t, 2,000 resamples) from 10 to 5,000 messages, else
         the t interval, marked (t); of the median, the percentile bootstrap from 10 messages up. The t interval of
         every mean is in the API and the exports (t_ci_low_ms, t_ci_high_ms).
       </p>
