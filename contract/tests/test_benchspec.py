@@ -7,18 +7,9 @@ from typing import Any
 
 import pytest
 
+from iotsecbench_contract import limits
 from iotsecbench_contract.benchspec import CipherBenchSpec, ThroughputSpec, udp_target
 from iotsecbench_contract.errors import JobSpecError
-from iotsecbench_contract.limits import (
-    MAX_BENCH_DATA_BYTES,
-    MAX_BENCH_REPETITIONS,
-    MAX_DATA_SIZES,
-    MAX_MECHANISMS,
-    MAX_THROUGHPUT_REPETITIONS,
-    MAX_UDP_PAYLOAD,
-    MAX_WINDOW_MS,
-    MIN_WINDOW_MS,
-)
 from iotsecbench_contract.mechanisms import NAMES
 
 BENCH = {"mechanisms": ["aes-128-cbc", "null"], "data_sizes": [16, 4096], "repetitions": 3}
@@ -46,9 +37,9 @@ def test_throughput_spec_window_defaults_to_the_papers_two_seconds() -> None:
 @pytest.mark.parametrize(
     ("parse", "field", "maximum"),
     [
-        (CipherBenchSpec.parse, "repetitions", MAX_BENCH_REPETITIONS),
-        (ThroughputSpec.parse, "repetitions", MAX_THROUGHPUT_REPETITIONS),
-        (ThroughputSpec.parse, "window_ms", MAX_WINDOW_MS),
+        (CipherBenchSpec.parse, "repetitions", limits.MAX_BENCH_REPETITIONS),
+        (ThroughputSpec.parse, "repetitions", limits.MAX_THROUGHPUT_REPETITIONS),
+        (ThroughputSpec.parse, "window_ms", limits.MAX_WINDOW_MS),
     ],
 )
 def test_spec_takes_the_limit_and_refuses_one_more_naming_field_and_range(
@@ -60,7 +51,7 @@ def test_spec_takes_the_limit_and_refuses_one_more_naming_field_and_range(
         parse({**THROUGHPUT, field: maximum + 1})
 
     assert refused.value.field == field
-    low = MIN_WINDOW_MS if field == "window_ms" else 1
+    low = limits.MIN_WINDOW_MS if field == "window_ms" else 1
     assert f"spec.{field} must be an integer in {low}..{maximum}, got {maximum + 1}" == str(
         refused.value
     )
@@ -68,7 +59,10 @@ def test_spec_takes_the_limit_and_refuses_one_more_naming_field_and_range(
 
 @pytest.mark.parametrize(
     ("parse", "maximum"),
-    [(CipherBenchSpec.parse, MAX_BENCH_DATA_BYTES), (ThroughputSpec.parse, MAX_UDP_PAYLOAD)],
+    [
+        (CipherBenchSpec.parse, limits.MAX_BENCH_DATA_BYTES),
+        (ThroughputSpec.parse, limits.MAX_UDP_PAYLOAD),
+    ],
 )
 def test_spec_takes_the_largest_size_and_refuses_one_byte_more(parse: Any, maximum: int) -> None:
     assert parse({**BENCH, "data_sizes": [maximum]}).data_sizes == (maximum,)
@@ -84,12 +78,12 @@ def test_spec_takes_the_largest_size_and_refuses_one_byte_more(parse: Any, maxim
     ("change", "field", "message"),
     [
         ({"mechanisms": "aes-128-cbc"}, "mechanisms", "must be a list of mechanism names"),
-        ({"mechanisms": []}, "mechanisms", f"give 1 to {MAX_MECHANISMS}, got 0"),
+        ({"mechanisms": []}, "mechanisms", f"give 1 to {limits.MAX_MECHANISMS}, got 0"),
         ({"mechanisms": ["rot13"]}, "mechanisms", "unknown mechanism 'rot13'"),
         ({"mechanisms": ["null", "null"]}, "mechanisms", "must not repeat"),
         ({"mechanisms": ["none"]}, "mechanisms", "does nothing to measure"),
         ({"data_sizes": [True]}, "data_sizes", "must be a list of integers"),
-        ({"data_sizes": list(range(1, MAX_DATA_SIZES + 2))}, "data_sizes", "give 1 to 16"),
+        ({"data_sizes": list(range(1, limits.MAX_DATA_SIZES + 2))}, "data_sizes", "give 1 to 16"),
         ({"data_sizes": [0]}, "data_sizes", "data size 0 is out of range"),
         ({"data_sizes": [16, 16]}, "data_sizes", "must not repeat"),
         ({"repetitions": "3"}, "repetitions", "must be an integer in 1..10000"),
@@ -108,7 +102,7 @@ def test_throughput_measures_none_as_its_baseline() -> None:
 
 
 def test_both_specs_know_every_contract_mechanism() -> None:
-    benchable = [name for name in NAMES if name != "none"][:MAX_MECHANISMS]
+    benchable = [name for name in NAMES if name != "none"][: limits.MAX_MECHANISMS]
     assert CipherBenchSpec.parse({**BENCH, "mechanisms": benchable}).mechanisms == tuple(benchable)
 
 
