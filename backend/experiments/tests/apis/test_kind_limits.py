@@ -18,7 +18,7 @@ from iotsecbench_contract.limits import (
     MAX_WINDOW_MS,
 )
 
-from core.testing.factories import DeviceFactory
+from core.testing.factories import DeviceFactory, ExperimentFactory
 from experiments.models import Experiment, Run, RunDevice
 from experiments.services.jobs import _job_for
 
@@ -99,3 +99,29 @@ def test_one_above_the_largest_is_a_400_naming_the_field_and_range(
     (message,) = fields[field]
     assert allowed in message
     assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_design_saved_under_older_limits_is_refused_at_start_naming_the_field(
+    personas, owner_client
+):
+    device = DeviceFactory.create(workspace=personas.workspace)
+    # A throughput design from before the window was capped at the agent's 10 s.
+    experiment = ExperimentFactory.create(
+        workspace=personas.workspace,
+        kind="throughput",
+        mechanisms=["none"],
+        data_sizes=[64],
+        repetitions=2,
+        window_ms=60_000,
+        devices=[device],
+    )
+
+    response = owner_client.post(f"/api/experiments/{experiment.pk}/runs/")
+
+    assert response.status_code == 400, response.json()
+    body = response.json()
+    assert body["code"] == "design_out_of_limits"
+    (message,) = body["extra"]["fields"]["window_ms"]
+    assert "window_ms must be an integer in 10..10000, got 60000" in message
+    assert not Run.objects.filter(experiment=experiment).exists()
