@@ -63,13 +63,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from iotsecbench_contract.benchspec import CipherBenchSpec
-from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.mechanisms import NONE
 
 from iotsecbench_agent.cipherbench.child import Batch
 from iotsecbench_agent.cipherbench.streams import generate_key, operations
 from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
-from iotsecbench_agent.kinds.plan import CellSummary, grid_total, group_by_cell
+from iotsecbench_agent.kinds.plan import CellSummary, contract_spec, grid_total, group_by_cell
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 from iotsecbench_agent.storage.samplelog import Sample
@@ -105,10 +104,7 @@ class BenchPlan:
         """The plan of a §7 spec (iotsecbench_contract.benchspec.CipherBenchSpec, the
         platform's checks and limits) whose mechanisms run here, or UnsupportedJob saying
         what is wrong with it."""
-        try:
-            checked = CipherBenchSpec.parse(spec)
-        except JobSpecError as exc:
-            raise UnsupportedJob(str(exc)) from None
+        checked = contract_spec(CipherBenchSpec.parse, spec)
         for name in checked.mechanisms:
             check_mechanism(name)
         return cls(checked.mechanisms, checked.data_sizes, checked.repetitions)

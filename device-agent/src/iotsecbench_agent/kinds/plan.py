@@ -5,11 +5,16 @@ starts from."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
+from iotsecbench_contract.errors import JobSpecError
+
+from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.storage.samplelog import Sample
+
+S = TypeVar("S")
 
 # One summary row: (mechanism, operation, data bytes).
 Cell = tuple[str, str, int]
@@ -37,6 +42,15 @@ class CellSummary:
     operation: str
     data_bytes: int
     n: int
+
+
+def contract_spec(parse: Callable[[Mapping[str, Any]], S], spec: Mapping[str, Any]) -> S:
+    """The spec parsed by its contract dataclass (iotsecbench_contract.benchspec), its
+    JobSpecError the job's UnsupportedJob (same message, naming the field)."""
+    try:
+        return parse(spec)
+    except JobSpecError as exc:
+        raise UnsupportedJob(str(exc)) from None
 
 
 def grid_total(plan: GridPlan) -> int:

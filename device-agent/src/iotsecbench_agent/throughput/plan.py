@@ -13,7 +13,7 @@ from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.limits import MAX_UDP_PAYLOAD
 
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.kinds.plan import grid_total
+from iotsecbench_agent.kinds.plan import contract_spec, grid_total
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 
@@ -55,13 +55,9 @@ class ThroughputPlan:
         """The plan of a §8 spec (iotsecbench_contract.benchspec.ThroughputSpec, the
         platform's checks and limits) whose mechanisms run here and whose secured packets
         fit a datagram, or UnsupportedJob saying what is wrong with it."""
-        try:
-            checked = ThroughputSpec.parse(spec)
-        except JobSpecError as exc:
-            raise UnsupportedJob(str(exc)) from None
+        checked = contract_spec(ThroughputSpec.parse, spec)
         for name in checked.mechanisms:
             check_mechanism(name)
-        for name in checked.mechanisms:
             for size in checked.data_sizes:
                 check_frame(name, size, registry.describe(name).overhead(size) + size)
         target = None if checked.target is None else Target.parse(checked.target)
