@@ -27,26 +27,30 @@ from typing import Any
 import jsonschema
 import yaml
 from django.db.models import Q
-from iotsecbench_contract.limits import MIN_WINDOW_MS
+from iotsecbench_contract.limits import (
+    MAX_BENCH_DATA_BYTES,
+    MAX_BENCH_REPETITIONS,
+    MAX_THROUGHPUT_REPETITIONS,
+    MAX_WINDOW_MS,
+    MIN_WINDOW_MS,
+)
 from iotsecbench_contract.mechanisms import NAMES as MECHANISM_NAMES
 
 from accounts.models import Workspace
 from devices.models import Device
 from experiments.matrix import (
     AXES_MAX,
+    AXIS_FIELDS,
     AXIS_PARAMETERS,
     AXIS_VALUES_MAX,
     EXCLUSIONS_MAX,
     KIND_AXIS_PARAMETERS,
 )
 from experiments.models import (
-    BENCH_DATA_BYTES_MAX,
-    BENCH_REPETITIONS_MAX,
     INTERVAL_MS_MAX,
     MESSAGE_COUNT_MAX,
     PAYLOAD_SIZE_MAX,
     REPEATS_MAX,
-    WINDOW_MS_MAX,
     CoapMethod,
     CoapType,
     Experiment,
@@ -98,11 +102,11 @@ PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     "mechanisms": {"type": "array", "items": {"enum": list(MECHANISM_NAMES)}, "minItems": 1},
     "data_sizes": {
         "type": "array",
-        "items": _int(1, BENCH_DATA_BYTES_MAX),
+        "items": _int(1, MAX_BENCH_DATA_BYTES),
         "minItems": 1,
     },
-    "repetitions": _int(1, BENCH_REPETITIONS_MAX),
-    "window_ms": _int(MIN_WINDOW_MS, WINDOW_MS_MAX),
+    "repetitions": _int(1, max(MAX_BENCH_REPETITIONS, MAX_THROUGHPUT_REPETITIONS)),
+    "window_ms": _int(MIN_WINDOW_MS, MAX_WINDOW_MS),
     "device_ids": {
         "type": "array",
         "items": {"type": "string"},
@@ -181,6 +185,16 @@ def schema() -> dict[str, Any]:
             "preset": {
                 "type": "object",
                 "description": "Set in the platform's presets: where the design comes from.",
+                "properties": {
+                    "slug": {"type": "string", "minLength": 1},
+                    "title": {"type": "string"},
+                    "paper": {"type": "string"},
+                    "source_url": {"type": "string"},
+                    "tables": {"type": "string"},
+                    "devices": {"type": "integer", "minimum": 1},
+                    "notes": {"type": "array", "items": {"type": "string"}},
+                },
+                "additionalProperties": False,
             },
         },
         "additionalProperties": False,
@@ -219,9 +233,23 @@ def load(text: str) -> dict[str, Any]:
 def _schema_message(error: jsonschema.ValidationError) -> str:
     path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in error.absolute_path)
     path = path.replace(".[", "[") or "(top level)"
+    instance = error.instance if isinstance(error.instance, Mapping) else {}
     if error.validator == "oneOf":
+        unknown = _unknown_fields(instance, AXIS_FIELDS)
+        if unknown:
+            return f"{path}: {unknown}"
         return f"{path}: an axis is {{parameter, values}} or {{name, values: [objects]}}."
+    if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
+        return f"{path}: {_unknown_fields(instance, tuple(error.schema.get('properties', {})))}"
     return f"{path}: {error.message}"
+
+
+def _unknown_fields(instance: Mapping[str, Any], known: tuple[str, ...]) -> str:
+    """Each key of ``instance`` not in ``known``, named, and the known ones ('' if none)."""
+    unknown = [f"`{key}`" for key in instance if key not in known]
+    if not unknown:
+        return ""
+    return f"unknown field {', '.join(unknown)}; known fields: {', '.join(known)}."
 
 
 def _translate(

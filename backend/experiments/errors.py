@@ -49,3 +49,11 @@ class RunNotRetryable(ApplicationError):
 
     code = "run_not_retryable"
     status_code = 409
+
+
+class DesignOutOfLimits(ApplicationError):
+    """A design saved before its kind's limits changed no longer fits them (the agent would
+    refuse its job): create the design again within the limits the message names."""
+
+    code = "design_out_of_limits"
+    status_code = 400

@@ -44,6 +44,8 @@ AXIS_PARAMETERS: dict[str, str] = {
     "device_ids": "devices",
 }
 AXES_MAX = 8
+# The fields of an axis object: anything else is refused, naming it (not silently dropped).
+AXIS_FIELDS = ("parameter", "name", "values")
 AXIS_VALUES_MAX = 64
 EXCLUSIONS_MAX = 256
 
@@ -79,6 +81,12 @@ def _axis_values(index: int, raw: object, check: Check) -> tuple[str, list[Cell]
     where = f"Axis {index + 1}"
     if not isinstance(raw, Mapping):
         raise MatrixError({"axes": [f"{where}: expected an object with `values`."]})
+    unknown = [str(key) for key in raw if key not in AXIS_FIELDS]
+    if unknown:
+        fields = ", ".join(f"`{key}`" for key in unknown)
+        raise MatrixError(
+            {"axes": [f"{where}: unknown field {fields}; known fields: {', '.join(AXIS_FIELDS)}."]}
+        )
     values = raw.get("values")
     if not isinstance(values, list) or not values:
         raise MatrixError({"axes": [f"{where}: `values` must be a non-empty list."]})

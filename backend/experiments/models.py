@@ -14,8 +14,8 @@ from experiments.catalogue import MECHANISM_CHOICES
 PAYLOAD_SIZE_MAX = 65536  # bytes; larger payloads are not IoT messaging any more
 MESSAGE_COUNT_MAX = 100_000  # per device and run; keeps one run's upload within minutes
 INTERVAL_MS_MAX = 3_600_000
-BENCH_DATA_BYTES_MAX = 1 << 30  # 1 GiB, the OpenSSL-on-Pi paper's largest file
-BENCH_REPETITIONS_MAX = 10_000
+# A cipher benchmark's and a throughput run's limits (data sizes, repetitions, window) are
+# the agent's: iotsecbench_contract.limits.
 
 
 class Protocol(models.TextChoices):
@@ -78,10 +78,6 @@ class ExperimentKind(models.TextChoices):
     THROUGHPUT = "throughput", "Throughput (secured packets per window)"
 
 
-# Kinds whose results are benchmark samples (BenchSample), not message records.
-SAMPLE_KINDS = (ExperimentKind.CIPHER_BENCH, ExperimentKind.THROUGHPUT)
-
-
 # The operations a sample kind's samples time (measurements.models.BenchSample).
 class BenchOperation(models.TextChoices):
     ENCRYPT = "encrypt"
@@ -90,9 +86,6 @@ class BenchOperation(models.TextChoices):
     VERIFY = "verify"
     SECURE = "secure"  # throughput, loopback: securing only
     SEND = "send"  # throughput, network: securing and sending over UDP
-
-
-WINDOW_MS_MAX = 60_000
 
 
 class Measurement(models.TextChoices):

@@ -3,9 +3,10 @@ checks): field errors with the messages the API answers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD, ONE_WAY_MIN_PAYLOAD
 from iotsecbench_contract.mechanisms import describe as mechanism_info
 
@@ -124,3 +125,15 @@ def sample_errors(
         if len(set(attrs[field])) != len(attrs[field]):
             errors.setdefault(field, []).append(BENCH_DUPLICATES)
     return errors
+
+
+def spec_errors(
+    parse: Callable[[Mapping[str, Any]], object], attrs: Mapping[str, Any], fields: tuple[str, ...]
+) -> dict[str, list[str]]:
+    """The contract's own check of a sample kind's job spec (iotsecbench_contract.benchspec,
+    the agent's: a design the platform accepts is one the agent runs), as a field error."""
+    try:
+        parse({field: attrs[field] for field in fields})
+    except JobSpecError as exc:
+        return {exc.field or "non_field_errors": [str(exc).removeprefix("spec.")]}
+    return {}

@@ -110,18 +110,27 @@ def test_cli_prints_the_statistics_as_json_when_asked(
     [
         (["--size", "16"], "give at least one --mechanism (known: null, aes-128-cbc"),
         (["--mechanism", "aes-128-cbc"], "give at least one --size"),
-        (["--mechanism", "rot13", "--size", "16"], "unknown mechanism 'rot13'"),
-        (["--mechanism", "none", "--size", "16"], "mechanism 'none' does nothing to measure"),
+        (["--mechanism", "rot13", "--size", "16"], "spec.mechanisms: unknown mechanism 'rot13'"),
+        (
+            ["--mechanism", "none", "--size", "16"],
+            "spec.mechanisms: mechanism 'none' does nothing to measure",
+        ),
         (["--mechanism", "aes-128-cbc", "--size", "16X"], "--size '16X' is not a size"),
-        (["--mechanism", "aes-128-cbc", "--size", "0"], "data size 0 is out of range"),
-        (["--mechanism", "aes-128-cbc", "--size", "4G"], "data size 4294967296 is out of range"),
+        (
+            ["--mechanism", "aes-128-cbc", "--size", "0"],
+            "spec.data_sizes: data size 0 is out of range",
+        ),
+        (
+            ["--mechanism", "aes-128-cbc", "--size", "4G"],
+            "spec.data_sizes: data size 4294967296 is out of range (1 to 1073741824 bytes)",
+        ),
         (
             ["--mechanism", "aes-128-cbc", "--size", "16", "--repetitions", "x"],
             "--repetitions 'x' is not an integer",
         ),
         (
             ["--mechanism", "aes-128-cbc", "--size", "16", "--repetitions", "0"],
-            "repetitions must be 1 to",
+            "spec.repetitions must be an integer in 1..10000",
         ),
     ],
 )

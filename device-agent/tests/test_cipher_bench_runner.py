@@ -165,7 +165,9 @@ def test_cipher_bench_job_fails_cleanly_when_a_mechanism_is_unknown(bench: Bench
         job.job_id,
         job.run_id,
     )
-    assert event["message"].startswith("unknown mechanism 'rot13' (known: null, aes-128-cbc")
+    assert event["message"].startswith(
+        "spec.mechanisms: unknown mechanism 'rot13' (known: none, null, aes-128-cbc"
+    )
     (fail,) = bench.platform.to(f"/api/agent/runs/{job.run_id}/fail/")
     assert fail.json() == {"message": event["message"]}
     assert bench.platform.to(f"/api/agent/runs/{job.run_id}/samples/") == []

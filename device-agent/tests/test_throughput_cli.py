@@ -92,27 +92,39 @@ def test_cli_prints_the_statistics_as_json_and_writes_the_samples_when_asked(
     [
         (["--size", "1"], "give at least one --mechanism (known: none, null, aes-128-cbc"),
         (["--mechanism", "none"], "give at least one --size"),
-        (["--mechanism", "rot13", "--size", "1"], "unknown mechanism 'rot13'"),
+        (["--mechanism", "rot13", "--size", "1"], "spec.mechanisms: unknown mechanism 'rot13'"),
         (["--mechanism", "none", "--size", "1X"], "--size '1X' is not a size"),
-        (["--mechanism", "none", "--size", "0"], "payload size 0 is out of range"),
-        (["--mechanism", "none", "--size", "65508"], "payload size 65508 is out of range"),
+        (["--mechanism", "none", "--size", "0"], "spec.data_sizes: payload size 0 is out of range"),
+        (
+            ["--mechanism", "none", "--size", "65508"],
+            "spec.data_sizes: payload size 65508 is out of range",
+        ),
         (
             ["--mechanism", "none", "--mechanism", "aes-128-cbc", "--size", "64K"],
-            "payload size 65536 is out of range",
+            "spec.data_sizes: payload size 65536 is out of range",
         ),
         (
             ["--mechanism", "ed25519", "--size", "65500"],
             "ed25519 makes a 65500-byte payload a 65564-byte frame, above the 65507-byte",
         ),
         (["--mechanism", "none", "--size", "1", "--repetitions", "x"], "--repetitions 'x' is"),
-        (["--mechanism", "none", "--size", "1", "--repetitions", "0"], "repetitions must be 1"),
+        (
+            ["--mechanism", "none", "--size", "1", "--repetitions", "0"],
+            "spec.repetitions must be an integer in 1..1000",
+        ),
         (["--mechanism", "none", "--size", "1", "--window-ms", "2s"], "--window-ms '2s' is not"),
-        (["--mechanism", "none", "--size", "1", "--window-ms", "5"], "window_ms must be 10 to"),
+        (
+            ["--mechanism", "none", "--size", "1", "--window-ms", "5"],
+            "spec.window_ms must be an integer in 10..10000",
+        ),
         (
             ["--mechanism", "none", "--size", "1", "--target", "udp://host"],
             "spec.target 'udp://host' is not udp://host:port",
         ),
-        (["--mechanism", "none", "--mechanism", "none", "--size", "1"], "mechanisms and data"),
+        (
+            ["--mechanism", "none", "--mechanism", "none", "--size", "1"],
+            "spec.mechanisms must not repeat",
+        ),
     ],
 )
 def test_cli_exits_2_with_one_error_line_when_input_is_invalid(

@@ -159,7 +159,7 @@ def test_throughput_job_plans_two_windows_per_mechanism_size_and_repetition() ->
     [
         (
             {"mechanisms": ["none", "rot13"], "data_sizes": [1], "repetitions": 1},
-            "unknown mechanism 'rot13' (known: none, null, aes-128-cbc",
+            "spec.mechanisms: unknown mechanism 'rot13' (known: none, null, aes-128-cbc",
         ),
         (
             {"mechanisms": ["none", "aes-128-gcm"], "data_sizes": [1, 65500], "repetitions": 1},

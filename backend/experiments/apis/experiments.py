@@ -6,7 +6,15 @@ from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from iotsecbench_contract.limits import MAX_DATA_SIZES, MAX_MECHANISMS, MIN_WINDOW_MS
+from iotsecbench_contract.limits import (
+    MAX_BENCH_DATA_BYTES,
+    MAX_BENCH_REPETITIONS,
+    MAX_DATA_SIZES,
+    MAX_MECHANISMS,
+    MAX_THROUGHPUT_REPETITIONS,
+    MAX_WINDOW_MS,
+    MIN_WINDOW_MS,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,18 +24,16 @@ from accounts.models import Workspace
 from accounts.selectors import workspace_for_user
 from devices.models import Device
 from experiments.apis.runs import RunOutputSerializer, run_output
+from experiments.apis.strict import StrictSerializer, bounded_int
 from experiments.catalogue import MECHANISM_CHOICES
 from experiments.estimate import duration_words
 from experiments.matrix import MESSAGING_PARAMETERS, MatrixError
 from experiments.matrix import build as build_matrix
 from experiments.models import (
-    BENCH_DATA_BYTES_MAX,
-    BENCH_REPETITIONS_MAX,
     INTERVAL_MS_MAX,
     MESSAGE_COUNT_MAX,
     PAYLOAD_SIZE_MAX,
     REPEATS_MAX,
-    WINDOW_MS_MAX,
     CoapMethod,
     CoapType,
     Experiment,
@@ -111,7 +117,10 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
 
 
 @extend_schema_serializer(component_name="ExperimentInput")
-class ExperimentInputSerializer(serializers.Serializer[object]):
+class ExperimentInputSerializer(StrictSerializer):
+    """An experiment's design. Strict: a field not listed here is a 400 naming it
+    (``{"<field>": ["Unknown field. Known fields: ..."]}``), never ignored."""
+
     name = serializers.CharField(max_length=200)
     kind = serializers.ChoiceField(choices=ExperimentKind.choices, default=ExperimentKind.MESSAGING)
     protocol = serializers.ChoiceField(choices=Protocol.choices, default=Protocol.MQTT)
@@ -145,16 +154,20 @@ class ExperimentInputSerializer(serializers.Serializer[object]):
         max_length=MAX_MECHANISMS,
     )
     data_sizes = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=BENCH_DATA_BYTES_MAX),
+        child=bounded_int(1, MAX_BENCH_DATA_BYTES),
         default=list,
         max_length=MAX_DATA_SIZES,
+        help_text=f"Bytes, 1 to {MAX_BENCH_DATA_BYTES} each (throughput: what fits one UDP "
+        "datagram once secured).",
     )
-    repetitions = serializers.IntegerField(
-        min_value=1, max_value=BENCH_REPETITIONS_MAX, default=100
+    repetitions = bounded_int(
+        1,
+        max(MAX_BENCH_REPETITIONS, MAX_THROUGHPUT_REPETITIONS),
+        default=100,
+        help_text=f"Cipher benchmark: 1 to {MAX_BENCH_REPETITIONS}; throughput: 1 to "
+        f"{MAX_THROUGHPUT_REPETITIONS}.",
     )
-    window_ms = serializers.IntegerField(
-        min_value=MIN_WINDOW_MS, max_value=WINDOW_MS_MAX, default=2000
-    )
+    window_ms = bounded_int(MIN_WINDOW_MS, MAX_WINDOW_MS, default=2000)
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
     network_profile = serializers.UUIDField(
         required=False,
@@ -278,6 +291,8 @@ class ExperimentsApi(APIView):
 
 @extend_schema_serializer(component_name="DesignPlanInput")
 class DesignPlanInputSerializer(ExperimentInputSerializer):
+    """A design to plan: the experiment input, the name optional. Strict as creating it."""
+
     name = serializers.CharField(max_length=200, required=False, default="")
 
 

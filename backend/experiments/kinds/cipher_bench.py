@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from experiments.kinds.base import Kind
+from iotsecbench_contract.benchspec import CipherBenchSpec
+
+from experiments.kinds.base import sample_kind
 from experiments.models import ExperimentKind
-from experiments.rules import BENCH_NO_NONE, sample_errors
+from experiments.rules import BENCH_NO_NONE, sample_errors, spec_errors
+
+SPEC_FIELDS = ("mechanisms", "data_sizes", "repetitions")
 
 
 def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     own = {"mechanisms": [BENCH_NO_NONE]} if "none" in attrs["mechanisms"] else {}
-    return sample_errors(attrs, own)
+    return sample_errors(attrs, own) or spec_errors(CipherBenchSpec.parse, attrs, SPEC_FIELDS)
 
 
-KIND = Kind(name=ExperimentKind.CIPHER_BENCH, samples=True, design_errors=design_errors)
+KIND = sample_kind(ExperimentKind.CIPHER_BENCH, design_errors, CipherBenchSpec.parse, SPEC_FIELDS)

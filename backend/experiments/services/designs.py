@@ -15,17 +15,19 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from iotsecbench_contract import mechanisms
+from iotsecbench_contract.errors import JobSpecError
 
 from accounts.models import Workspace
 from devices.models import Device
 from experiments.errors import (
+    DesignOutOfLimits,
     DeviceNotInWorkspace,
     NetworkProfileNotEnforceable,
     TlsBrokerNotConfigured,
 )
+from experiments.kinds import kind_get
 from experiments.matrix import Cell
 from experiments.models import (
-    SAMPLE_KINDS,
     CoapMethod,
     CoapType,
     Experiment,
@@ -44,6 +46,9 @@ DEVICE_NOT_IN_WORKSPACE_MESSAGE = "These devices are not in your workspace, or w
 TLS_NOT_CONFIGURED_MESSAGE = (
     "This platform has no TLS broker: set MQTT_TLS_URL and MQTT_TLS_CA_FILE (make up does), "
     "or choose MQTT over TCP."
+)
+DESIGN_OUT_OF_LIMITS_MESSAGE = (
+    "This design no longer fits what a device runs: {problem}. Create it again within that range."
 )
 NOT_ENFORCEABLE_MESSAGE = (
     "The network profile “{profile}” cannot be enforced on every device, so the run would "
@@ -155,15 +160,18 @@ def experiment_create(
 
 
 def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
-    if experiment.kind in SAMPLE_KINDS:
-        spec: dict[str, Any] = {
-            "mechanisms": list(experiment.mechanisms),
-            "data_sizes": list(experiment.data_sizes),
-            "repetitions": experiment.repetitions,
-        }
-        if experiment.kind == ExperimentKind.THROUGHPUT:
-            spec["window_ms"] = experiment.window_ms
-        return spec
+    kind = kind_get(experiment.kind)
+    if kind.spec is not None:
+        # The contract's dataclass (iotsecbench_contract.benchspec): the design's fields as
+        # the agent's plan parses them. A design saved under older limits fails here, with
+        # the field, rather than on the device.
+        try:
+            return kind.spec({f: getattr(experiment, f) for f in kind.spec_fields}).to_dict()
+        except JobSpecError as exc:
+            message = DESIGN_OUT_OF_LIMITS_MESSAGE.format(problem=str(exc).removeprefix("spec."))
+            raise DesignOutOfLimits(
+                message, extra={"fields": {exc.field or "non_field_errors": [message]}}
+            ) from None
     if experiment.protocol == Protocol.COAP:
         protocol_fields: dict[str, Any] = {
             "coap_type": experiment.coap_type,
@@ -227,7 +235,7 @@ def _design(experiment: Experiment, cell: Cell, profiles: dict[str, NetworkProfi
 
 def _planned_total(experiment: Experiment) -> int:
     """What the device's progress counts up to: messages, or benchmark repetitions."""
-    if experiment.kind in SAMPLE_KINDS:
+    if kind_get(experiment.kind).samples:
         # Two operations per mechanism and size: encrypt+decrypt or sign+verify (cipher
         # benchmark), or the secure-only and the send window (throughput).
         return 2 * len(experiment.mechanisms) * len(experiment.data_sizes) * experiment.repetitions

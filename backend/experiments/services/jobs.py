@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -15,6 +15,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
+from iotsecbench_contract.benchspec import CipherBenchSpec, ThroughputSpec
 from iotsecbench_contract.jobspec import (
     RECORDS,
     SAMPLES,
@@ -177,20 +178,33 @@ def _messaging_spec(run_device: RunDevice) -> dict[str, Any]:
     return spec
 
 
-def _cipher_bench_spec(run_device: RunDevice) -> dict[str, Any]:
-    """A cipher bench part: the design's spec (docs/control-plane.md §7), as it is."""
-    return dict(run_device.run.spec)
+def _sample_spec(
+    parse: Callable[[Mapping[str, Any]], CipherBenchSpec | ThroughputSpec],
+) -> Callable[[RunDevice], dict[str, Any]]:
+    """A sample kind's part: the run's frozen spec through the kind's contract dataclass
+    (docs/control-plane.md §7, §8), its fields in the frozen spec's order (as stored)."""
+
+    def spec(run_device: RunDevice) -> dict[str, Any]:
+        frozen = run_device.run.spec
+        fields = parse(frozen).to_dict()
+        return {key: fields[key] for key in sorted(fields, key=_order(frozen))}
+
+    return spec
 
 
-def _throughput_spec(run_device: RunDevice) -> dict[str, Any]:
-    """A throughput part: the design's spec (docs/control-plane.md §8), as it is."""
-    return dict(run_device.run.spec)
+def _order(frozen: Mapping[str, Any]) -> Callable[[str], int]:
+    keys = list(frozen)
+    return lambda key: keys.index(key) if key in keys else len(keys)
 
 
 BENCHMARK_KINDS: dict[str, BenchmarkKind] = {
     ExperimentKind.MESSAGING: BenchmarkKind(_messaging_spec, RECORDS, UPLOAD_CHUNK_RECORDS),
-    ExperimentKind.CIPHER_BENCH: BenchmarkKind(_cipher_bench_spec, SAMPLES, UPLOAD_CHUNK_SAMPLES),
-    ExperimentKind.THROUGHPUT: BenchmarkKind(_throughput_spec, SAMPLES, UPLOAD_CHUNK_SAMPLES),
+    ExperimentKind.CIPHER_BENCH: BenchmarkKind(
+        _sample_spec(CipherBenchSpec.parse), SAMPLES, UPLOAD_CHUNK_SAMPLES
+    ),
+    ExperimentKind.THROUGHPUT: BenchmarkKind(
+        _sample_spec(ThroughputSpec.parse), SAMPLES, UPLOAD_CHUNK_SAMPLES
+    ),
 }
 
 

@@ -10,7 +10,13 @@ class ContractError(Exception):
 
 
 class JobSpecError(ContractError):
-    """A job's ``spec`` is missing a field or has one this contract does not allow."""
+    """A job's ``spec`` is missing a field or has one this contract does not allow.
+    ``field``, when known, is the spec field at fault (``window_ms``), so the platform can
+    answer its 400 under that field."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class BrokerUrlError(ContractError):

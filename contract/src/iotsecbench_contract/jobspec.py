@@ -328,7 +328,9 @@ def reconnect_budget_field(spec: Mapping[str, Any]) -> float:
 def int_field(spec: Mapping[str, Any], key: str, minimum: int, maximum: int) -> int:
     value = spec.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise JobSpecError(f"spec.{key} must be an integer in {minimum}..{maximum}, got {value!r}")
+        raise JobSpecError(
+            f"spec.{key} must be an integer in {minimum}..{maximum}, got {value!r}", field=key
+        )
     return value
 
 
@@ -352,7 +354,7 @@ def number_field(
         or (maximum is not None and not value <= maximum)
     ):
         limits = f">= {minimum:g}" if maximum is None else f"in {minimum:g}..{maximum:g}"
-        raise JobSpecError(f"spec.{key} must be a number {limits}, got {value!r}")
+        raise JobSpecError(f"spec.{key} must be a number {limits}, got {value!r}", field=key)
     return float(value)
 
 

@@ -1197,6 +1197,7 @@ export interface components {
             /** @description The first 200 runs, in queue order. */
             runs: components["schemas"]["PlannedRun"][];
         };
+        /** @description A design to plan: the experiment input, the name optional. Strict as creating it. */
         DesignPlanInput: {
             /** @default  */
             name: string;
@@ -1234,8 +1235,12 @@ export interface components {
             /** @default round_trip */
             measurement: components["schemas"]["MeasurementEnum"];
             mechanisms?: components["schemas"]["MechanismEnum"][];
+            /** @description Bytes, 1 to 1073741824 each (throughput: what fits one UDP datagram once secured). */
             data_sizes?: number[];
-            /** @default 100 */
+            /**
+             * @description Cipher benchmark: 1 to 10000; throughput: 1 to 1000.
+             * @default 100
+             */
             repetitions: number;
             /** @default 2000 */
             window_ms: number;
@@ -1370,6 +1375,10 @@ export interface components {
             id: string;
             name: string;
         };
+        /**
+         * @description An experiment's design. Strict: a field not listed here is a 400 naming it
+         *     (``{"<field>": ["Unknown field. Known fields: ..."]}``), never ignored.
+         */
         ExperimentInput: {
             name: string;
             /** @default messaging */
@@ -1406,8 +1415,12 @@ export interface components {
             /** @default round_trip */
             measurement: components["schemas"]["MeasurementEnum"];
             mechanisms?: components["schemas"]["MechanismEnum"][];
+            /** @description Bytes, 1 to 1073741824 each (throughput: what fits one UDP datagram once secured). */
             data_sizes?: number[];
-            /** @default 100 */
+            /**
+             * @description Cipher benchmark: 1 to 10000; throughput: 1 to 1000.
+             * @default 100
+             */
             repetitions: number;
             /** @default 2000 */
             window_ms: number;

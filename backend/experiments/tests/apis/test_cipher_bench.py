@@ -170,5 +170,5 @@ def test_bad_list_items_are_reported_as_flat_messages_naming_the_item(personas, 
     response = owner_client.post("/api/experiments/", body, format="json")
     assert response.status_code == 400
     assert response.json()["extra"]["fields"] == {
-        "data_sizes": ["Item 2: Ensure this value is greater than or equal to 1."]
+        "data_sizes": ["Item 2: Must be an integer from 1 to 1073741824."]
     }

@@ -13,7 +13,8 @@ from django.conf import settings
 
 from core.testing.factories import DeviceFactory
 from devices.services import job_header
-from experiments.models import SAMPLE_KINDS, Measurement, Protocol, Run, RunDevice, TopicIdType
+from experiments.kinds import kind_get
+from experiments.models import Measurement, Protocol, Run, RunDevice, TopicIdType
 from experiments.services.jobs import UPLOAD_CHUNK_RECORDS, UPLOAD_CHUNK_SAMPLES, _job_for
 from experiments.services.oneway import _one_way_job
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
@@ -33,7 +34,7 @@ def _old_job_for(run_device: RunDevice, *, seq: int, now: float) -> dict[str, An
         kind=run.experiment.kind,
         now=now,
     )
-    if run.experiment.kind in SAMPLE_KINDS:
+    if kind_get(run.experiment.kind).samples:
         job["spec"] = run.spec
         job["upload"] = {"url": f"{base_url}/samples/", "chunk_samples": UPLOAD_CHUNK_SAMPLES}
         return job
@@ -75,6 +76,20 @@ DESIGNS: dict[str, dict[str, Any]] = {
     "profile": {"network_profile": "PROFILE"},
     "cipher-bench": {"kind": "cipher_bench", **BENCH},
     "throughput": {"kind": "throughput", **BENCH, "window_ms": 100},
+    # At the contract's limits (iotsecbench_contract.limits), through its dataclasses.
+    "cipher-bench-limits": {
+        "kind": "cipher_bench",
+        "mechanisms": ["null"],
+        "data_sizes": [1, 1 << 30],
+        "repetitions": 10_000,
+    },
+    "throughput-limits": {
+        "kind": "throughput",
+        "mechanisms": ["none"],
+        "data_sizes": [1, 65_507],
+        "repetitions": 1_000,
+        "window_ms": 10_000,
+    },
 }
 
 

@@ -62,20 +62,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from iotsecbench_contract.limits import MAX_DATA_SIZES, MAX_MECHANISMS
+from iotsecbench_contract.benchspec import CipherBenchSpec
 from iotsecbench_contract.mechanisms import NONE
 
 from iotsecbench_agent.cipherbench.child import Batch
 from iotsecbench_agent.cipherbench.streams import generate_key, operations
 from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
-from iotsecbench_agent.kinds.plan import (
-    CellSummary,
-    check_grid,
-    check_repetitions,
-    grid_total,
-    group_by_cell,
-    parse_grid,
-)
+from iotsecbench_agent.kinds.plan import CellSummary, contract_spec, grid_total, group_by_cell
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 from iotsecbench_agent.storage.samplelog import Sample
@@ -86,9 +79,6 @@ STREAM_ABOVE_BYTES = 1 << 20
 # CPU time) stay around 1 % or less even of the fastest cipher's chunk (AES-CTR with
 # AES-NI, ~70 µs), and a batch's buffers stay around 1 MiB. A multiple of every block size.
 CHUNK_BYTES = 256 * 1024
-# The paper's largest file was 2 GB; the platform caps a size at 1 GiB.
-MAX_DATA_BYTES = 2 << 30
-MAX_REPETITIONS = 100_000
 # How often the parent looks at the stop flag while a batch runs.
 POLL_S = 0.2
 CHILD_EXIT_WAIT_S = 5.0
@@ -111,21 +101,23 @@ class BenchPlan:
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> BenchPlan:
-        """The plan of a §7 spec, or UnsupportedJob saying what is wrong with it."""
-        return cls.of(*parse_grid(spec))
+        """The plan of a §7 spec (iotsecbench_contract.benchspec.CipherBenchSpec, the
+        platform's checks and limits) whose mechanisms run here, or UnsupportedJob saying
+        what is wrong with it."""
+        checked = contract_spec(CipherBenchSpec.parse, spec)
+        for name in checked.mechanisms:
+            check_mechanism(name)
+        return cls(checked.mechanisms, checked.data_sizes, checked.repetitions)
 
     @classmethod
     def of(cls, mechanisms: Sequence[str], sizes: Sequence[int], repetitions: int) -> BenchPlan:
-        check_grid(mechanisms, sizes, max_mechanisms=MAX_MECHANISMS, max_sizes=MAX_DATA_SIZES)
-        for name in mechanisms:
-            check_mechanism(name)
-        for size in sizes:
-            if not 1 <= size <= MAX_DATA_BYTES:
-                raise UnsupportedJob(
-                    f"data size {size} is out of range (1 byte to {MAX_DATA_BYTES} bytes)"
-                )
-        check_repetitions(repetitions, MAX_REPETITIONS)
-        return cls(tuple(mechanisms), tuple(sizes), repetitions)
+        """The plan of the command line's values, checked as a job's spec."""
+        spec = {
+            "mechanisms": list(mechanisms),
+            "data_sizes": list(sizes),
+            "repetitions": repetitions,
+        }
+        return cls.parse(spec)
 
     @property
     def total_samples(self) -> int:

@@ -7,30 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from iotsecbench_contract.limits import (
-    MAX_DATA_SIZES,
-    MAX_MECHANISMS,
-    MAX_UDP_PAYLOAD,
-    MAX_WINDOW_MS,
-    MIN_WINDOW_MS,
-)
+from iotsecbench_contract.benchspec import DEFAULT_WINDOW_MS, ThroughputSpec, udp_target
+from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.limits import MAX_UDP_PAYLOAD
 
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.kinds.plan import (
-    check_grid,
-    check_repetitions,
-    grid_total,
-    is_int,
-    parse_grid,
-)
+from iotsecbench_agent.kinds.plan import contract_spec, grid_total
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
 
-DEFAULT_WINDOW_MS = 2000  # the paper's window
-# 1000 repetitions of 2 × 2 s windows are already over an hour per mechanism and size.
-MAX_REPETITIONS = 1000
+__all__ = ["DEFAULT_WINDOW_MS", "Target", "ThroughputPlan", "check_frame", "check_mechanism"]
 
 
 @dataclass(frozen=True)
@@ -43,24 +30,10 @@ class Target:
     @classmethod
     def parse(cls, url: str) -> Target:
         try:
-            parts = urlsplit(url)
-            port = parts.port
-        except ValueError:
-            port = None
-            parts = None
-        if (
-            parts is None
-            or parts.scheme != "udp"
-            or not parts.hostname
-            or port is None
-            or port == 0
-            or parts.path not in ("", "/")
-            or parts.query
-            or parts.fragment
-            or parts.username is not None
-        ):
-            raise UnsupportedJob(f"spec.target {url!r} is not udp://host:port")
-        return cls(parts.hostname, port)
+            host, port = udp_target(url)
+        except JobSpecError as exc:
+            raise UnsupportedJob(str(exc)) from None
+        return cls(host, port)
 
     def __str__(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
@@ -79,20 +52,17 @@ class ThroughputPlan:
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> ThroughputPlan:
-        """The plan of a §8 spec, or UnsupportedJob saying what is wrong with it."""
-        mechanisms, sizes, repetitions = parse_grid(spec)
-        window_ms = spec.get("window_ms", DEFAULT_WINDOW_MS)
-        target = spec.get("target")
-        if not is_int(window_ms):
-            raise UnsupportedJob("spec.window_ms must be an integer (milliseconds)")
-        if target is not None and not isinstance(target, str):
-            raise UnsupportedJob("spec.target must be a string udp://host:port")
-        return cls.of(
-            mechanisms,
-            sizes,
-            repetitions,
-            window_ms=window_ms,
-            target=None if target is None else Target.parse(target),
+        """The plan of a §8 spec (iotsecbench_contract.benchspec.ThroughputSpec, the
+        platform's checks and limits) whose mechanisms run here and whose secured packets
+        fit a datagram, or UnsupportedJob saying what is wrong with it."""
+        checked = contract_spec(ThroughputSpec.parse, spec)
+        for name in checked.mechanisms:
+            check_mechanism(name)
+            for size in checked.data_sizes:
+                check_frame(name, size, registry.describe(name).overhead(size) + size)
+        target = None if checked.target is None else Target.parse(checked.target)
+        return cls(
+            checked.mechanisms, checked.data_sizes, checked.repetitions, checked.window_ms, target
         )
 
     @classmethod
@@ -105,22 +75,16 @@ class ThroughputPlan:
         window_ms: int = DEFAULT_WINDOW_MS,
         target: Target | None = None,
     ) -> ThroughputPlan:
-        check_grid(mechanisms, sizes, max_mechanisms=MAX_MECHANISMS, max_sizes=MAX_DATA_SIZES)
-        for name in mechanisms:
-            check_mechanism(name)
-        for size in sizes:
-            if not 1 <= size <= MAX_UDP_PAYLOAD:
-                raise UnsupportedJob(
-                    f"payload size {size} is out of range (1 to {MAX_UDP_PAYLOAD} bytes, "
-                    "the largest UDP payload)"
-                )
-        for name in mechanisms:
-            for size in sizes:
-                check_frame(name, size, registry.describe(name).overhead(size) + size)
-        check_repetitions(repetitions, MAX_REPETITIONS)
-        if not MIN_WINDOW_MS <= window_ms <= MAX_WINDOW_MS:
-            raise UnsupportedJob(f"window_ms must be {MIN_WINDOW_MS} to {MAX_WINDOW_MS}")
-        return cls(tuple(mechanisms), tuple(sizes), repetitions, window_ms, target)
+        """The plan of the command line's values, checked as a job's spec."""
+        spec: dict[str, Any] = {
+            "mechanisms": list(mechanisms),
+            "data_sizes": list(sizes),
+            "repetitions": repetitions,
+            "window_ms": window_ms,
+        }
+        if target is not None:
+            spec["target"] = str(target)
+        return cls.parse(spec)
 
     @property
     def total_windows(self) -> int:
