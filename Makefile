@@ -80,7 +80,7 @@ test: check test-backend test-agent test-frontend test-e2e test-deploy ## every 
 check: lint types layers compose schema-check ## the fast lint-and-types subset
 
 # The apps' import layering ([tool.importlinter] in pyproject.toml, docs/architecture.md).
-layers: deps ## import-linter: backend apps layered, backend off the agent, the contract pure
+layers: deps ## import-linter: backend apps and agent subpackages layered, backend off the agent, the contract pure
 	PYTHONPATH=backend:. $(VENV)/bin/lint-imports --no-cache
 
 compose: ## validate docker-compose.yml (no Docker engine needed)

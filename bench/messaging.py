@@ -55,7 +55,8 @@ from typing import Any
 
 import paho.mqtt
 import paho.mqtt.client as mqtt
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.storage.recordlog import OK, Record
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 

@@ -39,17 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from iotsecbench_agent.netemu.link import Link, capability, open_link
+from iotsecbench_contract.delaytables import catalogue_dir
 from iotsecbench_contract.netprofile import LinkProfile
 
-REPO_DIR = Path(__file__).resolve().parent.parent
-TABLE_DIRS = [
-    d
-    for d in (
-        REPO_DIR / "fixtures" / "network-profiles",
-        REPO_DIR.parent / "shared" / "network-profiles",
-    )
-    if d.is_dir()
-]
+TABLE_DIRS = [catalogue_dir()]
 PORT = 9000
 SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
 RCVBUF = 16 << 20

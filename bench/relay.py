@@ -19,8 +19,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from iotsecbench_agent.jobkinds import runner_for
 from iotsecbench_agent.netemu.relay import TcpRelay
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.storage.recordlog import OK, Record
 
 REPO_DIR = Path(__file__).resolve().parent.parent

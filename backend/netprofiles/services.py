@@ -1,5 +1,6 @@
 """Writes of the netprofiles app: a workspace's own profiles (create, change, delete, copy)
-and the built-in catalogue loaded from fixtures/network-profiles/."""
+and the built-in catalogue loaded from the contract's package data
+(``iotsecbench_contract.delaytables.catalogue_dir``)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,22 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils.text import slugify
-from iotsecbench_contract.delaytables import PROFILE_INFO, load_table, read_profile_info
+from iotsecbench_contract.delaytables import (
+    PROFILE_INFO,
+    catalogue_dir,
+    load_table,
+    read_profile_info,
+)
 from iotsecbench_contract.errors import ProfileError
 from iotsecbench_contract.netprofile import LinkProfile
 
 from accounts.models import Workspace
-from config.env import REPO_DIR
 from netprofiles.errors import NetworkProfileInUse, NetworkProfileReadOnly
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
 
-FIXTURES_DIR = REPO_DIR / "fixtures" / "network-profiles"
+# The catalogue's data: package data of the contract, so the backend image has it without
+# the repository's fixtures.
+CATALOGUE_DIR = catalogue_dir()
 SRUP_CONDITIONS = "srup-conditions.json"
 # Built-in ids are uuid5(this, slug): the same on every installation, so presets, exports
 # and other machines can name a catalogue entry by id. Never change it.
@@ -49,7 +56,7 @@ TABLES_SOURCE = (
     "https://github.com/marty90/mobile-latency-emulator (commit 328ac79f, 2019-08-01), from "
     "the measurements of A. S. Khatouni, M. Trevisan, D. Giordano et al., “Data-Driven "
     "Emulation of Mobile Access Networks”, CNSM 2019. GPL-3.0: see "
-    "fixtures/network-profiles/LICENSE. µ and sigma from its profile_info.txt."
+    "the contract's network-profiles/LICENSE. µ and sigma from its profile_info.txt."
 )
 _SIGNAL = {"good": "good", "medium": "medium", "bad": "poor"}
 
@@ -288,14 +295,14 @@ def _upsert(model: Any, *, lookup: dict[str, Any], values: dict[str, Any]) -> st
 @transaction.atomic
 def catalogue_load(
     *,
-    directory: Path = FIXTURES_DIR,
+    directory: Path = CATALOGUE_DIR,
     table_model: Any = DelayTable,
     profile_model: Any = NetworkProfile,
 ) -> CatalogueLoad:
     """Make the built-in catalogue exactly what ``directory`` holds: every measured table
     (values, µ/sigma) as a DelayTable and a measured_table profile, and the SRUP paper's
     conditions as builtin_condition profiles. Idempotent: a second load changes nothing.
-    Built-ins no longer in the fixtures are removed.
+    Built-ins no longer in the catalogue are removed.
 
     The models are parameters because the data migration passes its historical models
     (a migration must not use today's model classes against yesterday's schema).

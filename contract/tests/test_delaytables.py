@@ -15,6 +15,7 @@ from iotsecbench_contract.delaytables import (
     NETEM_DIST_SCALE,
     SYSTEM_TABLE_DIRS,
     DelaySampler,
+    catalogue_dir,
     find_measured,
     generate_table,
     load_table,
@@ -25,21 +26,12 @@ from iotsecbench_contract.delaytables import (
 from iotsecbench_contract.errors import TableError
 from iotsecbench_contract.netprofile import DirectionProfile
 
-REPO = Path(__file__).resolve().parents[2]
-# fixtures/ will hold the catalogue's copy; until then the shared folder beside the repo.
-TABLE_DIRS = [
-    d
-    for d in (REPO / "fixtures" / "network-profiles", REPO.parent / "shared" / "network-profiles")
-    if d.is_dir()
-]
 TIM = "TIM.bad.3G.no_roaming"
 
 
 @pytest.fixture
 def table_dir() -> Path:
-    if not TABLE_DIRS:
-        pytest.fail(f"no measured tables: expected {REPO.parent / 'shared' / 'network-profiles'}")
-    return TABLE_DIRS[0]
+    return catalogue_dir()
 
 
 def test_measured_table_has_4096_values_and_its_mu_sigma(table_dir: Path) -> None:

@@ -15,10 +15,10 @@ from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.platform.controlplane import Topics
 from iotsecbench_agent.platform.events import EventPublisher
 from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.progress import Progress
 from iotsecbench_agent.platform.uploader import Uploader
 from iotsecbench_agent.runtime.enforcement import link_name
 from iotsecbench_agent.runtime.executor import JobExecutor
-from iotsecbench_agent.runtime.progress import Progress
 from testkit import TOKEN, FakeControlPlane, FakePlatform, make_job, sign_envelope
 
 DEVICE = "6f1c1a52-3c1e-4a8e-9a57-1d0c2b7e9f10"

@@ -1,5 +1,5 @@
 """A Mosquitto that a test can kill and start again on the same port (broker restarts
-mid-run: runners/mqtt_link.ride_out, the control plane's reconnect)."""
+mid-run: links/mqtt_link.ride_out, the control plane's reconnect)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
-from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+from iotsecbench_agent.links.mqtt_wire import publish_packet_size
 from iotsecbench_agent.storage.recordlog import HEADER, read_records
 from testkit import (
     TOKEN,

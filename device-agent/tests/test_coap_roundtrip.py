@@ -18,7 +18,8 @@ import pytest
 from iotsecbench_contract.errors import JobSpecError
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.coap_roundtrip import CoapRoundTripRunner
 from iotsecbench_agent.runners.coap_server import CoapEchoServer
 from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, LOST, OK, Record

@@ -11,6 +11,7 @@ import pytest
 from Crypto.PublicKey.ECC import EccKey
 from iotsecbench_contract.brokerurl import redact_url
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.cli.main import configure_logging
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.runtime.config import (
@@ -18,7 +19,6 @@ from iotsecbench_agent.runtime.config import (
     apply_overrides,
     config_reference_markdown,
     load_state,
-    parse_mqtt_url,
     resolve_state_dir,
     save_state,
     upload_retry_seconds,

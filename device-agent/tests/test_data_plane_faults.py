@@ -1,5 +1,5 @@
 """Broker restarts mid-run (issue #17): the data plane rides them out within the job's
-``reconnect_budget_s`` (runners/mqtt_link.ride_out), the message in flight at the cut is
+``reconnect_budget_s`` (links/mqtt_link.ride_out), the message in flight at the cut is
 recorded lost, the run goes on; past the budget the run fails saying so, and every record
 logged until then is intact. Against a real Mosquitto killed and started again."""
 
@@ -20,7 +20,9 @@ from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.jobspec import DEFAULT_RECONNECT_BUDGET_S, LinkSpec
 from paho.mqtt.enums import CallbackAPIVersion
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, DataPlaneError
+from iotsecbench_agent.jobkinds import runner_for
 from iotsecbench_agent.oneway.wire import END_SEQ, build_payload
 from iotsecbench_agent.platform.controlplane import (
     ControlPlaneOptions,
@@ -28,8 +30,7 @@ from iotsecbench_agent.platform.controlplane import (
     Topics,
     status_message,
 )
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.runtime.config import parse_mqtt_url
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from restartkit import RestartableBroker, restartable_broker
 from test_health import AHEAD_NS, time_url  # noqa: F401 (the platform clock fixture)
@@ -127,7 +128,7 @@ ANY_MOMENT = "any-moment"
 def test_mqtt_roundtrip_rides_out_a_broker_restart_and_records_the_cut_message_lost(
     rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture, qos: int, cut: str
 ) -> None:
-    caplog.set_level(logging.INFO, logger="iotsecbench_agent.runners.mqtt_link")
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.links.mqtt_link")
     run = Run(mqtt_spec(rbroker, qos=qos))
     if cut == IN_FLIGHT:
         restart = rbroker.restart_later(after_s=1.0, down_s=1.0, frozen_s=0.1)
@@ -196,7 +197,7 @@ def test_reconnect_budget_defaults_to_30_s_and_is_checked_like_the_other_fields(
 def test_srup_roundtrip_rides_out_a_broker_restart_with_both_ends_reconnected(
     rbroker: RestartableBroker, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="iotsecbench_agent.runners.mqtt_link")
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.links.mqtt_link")
     run = Run(srup_spec(rbroker, srup_signature="ed25519"))
     restart = rbroker.restart_later(after_s=1.0, down_s=1.0, frozen_s=0.1)
     run.execute()
@@ -273,7 +274,7 @@ def test_oneway_receiver_resubscribes_after_a_broker_restart_and_counts_the_gap_
     time_url: str,  # noqa: F811
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.INFO, logger="iotsecbench_agent.runners.mqtt_link")
+    caplog.set_level(logging.INFO, logger="iotsecbench_agent.links.mqtt_link")
     topic = f"iotsecbench/test/oneway/{uuid.uuid4().hex[:8]}"
     spec = {
         "protocol": "mqtt",

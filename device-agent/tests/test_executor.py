@@ -17,9 +17,9 @@ from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.platform.controlplane import Topics
 from iotsecbench_agent.platform.events import EventPublisher
 from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.progress import DONE, FAILED, Progress
 from iotsecbench_agent.platform.uploader import Uploader
 from iotsecbench_agent.runtime.executor import JobExecutor
-from iotsecbench_agent.runtime.progress import DONE, FAILED, Progress
 from iotsecbench_agent.storage.recordlog import (
     OK,
     Record,

@@ -136,7 +136,7 @@ def test_a_tls_job_gets_the_devices_own_certificate_and_the_brokers_ca() -> None
 def test_a_plain_job_gets_the_data_plane_credentials_quoted_into_its_url() -> None:
     applied = _identity().apply({"broker_url": "mqtt://broker:1883", "qos": 1}, context=CONTEXT)
     assert applied["broker_url"] == "mqtt://data-x:p%40ss%2Fword%3A1@broker:1883"
-    from iotsecbench_agent.runtime.config import parse_mqtt_url
+    from iotsecbench_agent.brokerurl import parse_mqtt_url
 
     parsed = parse_mqtt_url(applied["broker_url"])
     assert (parsed.username, parsed.password) == ("data-x", DATA_PASSWORD)

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from iotsecbench_agent.runners import RunClock, RunContext
-from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
-from iotsecbench_agent.runners.mqtt_wire import (
+from iotsecbench_agent.links.mqtt_wire import (
     CountingSocket,
     MeteredClient,
     OutboundMeter,
     publish_packet_size,
 )
+from iotsecbench_agent.runners import RunClock, RunContext
+from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.storage.recordlog import OK, Record
 from testkit import WAIT_S, Broker, Capture, tshark_binary
 

@@ -11,9 +11,10 @@ import pytest
 from iotsecbench_contract.errors import JobSpecError
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.links.mqtt_wire import publish_packet_size
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner, SeqTags, payload_of
-from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
 from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from testkit import BLACKHOLE_PREFIX, INJECTOR_USER, Broker, Observer
 

@@ -13,9 +13,10 @@ import pytest
 from iotsecbench_contract.errors import JobSpecError
 
 from iotsecbench_agent.errors import DataPlaneError
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.links.mqtt_wire import CountingTLSSocket, publish_packet_size
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
-from iotsecbench_agent.runners.mqtt_wire import CountingTLSSocket, publish_packet_size
 from iotsecbench_agent.storage.recordlog import OK, Record
 from testkit import Capture, TlsBroker, tshark_binary
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from iotsecbench_agent.runners.mqtt_wire import OutboundMeter, publish_packet_size, varint
+from iotsecbench_agent.links.mqtt_wire import OutboundMeter, publish_packet_size, varint
 
 
 def publish_packet(

@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from iotsecbench_contract.errors import JobSpecError
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import DataPlaneError
+from iotsecbench_agent.links import mqtt_link
 from iotsecbench_agent.mqttsn import codec, gateway
 from iotsecbench_agent.mqttsn.client import SnClient
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners import mqtt_link
 from iotsecbench_agent.runners.mqttsn_roundtrip import MqttSnSpec
-from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.storage.recordlog import LOST, OK
 from restartkit import RestartableBroker, restartable_broker
 from test_data_plane_faults import (

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from mqttsn12.client.MqttSnClient import MqttSnClient, MqttSnListener, MqttSnMessage
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import SnClient
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runtime.config import parse_mqtt_url
 from mqttsn_kit import run_sn_broker
 from testkit import WAIT_S, Broker, Observer
 

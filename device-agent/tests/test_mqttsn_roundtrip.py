@@ -13,13 +13,14 @@ import pytest
 from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
+from iotsecbench_agent.jobkinds import runner_for
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.gateway import Gateway
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import filler_for, payload_of
 from iotsecbench_agent.runners.mqttsn_roundtrip import MqttSnRoundTripRunner
-from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import blockmodes, registry
 from iotsecbench_agent.storage.recordlog import DECRYPT_ERROR, LOST, OK, Record
 from mqttsn_kit import UdpTap, run_sn_broker

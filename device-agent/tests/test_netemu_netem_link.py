@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from iotsecbench_contract.delaytables import load_table
+from iotsecbench_contract.delaytables import catalogue_dir, load_table
 from iotsecbench_contract.netprofile import LinkProfile
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.netemu import nsutil, owners
 from iotsecbench_agent.netemu.errors import BackendUnavailable
 from iotsecbench_agent.netemu.link import Link, open_link
 from iotsecbench_agent.netemu.netem import NetemUnexpressible, ReadbackMismatch
 from iotsecbench_agent.netemu.verify import verify
-from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.runtime.enforcement import (
     NetworkProfileSpec,
     NotEnforced,
@@ -42,7 +42,7 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists("/usr/sbin/tc"), reason="no iproute2 tc here"),
 ]
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "network-profiles"
+FIXTURES = catalogue_dir()
 TABLE = "TIM.bad.3G.no_roaming"
 _names = itertools.count()
 

@@ -26,11 +26,12 @@ from iotsecbench_contract.jobspec import LinkSpec
 from paho.mqtt.enums import CallbackAPIVersion
 
 from iotsecbench_agent.errors import AgentError
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.links.mqtt_wire import publish_packet_size
 from iotsecbench_agent.oneway import OneWayController, Target, TargetResult, build_payload
 from iotsecbench_agent.oneway.clock import ClockOffset
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
-from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
 from iotsecbench_agent.runners.oneway_receiver import (
     MqttOneWayReceiver,
     SrupOneWayReceiver,

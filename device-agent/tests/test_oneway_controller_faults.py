@@ -1,5 +1,5 @@
 """A broker restart in the middle of a one-way run: the platform's ``OneWayController``
-rides it out within ``reconnect_budget_s`` (runners/mqtt_link.ride_out), skips the messages
+rides it out within ``reconnect_budget_s`` (links/mqtt_link.ride_out), skips the messages
 whose send time passed while it was cut off (never sent late in a burst), sends nothing
 twice, and still sends every END marker; past the budget it fails naming it. Against a
 real Mosquitto killed and started again (tests/restartkit.py), with two plain paho

@@ -16,14 +16,15 @@ import pytest
 from Crypto.PublicKey.ECC import EccKey
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
+from iotsecbench_agent.jobkinds import runner_for
 from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy, upload_policy
 from iotsecbench_agent.platform.controlplane import Topics
 from iotsecbench_agent.platform.events import EventPublisher
 from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.platform.uploader import Uploader
-from iotsecbench_agent.runners import RunContext, Runner, runner_for
+from iotsecbench_agent.runners import RunContext, Runner
 from iotsecbench_agent.runtime.executor import JobExecutor
-from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.storage.recordlog import OK, Record, RunFiles, RunMeta
 from testkit import TOKEN, FakeControlPlane, FakePlatform, Request, make_job, sign_envelope
 

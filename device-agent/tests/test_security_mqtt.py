@@ -20,16 +20,17 @@ from Crypto.Cipher import AES
 from Crypto.PublicKey.ECC import EccKey
 
 from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.links.mqtt_wire import publish_packet_size
 from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.platform.controlplane import Topics
 from iotsecbench_agent.platform.events import EventPublisher
 from iotsecbench_agent.platform.jobs import JobVerifier, SeqStore
+from iotsecbench_agent.platform.progress import Progress
 from iotsecbench_agent.platform.uploader import Uploader
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
-from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.timing import HarnessFloor
 from iotsecbench_agent.runtime.executor import JobExecutor
-from iotsecbench_agent.runtime.progress import Progress
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.storage.recordlog import (
     DECRYPT_ERROR,

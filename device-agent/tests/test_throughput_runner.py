@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from Crypto.PublicKey.ECC import EccKey
 
+from iotsecbench_agent.jobkinds import runner_for
 from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.platform.controlplane import Topics
 from iotsecbench_agent.platform.events import EventPublisher
 from iotsecbench_agent.platform.jobs import Job, JobVerifier, SeqStore
+from iotsecbench_agent.platform.progress import DONE, FAILED, Progress
 from iotsecbench_agent.platform.uploader import Uploader
-from iotsecbench_agent.runners import runner_for
 from iotsecbench_agent.runtime.executor import JobExecutor
-from iotsecbench_agent.runtime.progress import DONE, FAILED, Progress
 from iotsecbench_agent.storage.recordlog import RunFiles, RunMeta
 from iotsecbench_agent.storage.samplelog import HEADER, Sample, SampleFiles, read_samples
 from test_cipher_bench_runner import serve_samples

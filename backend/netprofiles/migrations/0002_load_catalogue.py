@@ -1,6 +1,7 @@
-"""Load the built-in catalogue (fixtures/network-profiles/) with this migration's models.
+"""Load the built-in catalogue (the contract's network-profiles/ package data) with this
+migration's models.
 
-Later changes to the fixtures are applied by `manage.py load_network_profiles` (idempotent),
+Later changes to that data are applied by `manage.py load_network_profiles` (idempotent),
 or by a new data migration that calls the same loader.
 """
 

@@ -3,7 +3,7 @@
 One measured figure and a model around it (docs/results.md, "Message sizes"):
 
 - **Measured**: the agent counts the bytes its MQTT client wrote to the socket for each
-  PUBLISH (`MessageRecord.wire_bytes`, device-agent `runners/mqtt_wire.py`): the MQTT packet
+  PUBLISH (`MessageRecord.wire_bytes`, device-agent `links/mqtt_wire.py`): the MQTT packet
   on plain TCP, the TLS records carrying it over TLS. The breakdown uses the median over the
   run's delivered (`ok`) messages.
 - **From the run's parameters** (its frozen spec): the MQTT header and topic, SRUP's fields,

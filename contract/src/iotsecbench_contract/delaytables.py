@@ -15,6 +15,7 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from iotsecbench_contract.errors import TableError
@@ -35,6 +36,25 @@ SYSTEM_TABLE_DIRS = (
 BUILTIN = ("normal", "pareto", "paretonormal")
 # mobile-latency-emulator's file of "<name> <µ ms> <σ ms>" lines, beside its tables.
 PROFILE_INFO = "profile_info.txt"
+# The network-profile catalogue's data, package data of this package (pyproject.toml's
+# package-data): the measured tables, their profile_info.txt, profiles_summary.csv and the
+# SRUP paper's conditions, so an agent or a backend installed without the repository has them.
+CATALOGUE_DIR = "network-profiles"
+
+
+def catalogue_dir() -> Path:
+    """The directory of the catalogue's data (measured tables, ``PROFILE_INFO``,
+    ``profiles_summary.csv``, ``srup-conditions.json``) in the installed package.
+
+    A directory on disk, as every pip install (wheel or editable) unpacks one; TableError
+    if this package was imported from somewhere that has none (a zip file)."""
+    found = resources.files("iotsecbench_contract") / CATALOGUE_DIR
+    if not isinstance(found, Path) or not found.is_dir():
+        raise TableError(
+            f"iotsecbench_contract has no {CATALOGUE_DIR}/ directory on disk ({found}): "
+            "install the package with pip (pip install ./contract)"
+        )
+    return found
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Load the built-in network-profile catalogue from fixtures/network-profiles/ (idempotent)."""
+"""Load the built-in network-profile catalogue from the contract's package data (idempotent)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from netprofiles.services import FIXTURES_DIR, catalogue_load
+from netprofiles.services import CATALOGUE_DIR, catalogue_load
 
 
 class Command(BaseCommand):
     help = (
         "Make the built-in network profiles (SRUP conditions, measured tables) match "
-        "fixtures/network-profiles/; running it again changes nothing."
+        "the contract's package data (network-profiles/); running it again changes nothing."
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--directory", type=Path, default=FIXTURES_DIR)
+        parser.add_argument("--directory", type=Path, default=CATALOGUE_DIR)
 
     def handle(self, *args: Any, directory: Path, **options: Any) -> None:
         result = catalogue_load(directory=directory)

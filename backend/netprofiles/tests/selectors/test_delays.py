@@ -8,7 +8,7 @@ import pytest
 
 from netprofiles.models import NetworkProfile, ProfileKind
 from netprofiles.selectors import HISTOGRAM_BINS, profile_delays
-from netprofiles.services import FIXTURES_DIR
+from netprofiles.services import CATALOGUE_DIR
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ MEAN_OFF_MU = {"Movistar.good.4G.no_roaming": -0.015, "Telenor.medium.3G.no_roam
 def test_every_tables_delivered_mean_is_within_1_percent_of_profile_info_mu_but_two():
     summary = {
         row["profile"]: row
-        for row in csv.DictReader((FIXTURES_DIR / "profiles_summary.csv").open(encoding="utf-8"))
+        for row in csv.DictReader((CATALOGUE_DIR / "profiles_summary.csv").open(encoding="utf-8"))
     }
     profiles = NetworkProfile.objects.filter(kind=ProfileKind.MEASURED_TABLE)
     assert profiles.count() == 51

@@ -1,4 +1,4 @@
-"""The built-in catalogue: loaded by the data migration from fixtures/network-profiles/."""
+"""The built-in catalogue: loaded by the data migration from the contract's package data."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from iotsecbench_contract.delaytables import read_profile_info
 from iotsecbench_contract.netprofile import LinkProfile
 
 from netprofiles.models import DelayTable, NetworkProfile, ProfileKind
-from netprofiles.services import FIXTURES_DIR, builtin_id, catalogue_load
+from netprofiles.services import CATALOGUE_DIR, builtin_id, catalogue_load
 
 pytestmark = pytest.mark.django_db
 
-PROFILE_INFO = read_profile_info(FIXTURES_DIR / "profile_info.txt")
+PROFILE_INFO = read_profile_info(CATALOGUE_DIR / "profile_info.txt")
 
 # Poulter & Cox 2021 (IoT 2, 549-563), Table A1, typed from the paper: experiment →
 # (measured table, or tc settings as rate kbit/s, delay ms, delay-distro ms, loss %).

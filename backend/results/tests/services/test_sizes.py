@@ -68,7 +68,7 @@ def test_mqtt_remaining_length_takes_a_second_byte_from_128():
 
 
 def test_mqtt_parts_add_up_to_the_agents_publish_packet_size():
-    from iotsecbench_agent.runners.mqtt_wire import publish_packet_size
+    from iotsecbench_agent.links.mqtt_wire import publish_packet_size
 
     for qos in (0, 1, 2):
         for version in ("3.1.1", "5"):

@@ -30,7 +30,7 @@ from iotsecbench_agent.errors import (
     PlatformRejected,
     PlatformUnavailable,
 )
-from iotsecbench_agent.kinds.registry import KINDS, by_command
+from iotsecbench_agent.jobkinds import KINDS, by_command
 from iotsecbench_agent.mqttsn import cli as cli_mqttsn
 from iotsecbench_agent.platform import api
 from iotsecbench_agent.platform.identity import (

@@ -5,7 +5,7 @@ and its CLI subcommand), and the base of the runners of the kinds that log sampl
 A kind is one folder (``cipherbench/``, ``throughput/``) holding its plan, its engine, its
 runner (what the runtime runs for a job of that kind), its CLI subcommand (``cli.py``, a
 ``KindCli``) and a ``kind.py`` that puts the two in one ``BenchKind``;
-``kinds/registry.py`` lists the kinds, and the runtime and the CLI find them there only.
+``jobkinds.py`` lists the kinds, and the runtime and the CLI find them there only.
 """
 
 from __future__ import annotations

@@ -20,13 +20,13 @@ from typing import Any
 
 from iotsecbench_contract.jobspec import DEFAULT_RECONNECT_BUDGET_S
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.mqttsn.gateway import (
     DEFAULT_GW_ID,
     DEFAULT_PORT,
     Gateway,
 )
-from iotsecbench_agent.runtime.config import parse_mqtt_url
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ receivers correct their timestamps to) once every receiver has said ``receiver_r
 the receivers are ``runners/oneway_receiver.py``. Method and limits:
 device-agent/docs/one-way.md.
 
-- One connection through ``runners.mqtt_link.MqttLink``: TCP_NODELAY, TLS below paho
+- One connection through ``links.mqtt_link.MqttLink``: TCP_NODELAY, TLS below paho
   (``LinkSpec``'s fields), bytes counted at the socket per PUBLISH, the network I/O driven
   in the calling thread, so a ``publish`` is written before it returns.
 - Each payload (``wire.build_payload``) carries its ``seq`` and ``t_send_ns``, taken with
@@ -46,15 +46,15 @@ from iotsecbench_contract.intervals import FIXED, interval_sampler
 from iotsecbench_contract.jobspec import LinkSpec
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted
-from iotsecbench_agent.oneway.wire import END_SEQ, SRUP_DATA_ID, build_payload
-from iotsecbench_agent.runners.mqtt_link import (
+from iotsecbench_agent.links.mqtt_link import (
     ConnectionLost,
     MqttLink,
     check_publish,
     pump,
     ride_out,
 )
-from iotsecbench_agent.runners.mqtt_wire import MeteredClient, OutboundMeter
+from iotsecbench_agent.links.mqtt_wire import MeteredClient, OutboundMeter
+from iotsecbench_agent.oneway.wire import END_SEQ, SRUP_DATA_ID, build_payload
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism
 from iotsecbench_agent.security.mechanisms import Signature

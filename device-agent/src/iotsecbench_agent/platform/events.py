@@ -10,7 +10,7 @@ from typing import Any, Callable
 from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.platform.controlplane import ControlPlane, Topics
 from iotsecbench_agent.platform.jobs import MALFORMED, Job, JobRejected, JobVerifier
-from iotsecbench_agent.runtime.progress import Progress
+from iotsecbench_agent.platform.progress import Progress
 
 logger = logging.getLogger(__name__)
 

@@ -28,8 +28,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from iotsecbench_contract.sealing import SealError, unseal
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import ConfigError
-from iotsecbench_agent.runtime.config import parse_mqtt_url
+from iotsecbench_agent.links.mqtt_link import load_client_chain
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 
 KEY_FILE = "mqtt-client.key"
@@ -130,8 +131,6 @@ class BrokerIdentity:
         if not self.enabled:
             return None
         context = ssl.create_default_context(cadata=self.ca_cert)
-        from iotsecbench_agent.runners.mqtt_link import load_client_chain
-
         assert self.client_cert is not None
         assert self.client_key is not None
         load_client_chain(context, self.client_cert, self.client_key)

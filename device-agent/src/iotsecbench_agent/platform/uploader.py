@@ -29,27 +29,10 @@ from iotsecbench_agent.platform.api import (
     RetryPolicy,
     with_retries,
 )
-from iotsecbench_agent.storage.recordlog import HEADER, UploadCursor, iter_lines
+from iotsecbench_agent.storage.recordlog import HEADER, UploadCursor
+from iotsecbench_agent.storage.uploadformat import RECORDS, UploadFormat
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class UploadFormat:
-    """What kind of log is uploaded: its CSV header line (sent first in every chunk), the
-    scope inserted in the idempotency key (None: ``<run_id>:<device_id>:<i>`` as §6), and
-    how to read its lines lazily (without the header, without a torn last line)."""
-
-    header: str
-    key_scope: str | None
-    lines: Callable[[Path], Iterator[str]]
-
-    def idempotency_key(self, run_id: str, device_id: str, index: int) -> str:
-        scope = "" if self.key_scope is None else f"{self.key_scope}:"
-        return f"{run_id}:{device_id}:{scope}{index}"
-
-
-RECORDS = UploadFormat(header=HEADER, key_scope=None, lines=iter_lines)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Protocol runners. Importing this package registers every built-in messaging runner; the
-runner of each benchmark kind is listed in ``kinds/registry.py``."""
+runner of each benchmark kind is listed in ``jobkinds.py``, which finds a job's runner
+(``jobkinds.runner_for``)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,23 @@ from iotsecbench_agent.runners import (
     oneway_receiver,
     srup_roundtrip,
 )
-from iotsecbench_agent.runners.base import RunClock, RunContext, Runner, register, runner_for
+from iotsecbench_agent.runners.base import (
+    RunClock,
+    RunContext,
+    Runner,
+    messaging_runner_for,
+    register,
+)
 
 __all__ = [
     "RunClock",
     "RunContext",
     "Runner",
     "coap_roundtrip",
+    "messaging_runner_for",
     "mqtt_roundtrip",
     "mqttsn_roundtrip",
     "oneway_receiver",
     "register",
-    "runner_for",
     "srup_roundtrip",
 ]

@@ -7,7 +7,7 @@ message, ``cleanup`` releases everything and is always called, also after a fail
 Messaging runners are registered by ``protocol`` and ``measurement`` (one runner per
 pair: the ``mqtt`` round trip and the ``mqtt`` one-way receiver are two); the runner of
 another job kind (a benchmark kind, e.g. ``cipher_bench``, §7, or ``throughput``, §8) sets
-``kind`` and is found through the list of kinds, ``kinds/registry.py``. A runner whose
+``kind`` and is found through the list of kinds, ``jobkinds.py``. A runner whose
 ``log`` is ``SAMPLES`` emits ``samplelog.Sample`` through ``context.emit_sample`` instead
 of records.
 """
@@ -157,7 +157,7 @@ def register(cls: R) -> R:
     """Class decorator: make ``cls`` the runner for its ``protocol`` and each of its
     ``measurements`` (messaging runners; a benchmark kind's runner is in its ``BenchKind``)."""
     if cls.kind != MESSAGING:
-        raise RuntimeError(f"{cls.__name__} runs {cls.kind!r} jobs: list its kind in kinds/")
+        raise RuntimeError(f"{cls.__name__} runs {cls.kind!r} jobs: list its kind in jobkinds.py")
     by_measurement = _RUNNERS.setdefault(cls.protocol, {})
     for measurement in cls.measurements:
         if measurement in by_measurement:
@@ -166,16 +166,10 @@ def register(cls: R) -> R:
     return cls
 
 
-def runner_for(kind: str, spec: Mapping[str, Any]) -> type[Runner]:
-    """The runner class for a job, or UnsupportedJob saying what is not supported."""
-    if kind != MESSAGING:
-        # The kinds import this module (their runners are Runners): look them up on use.
-        from iotsecbench_agent.kinds.registry import by_job_kind
-
-        bench_kind = by_job_kind().get(kind)
-        if bench_kind is None:
-            raise UnsupportedJob(f"job kind {kind!r} is not supported by this agent")
-        return bench_kind.runner
+def messaging_runner_for(spec: Mapping[str, Any]) -> type[Runner]:
+    """The messaging runner for a job's spec (its ``protocol`` and ``measurement``), or
+    UnsupportedJob saying what is not supported. A job of any kind is looked up with
+    ``jobkinds.runner_for``."""
     protocol = spec.get("protocol")
     runners = _RUNNERS.get(protocol) if isinstance(protocol, str) else None
     if runners is None:

@@ -54,9 +54,9 @@ from iotsecbench_contract.jobspec import (
 )
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
+from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
-from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,

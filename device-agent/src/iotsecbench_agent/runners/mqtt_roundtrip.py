@@ -55,15 +55,15 @@ import paho.mqtt.client as mqtt
 from iotsecbench_contract.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
-from iotsecbench_agent.runners.mqtt_link import (
+from iotsecbench_agent.links.mqtt_link import (
     ConnectionLost,
     MqttLink,
     check_publish,
     pump,
     ride_out,
 )
-from iotsecbench_agent.runners.mqtt_wire import SEQ_BYTES, OutboundMeter
+from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES, OutboundMeter
+from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     Reply,

@@ -67,6 +67,7 @@ from iotsecbench_contract.jobspec import (
 )
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import SnClient, return_code_name
@@ -80,7 +81,6 @@ from iotsecbench_agent.runners.timing import (
     time_secure,
     time_unsecure,
 )
-from iotsecbench_agent.runtime.config import parse_mqtt_url
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError, SecurityError
 from iotsecbench_agent.storage.recordlog import LOST, OK

@@ -74,13 +74,13 @@ from iotsecbench_contract.limits import ONE_WAY_MIN_PAYLOAD
 from iotsecbench_contract.mechanisms import SIGNATURE
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.links.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
+from iotsecbench_agent.links.mqtt_wire import CountingSocket, CountingTLSSocket, OutboundMeter
 from iotsecbench_agent.netemu.nsutil import in_main_namespace
 from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_clock_offset
 from iotsecbench_agent.oneway.wire import parse_payload
 from iotsecbench_agent.runners.base import Runner, register, require
-from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
-from iotsecbench_agent.runners.mqtt_wire import CountingSocket, CountingTLSSocket, OutboundMeter
 from iotsecbench_agent.runners.srup_roundtrip import _id_field
 from iotsecbench_agent.runners.timing import HarnessFloor, refusal_outcome, time_unsecure
 from iotsecbench_agent.security import registry

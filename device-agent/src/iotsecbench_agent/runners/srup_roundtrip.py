@@ -60,10 +60,10 @@ from iotsecbench_contract.jobspec import (
 from iotsecbench_contract.topics import SRUP_ID_HEX_DIGITS, srup_id, srup_topic
 
 from iotsecbench_agent.errors import UnsupportedJob
+from iotsecbench_agent.links.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
+from iotsecbench_agent.links.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
-from iotsecbench_agent.runners.mqtt_link import ConnectionLost, MqttLink, pump, ride_out
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
-from iotsecbench_agent.runners.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     Reply,

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from iotsecbench_contract.brokerurl import REDACTED, BrokerAddress, redact_url
-from iotsecbench_contract.brokerurl import parse_mqtt_url as contract_parse_mqtt_url
-from iotsecbench_contract.errors import BrokerUrlError
+from iotsecbench_contract.brokerurl import REDACTED, redact_url
 from iotsecbench_contract.topics import agent_prefix
 
+from iotsecbench_agent.brokerurl import parse_mqtt_url
 from iotsecbench_agent.errors import ConfigError
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import HEADER as RECORD_HEADER
@@ -141,14 +140,6 @@ class AgentState:
         if password:
             found.append(password)
         return found
-
-
-def parse_mqtt_url(url: str, *, what: str = "MQTT URL") -> BrokerAddress:
-    """The contract's ``parse_mqtt_url``, failing with ConfigError (a setting to fix)."""
-    try:
-        return contract_parse_mqtt_url(url, what=what)
-    except BrokerUrlError as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def validate_http_url(url: str, *, what: str) -> str:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from iotsecbench_contract.brokerurl import BrokerAddress
-from iotsecbench_contract.delaytables import MAX_TABLE_SIZE, resolve
+from iotsecbench_contract.delaytables import MAX_TABLE_SIZE, catalogue_dir, resolve
 from iotsecbench_contract.errors import ContractError, TableError
 from iotsecbench_contract.netprofile import DIRECTIONS, LinkProfile
 
@@ -62,8 +62,6 @@ AUTO = "auto"
 BACKEND_CHOICES = (AUTO, NETEM, USERSPACE)
 # Table names become file names in a private directory: no separators, no dot files.
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,199}$")
-# The repository's measured tables, found when the agent runs from a checkout.
-FIXTURE_TABLES = Path("fixtures", "network-profiles")
 
 
 class NotEnforced(NetemuError):
@@ -150,13 +148,10 @@ class EnforcedPath:
 
 
 def table_dirs(job_tables: Path | None) -> list[Path]:
-    """Where measured tables are looked up: the job's own, then the repository's."""
+    """Where measured tables are looked up: the job's own, then the catalogue's (package
+    data of the contract, so an agent installed without the repository has them too)."""
     dirs = [job_tables] if job_tables is not None else []
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / FIXTURE_TABLES
-        if candidate.is_dir():
-            dirs.append(candidate)
-            break
+    dirs.append(catalogue_dir())
     return dirs
 
 
@@ -246,5 +241,5 @@ def _hint(exc: NetemuError | ContractError) -> str:
     if isinstance(exc, ReadbackMismatch):
         return " (the kernel's netem did not take the profile as given)"
     if isinstance(exc, TableError):
-        return f" (send its values in spec.{FIELD}.tables, or add it to {FIXTURE_TABLES})"
+        return f" (send its values in spec.{FIELD}.tables, or add it to {catalogue_dir()})"
     return ""

@@ -39,16 +39,17 @@ from iotsecbench_agent.errors import (
     RunAborted,
     UnsupportedJob,
 )
+from iotsecbench_agent.jobkinds import runner_for
 from iotsecbench_agent.platform.api import PlatformApi, RetryPolicy
 from iotsecbench_agent.platform.events import EventPublisher
 from iotsecbench_agent.platform.identity import BrokerIdentity
 from iotsecbench_agent.platform.jobs import Job
-from iotsecbench_agent.platform.uploader import RECORDS, Uploader, UploadFormat
-from iotsecbench_agent.runners import RunClock, RunContext, Runner, runner_for
+from iotsecbench_agent.platform.progress import DONE, FAILED, UPLOADING, Progress
+from iotsecbench_agent.platform.uploader import Uploader
+from iotsecbench_agent.runners import RunClock, RunContext, Runner
 from iotsecbench_agent.runners.base import SAMPLES
 from iotsecbench_agent.runtime.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.runtime.health import health_report
-from iotsecbench_agent.runtime.progress import DONE, FAILED, UPLOADING, Progress
 from iotsecbench_agent.storage.csvlog import RUNS_DIR
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import (
@@ -69,6 +70,7 @@ from iotsecbench_agent.storage.samplelog import (
     SampleFiles,
     SampleLog,
 )
+from iotsecbench_agent.storage.uploadformat import RECORDS, UploadFormat
 
 logger = logging.getLogger(__name__)
 

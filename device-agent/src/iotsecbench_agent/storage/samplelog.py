@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iotsecbench_agent.errors import UnsupportedJob
-from iotsecbench_agent.platform.uploader import UploadFormat
 from iotsecbench_agent.storage.csvlog import AppendOnlyLog, LogFiles, iter_log_lines, pad_fields
+from iotsecbench_agent.storage.uploadformat import UploadFormat
 
 HEADER = "mechanism,operation,data_bytes,repetition,wall_ns,cpu_ns,peak_rss_kb,packets,calls"
 # Before throughput runs a sample had no `packets`, and before short calls were timed in

@@ -68,7 +68,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
-from iotsecbench_agent.runners.mqtt_wire import (
+from iotsecbench_agent.links.mqtt_wire import (
     CountingSocket,
     CountingTLSSocket,
     MeteredClient,
