@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from results.apis.common import messaging_run
 from results.errors import RunHasNoDeliveredMessages
 from results.services import run_sizes_compute
-from results.services.sizes import COMPONENTS, Basis
+from results.services.size_model import COMPONENTS, Basis
 
 NO_DELIVERED_MESSAGES_MESSAGE = (
     "Run {run_id} has no delivered message: there are no measured wire bytes to break down."
@@ -31,7 +31,7 @@ class SizeComponentSerializer(serializers.Serializer[object]):
     basis = serializers.ChoiceField(
         choices=[Basis.MEASURED, Basis.SPEC, Basis.ASSUMED],
         help_text="measured (from wire bytes), spec (computed from the run's parameters) or "
-        "assumed (a documented constant per TCP segment).",
+        "assumed (a documented constant per TCP segment or IP packet).",
     )
 
 
@@ -43,7 +43,7 @@ class RunSizesSerializer(serializers.Serializer[object]):
     protocol = serializers.CharField()
     mqtt_version = serializers.CharField()
     qos = serializers.IntegerField()
-    transport = serializers.CharField()
+    transport = serializers.CharField(help_text="The spec's transport (an MQTT field).")
     security = serializers.CharField()
     srup_signature = serializers.CharField(allow_null=True)
     payload_size = serializers.IntegerField()
@@ -52,21 +52,25 @@ class RunSizesSerializer(serializers.Serializer[object]):
     )
     wire_bytes_median = serializers.IntegerField(
         source="wire.median",
-        help_text="Measured TCP payload bytes of a message (its MQTT packet, in TLS records "
-        "over TLS): the lower median over delivered messages.",
+        help_text="Measured bytes of a message at the agent's socket (the MQTT packet, in TLS "
+        "records over TLS; the UDP payload of the CoAP request or MQTT-SN PUBLISH): the lower "
+        "median over delivered messages.",
     )
     wire_bytes_min = serializers.IntegerField(source="wire.min")
     wire_bytes_max = serializers.IntegerField(source="wire.max")
     plaintext_bytes = serializers.IntegerField(
-        help_text="The MQTT packet the run's parameters describe, without TLS."
+        help_text="The message the run's parameters describe, without TLS (and, for CoAP, "
+        "without the token)."
     )
     residual_bytes = serializers.IntegerField(
         help_text="wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, "
-        "0 on plain TCP when the model is right."
+        "the token for CoAP (0 to 8 bytes), otherwise 0 when the model is right."
     )
     model_agrees = serializers.BooleanField()
     warning = serializers.CharField(allow_null=True)
-    segments = serializers.IntegerField(help_text="TCP segments assumed for one message.")
+    segments = serializers.IntegerField(
+        help_text="TCP segments, or IP packets of the UDP datagram, assumed for one message."
+    )
     frame_bytes = serializers.IntegerField(help_text="Sum of the components.")
     components = SizeComponentSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())

@@ -11,12 +11,16 @@ from django.conf import settings
 from iotsecbench_contract.mechanisms import MECHANISMS
 
 from experiments.models import (
+    CoapMethod,
+    CoapType,
     IntervalDistribution,
+    Measurement,
     Protocol,
     Run,
     RunDevice,
     RunStatus,
     SrupSignature,
+    TopicIdType,
     Transport,
 )
 from measurements.models import BenchSample
@@ -28,6 +32,10 @@ _MECHANISM_LABELS = {m.name: m.label for m in MECHANISMS}
 _TRANSPORT_LABELS = dict(Transport.choices)
 _SRUP_SIGNATURE_LABELS = dict(SrupSignature.choices)
 _UNKNOWN = "unknown"
+# RFC 7252 §4.8's transmission parameters, the agent's defaults for a CoAP run whose spec
+# does not set them (device-agent runners/coap_roundtrip.py DEFAULT_ACK_TIMEOUT_MS, ...).
+COAP_ACK_TIMEOUT_MS = 2000
+COAP_MAX_RETRANSMIT = 4
 
 
 def _ms(value: float | None) -> str:
@@ -113,15 +121,15 @@ def _protocol(spec: dict[str, Any]) -> str:
         signature = spec.get("srup_signature", _UNKNOWN)
         label = _SRUP_SIGNATURE_LABELS.get(signature, signature)
         return f"{Protocol.SRUP.label} with {label} signatures over {mqtt}"
-    if spec.get("protocol", Protocol.MQTT) == Protocol.MQTT:
-        return mqtt
-    return str(spec["protocol"])
+    return mqtt
 
 
-def _schedule(spec: dict[str, Any]) -> str:
+def _schedule(spec: dict[str, Any], *, one_way: bool = False) -> str:
     interval = spec.get("interval_ms", 0)
     distribution = spec.get("interval_distribution", IntervalDistribution.FIXED)
     if not interval:
+        if one_way:
+            return "back to back (each message sent as soon as the previous one was)"
         return "back to back (each message sent when the previous one returned)"
     seed = spec.get("interval_seed")
     seeded = f" (seed {seed})" if seed is not None else ""
@@ -132,30 +140,160 @@ def _schedule(spec: dict[str, Any]) -> str:
     return f"at a fixed interval of {interval} ms"
 
 
+def _secured(spec: dict[str, Any]) -> str:
+    security = spec.get("security", "none")
+    if security == "none":
+        return "without payload security"
+    return f"secured with {_MECHANISM_LABELS.get(security, security)}"
+
+
+_MONOTONIC = "on the device's monotonic clock (perf_counter_ns)"
+
+
+def _lost(spec: dict[str, Any], what: str = "a message not back") -> str:
+    return f"{what} within {spec.get('timeout_ms', _UNKNOWN)} ms counted as lost"
+
+
+def _mqtt_method(spec: dict[str, Any]) -> str:
+    """An MQTT round trip: publish to the device's own topic, time until the broker's copy
+    of it came back (device-agent runners/mqtt_roundtrip.py)."""
+    transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
+    return (
+        f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
+        f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
+        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) to its own topic {_secured(spec)}, "
+        f"{_schedule(spec)}, and timed each "
+        "round trip from before securing the message to after the broker's copy was "
+        f"received and unsecured, {_MONOTONIC}; {_lost(spec)}."
+    )
+
+
+def _srup_method(spec: dict[str, Any]) -> str:
+    """A SRUP round trip: a signed request to the device end, its signed reply (device-agent
+    runners/srup_roundtrip.py)."""
+    transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
+    return (
+        f"Each device sent {_count(spec.get('message_count', _UNKNOWN))} SRUP data messages "
+        f"of {_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
+        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) on its SRUP topic to a device end "
+        "that verified each one and answered with a signed reply carrying its token, "
+        f"{_schedule(spec)}, and timed each round trip from before building and signing the "
+        "request to after the reply was received, verified and its sequence ID checked, "
+        f"{_MONOTONIC}; {_lost(spec, 'a request not answered')}."
+    )
+
+
+def _coap_method(spec: dict[str, Any]) -> str:
+    """A CoAP round trip: one request to an echo resource, its response carrying the body
+    back (device-agent runners/coap_roundtrip.py, docs/coap.md)."""
+    confirmable = spec.get("coap_type", CoapType.CON) == CoapType.CON
+    kind = "confirmable (CON)" if confirmable else "non-confirmable (NON)"
+    method = str(spec.get("coap_method", CoapMethod.GET)).upper()
+    url = spec.get("coap_url")
+    server = (
+        f"the CoAP server at {url}"
+        if url
+        else ("the agent's own CoAP echo server on the device (127.0.0.1, resource /echo)")
+    )
+    retransmit = ""
+    if confirmable:
+        ack = spec.get("coap_ack_timeout_ms", COAP_ACK_TIMEOUT_MS)
+        tries = spec.get("coap_max_retransmit", COAP_MAX_RETRANSMIT)
+        retransmit = (
+            "an unacknowledged request was retransmitted after an ACK timeout of "
+            f"{_count(ack)} ms (times a random factor up to 1.5), the wait doubling each time, "
+            f"up to {_count(tries)} times (RFC 7252 §4.2), and "
+        )
+    return (
+        f"Each device sent {_count(spec.get('message_count', _UNKNOWN))} CoAP {kind} "
+        f"{method} requests carrying {_count(spec.get('payload_size', _UNKNOWN))} bytes over "
+        f"UDP to {server} {_secured(spec)}, {_schedule(spec)}, and timed each round trip from "
+        "before securing the request to after the response carrying the body back was "
+        f"received and unsecured, {_MONOTONIC}; {retransmit}"
+        f"{_lost(spec, 'a request not answered')}."
+    )
+
+
+_TOPIC_ID_TYPES = {
+    TopicIdType.NORMAL: "a topic registered by name",
+    TopicIdType.SHORT: "a two-character short topic name",
+    TopicIdType.PREDEFINED: "a predefined topic id",
+}
+
+
+def _mqttsn_method(spec: dict[str, Any]) -> str:
+    """An MQTT-SN round trip: publish over UDP through a gateway to the broker, time until
+    the copy from the device's own subscription came back (runners/mqttsn_roundtrip.py)."""
+    gateway = spec.get("mqttsn_gateway")
+    through = (
+        f"the MQTT-SN gateway at {gateway}"
+        if gateway
+        else (
+            "the agent's own transparent MQTT-SN gateway on the device (127.0.0.1), which "
+            "bridged to the broker over MQTT 3.1.1"
+        )
+    )
+    qos = spec.get("qos", _UNKNOWN)
+    qos_text = "QoS -1, published without a connection" if qos == -1 else f"QoS {qos}"
+    topic = _TOPIC_ID_TYPES.get(spec.get("topic_id_type", TopicIdType.NORMAL), "its topic")
+    return (
+        f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
+        f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over MQTT-SN 1.2 ({qos_text}, "
+        f"UDP) to {topic} through {through}, {_secured(spec)}, "
+        f"{_schedule(spec)}, and timed each round trip from before securing the message to "
+        "after the broker's copy had come back through the gateway and was unsecured, "
+        f"{_MONOTONIC}; {_lost(spec)}."
+    )
+
+
+def _one_way_method(spec: dict[str, Any]) -> str:
+    """One way (the SRUP paper's method): the platform's controller sends, each device
+    times the arrival (device-agent runners/oneway_receiver.py, docs/one-way.md)."""
+    transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
+    srup = spec.get("protocol") == Protocol.SRUP
+    what = "SRUP data messages" if srup else "messages"
+    secured = "" if srup else f" {_secured(spec)}"
+    opened = "verified and its sequence ID checked" if srup else "unsecured"
+    return (
+        f"The platform, as controller, published {_count(spec.get('message_count', _UNKNOWN))} "
+        f"{what} of {_count(spec.get('payload_size', _UNKNOWN))} bytes to each device over "
+        f"{_protocol(spec)} (QoS {spec.get('qos', _UNKNOWN)}, {transport}){secured}, "
+        f"{_schedule(spec, one_way=True)}; each device took each message's one-way delay "
+        f"from the controller's send time (its wall clock, taken before "
+        f"{'signing' if srup else 'securing'}) to after the message was received and "
+        f"{opened}, its receive time corrected by its clock offset to the platform (the mean "
+        "of NTP-style probes before and after the run); a message not received within "
+        f"{spec.get('timeout_ms', _UNKNOWN)} ms after the controller's last counted as lost."
+    )
+
+
+def _messaging_method(spec: dict[str, Any]) -> str:
+    """What each device did and what was timed, in the run's own protocol and measurement."""
+    if spec.get("measurement") == Measurement.ONE_WAY:
+        return _one_way_method(spec)
+    protocol = spec.get("protocol", Protocol.MQTT)
+    if protocol == Protocol.COAP:
+        return _coap_method(spec)
+    if protocol == Protocol.MQTTSN:
+        return _mqttsn_method(spec)
+    if protocol == Protocol.SRUP:
+        return _srup_method(spec)
+    return _mqtt_method(spec)
+
+
 def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
     """A paragraph ready to paste into a paper's methods section: platform and agent
-    versions, devices and their facts, the conditions of the spec, counts and dates, and
-    the headline figures with their definitions."""
+    versions, devices and their facts, the run's protocol, transport and what was timed,
+    counts and dates, and the headline figures with their definitions."""
     spec = run.spec
     devices = list(run.run_devices.all())
-    security = spec.get("security", "none")
-    secured = (
-        "without payload security"
-        if security == "none"
-        else f"secured with {_MECHANISM_LABELS.get(security, security)}"
-    )
-    transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
+    one_way = spec.get("measurement") == Measurement.ONE_WAY
+    figure = "one-way delay" if one_way else "round-trip time"
     total = statistics.all_devices
     s = total.summary
     sentences = [
-        *_provenance(run, "Round-trip times", devices),
-        f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
-        f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
-        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) to its own topic {secured}, "
-        f"{_schedule(spec)}, and timed each "
-        "round trip from before securing the message to after the broker's copy was "
-        "received and unsecured, on the device's monotonic clock (perf_counter_ns); a "
-        f"message not back within {spec.get('timeout_ms', _UNKNOWN)} ms counted as lost.",
+        *_provenance(run, "One-way delays" if one_way else "Round-trip times", devices),
+        _messaging_method(spec),
         f"Of {total.records:,} messages, {s.n:,} were delivered, {total.lost:,} lost and "
         f"{total.rejected:,} rejected.",
     ]
@@ -166,7 +304,7 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
             else ""
         )
         sentences.append(
-            f"The mean round-trip time was {_ms(s.mean)} ms{ci}, the median "
+            f"The mean {figure} was {_ms(s.mean)} ms{ci}, the median "
             f"{_ms(s.median)} ms and the 95th percentile {_ms(s.p95)} ms "
             f"(sample standard deviation {_ms(s.std)} ms); the combined mean of the "
             f"per-device means was {_ms(statistics.mean_of_device_means_ms)} ms."

@@ -1475,10 +1475,17 @@ export interface components {
         /**
          * @description * `link` - link
          *     * `ip` - ip
+         *     * `udp` - udp
          *     * `tcp` - tcp
          *     * `tls` - tls
          *     * `mqtt_header` - mqtt_header
          *     * `topic` - topic
+         *     * `mqttsn_header` - mqttsn_header
+         *     * `topic_id` - topic_id
+         *     * `coap_header` - coap_header
+         *     * `coap_token` - coap_token
+         *     * `coap_options` - coap_options
+         *     * `payload_marker` - payload_marker
          *     * `srup_header` - srup_header
          *     * `token` - token
          *     * `iv` - iv
@@ -1489,7 +1496,7 @@ export interface components {
          *     * `unexplained` - unexplained
          * @enum {string}
          */
-        KeyEnum: "link" | "ip" | "tcp" | "tls" | "mqtt_header" | "topic" | "srup_header" | "token" | "iv" | "payload" | "padding" | "tag" | "signature" | "unexplained";
+        KeyEnum: "link" | "ip" | "udp" | "tcp" | "tls" | "mqtt_header" | "topic" | "mqttsn_header" | "topic_id" | "coap_header" | "coap_token" | "coap_options" | "payload_marker" | "srup_header" | "token" | "iv" | "payload" | "padding" | "tag" | "signature" | "unexplained";
         LoginInput: {
             username: string;
             password: string;
@@ -2154,23 +2161,24 @@ export interface components {
             protocol: string;
             mqtt_version: string;
             qos: number;
+            /** @description The spec's transport (an MQTT field). */
             transport: string;
             security: string;
             srup_signature: string | null;
             payload_size: number;
             /** @description Delivered messages whose wire bytes were counted. */
             messages: number;
-            /** @description Measured TCP payload bytes of a message (its MQTT packet, in TLS records over TLS): the lower median over delivered messages. */
+            /** @description Measured bytes of a message at the agent's socket (the MQTT packet, in TLS records over TLS; the UDP payload of the CoAP request or MQTT-SN PUBLISH): the lower median over delivered messages. */
             wire_bytes_median: number;
             wire_bytes_min: number;
             wire_bytes_max: number;
-            /** @description The MQTT packet the run's parameters describe, without TLS. */
+            /** @description The message the run's parameters describe, without TLS (and, for CoAP, without the token). */
             plaintext_bytes: number;
-            /** @description wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, 0 on plain TCP when the model is right. */
+            /** @description wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, the token for CoAP (0 to 8 bytes), otherwise 0 when the model is right. */
             residual_bytes: number;
             model_agrees: boolean;
             warning: string | null;
-            /** @description TCP segments assumed for one message. */
+            /** @description TCP segments, or IP packets of the UDP datagram, assumed for one message. */
             segments: number;
             /** @description Sum of the components. */
             frame_bytes: number;
@@ -2357,7 +2365,7 @@ export interface components {
             name: string;
             bytes: number;
             /**
-             * @description measured (from wire bytes), spec (computed from the run's parameters) or assumed (a documented constant per TCP segment).
+             * @description measured (from wire bytes), spec (computed from the run's parameters) or assumed (a documented constant per TCP segment or IP packet).
              *
              *     * `measured` - measured
              *     * `spec` - spec

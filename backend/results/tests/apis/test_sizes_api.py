@@ -8,6 +8,7 @@ from conftest import client_for
 from core.testing.factories import ExperimentFactory
 from experiments.models import ExperimentKind, Run, RunStatus
 from results.apis.sizes import NO_DELIVERED_MESSAGES_MESSAGE
+from results.services.size_model import COMPONENTS
 from results.tests.conftest import MS, messaging_spec
 
 AES_SPEC = messaging_spec(security="aes-128-cbc", qos=1, payload_size=66)
@@ -48,8 +49,67 @@ def test_sizes_answer_the_breakdown_of_a_message_from_measured_wire_bytes(make_r
         "padding": (14, "spec"),
     }
     assert body["frame_bytes"] == AES_WIRE + 66
-    assert len(body["components"]) == 14  # every component, so runs stack alike
+    assert len(body["components"]) == len(COMPONENTS)  # every component: runs stack alike
     assert any("FCS" in a for a in body["assumptions"])
+
+
+# The runs (#19): 64-byte payloads without payload security, whose measured bytes the
+# old model (MQTT over TCP for every run) called wrong.
+COAP_SPEC = messaging_spec(protocol="coap", coap_type="con", coap_method="get", payload_size=64)
+MQTTSN_SPEC = messaging_spec(protocol="mqttsn", topic_id_type="normal", payload_size=64)
+
+
+@pytest.mark.django_db
+def test_sizes_of_a_coap_run_are_its_request_datagram_over_udp(make_run, owner_client):
+    # 4 (header) + 2 (aiocoap's token) + 5 (Uri-Path "echo") + 1 (0xFF) + 64 = 76 bytes.
+    made = make_run({"pi-a": [MS, MS]}, spec=COAP_SPEC, wire_bytes=76)
+    body = owner_client.get(f"/api/runs/{made.run.pk}/sizes/").json()
+
+    assert (body["model_agrees"], body["warning"]) == (True, None)
+    by_key = {c["key"]: (c["bytes"], c["basis"]) for c in body["components"] if c["bytes"]}
+    assert by_key == {
+        "link": (14, "assumed"),
+        "ip": (20, "assumed"),
+        "udp": (8, "assumed"),
+        "coap_header": (4, "spec"),
+        "coap_token": (2, "measured"),
+        "coap_options": (5, "spec"),
+        "payload_marker": (1, "spec"),
+        "payload": (64, "spec"),
+    }
+    assert body["frame_bytes"] == 76 + 14 + 20 + 8
+    assert any("UDP: 8-byte header, once per datagram" in a for a in body["assumptions"])
+    assert not any("TCP:" in a for a in body["assumptions"])
+
+
+@pytest.mark.django_db
+def test_sizes_of_an_mqttsn_run_are_its_publish_to_the_gateway_over_udp(make_run, owner_client):
+    # Length 1 + MsgType 1 + Flags 1 + TopicId 2 + MsgId 2 + 64 = 71 bytes.
+    made = make_run({"pi-a": [MS]}, spec=MQTTSN_SPEC, wire_bytes=71)
+    body = owner_client.get(f"/api/runs/{made.run.pk}/sizes/").json()
+
+    assert (body["model_agrees"], body["residual_bytes"]) == (True, 0)
+    by_key = {c["key"]: c["bytes"] for c in body["components"] if c["bytes"]}
+    assert by_key == {
+        "link": 14,
+        "ip": 20,
+        "udp": 8,
+        "mqttsn_header": 5,
+        "topic_id": 2,
+        "payload": 64,
+    }
+
+
+@pytest.mark.django_db
+def test_sizes_of_a_one_way_srup_run_count_the_data_topic_it_was_sent_on(make_run, owner_client):
+    # One way, the platform publishes SRUP on the device's 90-byte data topic, not SRUP/<id>:
+    # 1 + 2 (remaining 282) + 2 + 90 + 2 + 30 + 36 + 64 + 66 = 293 bytes.
+    spec = messaging_spec(protocol="srup", srup_signature="ed25519", measurement="one_way")
+    made = make_run({"pi-a": [MS]}, spec=spec, wire_bytes=293)
+    body = owner_client.get(f"/api/runs/{made.run.pk}/sizes/").json()
+
+    assert (body["model_agrees"], body["residual_bytes"]) == (True, 0)
+    assert {c["key"]: c["bytes"] for c in body["components"]}["topic"] == 90
 
 
 @pytest.mark.django_db

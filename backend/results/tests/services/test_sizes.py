@@ -7,26 +7,23 @@ import re
 import uuid
 
 import pytest
+from iotsecbench_contract.framing import mqtt_publish_header_bytes as mqtt_header_bytes
 from iotsecbench_contract.mechanisms import NAMES as MECHANISM_NAMES
 from iotsecbench_contract.mechanisms import describe
 
 from experiments.models import RunDevice
 from experiments.services.jobs import _job_for
 from measurements.models import MessageRecord
+from results.services.size_model import SRUP_TOPIC, Framing, mechanism_framing, message_parts
 from results.services.sizes import (
     ETHERNET_HEADER_BYTES,
     IPV4_HEADER_BYTES,
-    SRUP_TOPIC,
     TCP_HEADER_BYTES,
     TCP_MSS,
     TCP_TIMESTAMPS_BYTES,
-    Framing,
     WireBytes,
-    mechanism_framing,
-    message_parts,
-    mqtt_header_bytes,
+    run_address,
     run_sizes_compute,
-    run_topic_bytes,
     run_wire_bytes,
     size_breakdown,
 )
@@ -74,7 +71,7 @@ def test_mqtt_parts_add_up_to_the_agents_publish_packet_size():
         for version in ("3.1.1", "5"):
             for payload in (8, 66, 121, 122, 200, 20_000):
                 spec = messaging_spec(qos=qos, mqtt_version=version, payload_size=payload)
-                parts = message_parts(spec=spec, topic_bytes=len(TOPIC))
+                parts = message_parts(spec=spec, address=TOPIC)
                 expected = publish_packet_size(
                     topic=TOPIC, payload_size=payload, qos=qos, mqtt5=version == "5"
                 )
@@ -85,7 +82,7 @@ def test_mqtt_parts_add_up_to_the_agents_publish_packet_size():
 
 
 def test_aes_128_cbc_adds_a_16_byte_iv_and_pads_66_bytes_to_80():
-    parts = message_parts(spec=messaging_spec(security="aes-128-cbc"), topic_bytes=7)
+    parts = message_parts(spec=messaging_spec(security="aes-128-cbc"), address="test/d1")
     # 66 = 4 blocks + 2 bytes: 14 bytes of PKCS#7 padding; the IV goes in front.
     assert (parts["iv"], parts["payload"], parts["padding"], parts["tag"]) == (16, 66, 14, 0)
 
@@ -96,9 +93,9 @@ def test_cbc_pads_a_whole_block_when_the_payload_fills_its_last_one():
 
 
 def test_aead_adds_a_nonce_and_a_tag_and_a_signature_its_length():
-    gcm = message_parts(spec=messaging_spec(security="aes-256-gcm"), topic_bytes=7)
+    gcm = message_parts(spec=messaging_spec(security="aes-256-gcm"), address="test/d1")
     assert (gcm["iv"], gcm["tag"], gcm["padding"]) == (12, 16, 0)
-    rsa = message_parts(spec=messaging_spec(security="rsa-4096-pss"), topic_bytes=7)
+    rsa = message_parts(spec=messaging_spec(security="rsa-4096-pss"), address="test/d1")
     assert rsa["signature"] == 512
 
 
@@ -124,7 +121,7 @@ def test_every_catalogue_mechanism_has_the_framing_the_contract_states(name):
 def test_an_unknown_mechanism_has_no_framing():
     assert mechanism_framing("rot13") is None
     with pytest.raises(ValueError, match="rot13"):
-        message_parts(spec=messaging_spec(security="rot13"), topic_bytes=7)
+        message_parts(spec=messaging_spec(security="rot13"), address="test/d1")
 
 
 # --- SRUP ----------------------------------------------------------------------------------
@@ -135,7 +132,7 @@ def test_srup_parts_add_up_to_the_agents_encoded_data_message(signature, size):
     from iotsecbench_agent.srup.codec import encode_data, new_token
 
     spec = messaging_spec(protocol="srup", srup_signature=signature, payload_size=66)
-    parts = message_parts(spec=spec, topic_bytes=len(SRUP_TOPIC))
+    parts = message_parts(spec=spec, address=SRUP_TOPIC)
     encoded = encode_data(
         sequence_id=1,
         sender_id=2,
@@ -156,7 +153,7 @@ def test_srup_parts_add_up_to_the_agents_encoded_data_message(signature, size):
 def test_tcp_breakdown_matches_the_measured_packet_and_adds_one_segments_headers():
     spec = messaging_spec(qos=1, payload_size=66)
     # 1 + 2 (remaining 160) + 2 + 90 + 2 + 66 = 163, the e2e test's figure.
-    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, topic_bytes=90, wire=_wire(163))
+    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, address=TOPIC, wire=_wire(163))
 
     assert breakdown.plaintext_bytes == 163
     assert (breakdown.residual_bytes, breakdown.model_agrees, breakdown.warning) == (0, True, None)
@@ -175,8 +172,8 @@ def test_tcp_breakdown_matches_the_measured_packet_and_adds_one_segments_headers
 
 def test_tls_record_overhead_is_the_measured_bytes_beyond_the_modelled_packet():
     spec = messaging_spec(transport="tls1.3", security="aes-128-cbc")
-    plain = sum(message_parts(spec=spec, topic_bytes=90).values())
-    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, topic_bytes=90, wire=_wire(plain + 22))
+    plain = sum(message_parts(spec=spec, address=TOPIC).values())
+    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, address=TOPIC, wire=_wire(plain + 22))
 
     tls = next(c for c in breakdown.components if c.key == "tls")
     assert (tls.bytes, tls.basis) == (22, "measured")
@@ -186,8 +183,8 @@ def test_tls_record_overhead_is_the_measured_bytes_beyond_the_modelled_packet():
 
 def test_breakdown_flags_a_model_that_claims_more_bytes_than_were_measured():
     spec = messaging_spec(transport="tls1.2")
-    plain = sum(message_parts(spec=spec, topic_bytes=90).values())
-    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, topic_bytes=90, wire=_wire(plain - 3))
+    plain = sum(message_parts(spec=spec, address=TOPIC).values())
+    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, address=TOPIC, wire=_wire(plain - 3))
 
     assert breakdown.residual_bytes == -3
     assert not breakdown.model_agrees
@@ -198,8 +195,8 @@ def test_breakdown_flags_a_model_that_claims_more_bytes_than_were_measured():
 
 def test_breakdown_shows_bytes_plain_tcp_cannot_explain_and_flags_them():
     spec = messaging_spec()
-    plain = sum(message_parts(spec=spec, topic_bytes=90).values())
-    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, topic_bytes=90, wire=_wire(plain + 5))
+    plain = sum(message_parts(spec=spec, address=TOPIC).values())
+    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, address=TOPIC, wire=_wire(plain + 5))
 
     assert _bytes(breakdown)["unexplained"] == 5
     assert not breakdown.model_agrees
@@ -209,8 +206,8 @@ def test_breakdown_shows_bytes_plain_tcp_cannot_explain_and_flags_them():
 
 def test_a_message_larger_than_one_segment_pays_the_headers_once_per_segment():
     spec = messaging_spec(payload_size=3000)
-    plain = sum(message_parts(spec=spec, topic_bytes=90).values())  # 3099
-    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, topic_bytes=90, wire=_wire(plain))
+    plain = sum(message_parts(spec=spec, address=TOPIC).values())  # 3099
+    breakdown = size_breakdown(run_id=RUN_ID, spec=spec, address=TOPIC, wire=_wire(plain))
 
     assert breakdown.segments == 3 == -(-plain // TCP_MSS)
     assert (_bytes(breakdown)["link"], _bytes(breakdown)["tcp"]) == (3 * 14, 3 * 32)
@@ -247,11 +244,12 @@ def test_run_without_delivered_messages_has_no_breakdown(make_run):
 
 
 @pytest.mark.django_db
-def test_topic_length_is_the_one_the_job_was_dispatched_with(make_run):
+def test_topic_is_the_one_the_job_was_dispatched_with(make_run):
     made = make_run({"pi-a": [MS]})
     part = RunDevice.objects.select_related("run__experiment").get(pk=made.parts[0].pk)
     topic = _job_for(part, seq=1, now=0.0)["spec"]["topic"]
-    assert run_topic_bytes(run=made.run) == len(topic.encode()) == 90
+    assert run_address(run=made.run) == topic
+    assert len(topic.encode()) == 90
 
     srup = make_run({"pi-a": [MS]}, spec=messaging_spec(protocol="srup", srup_signature="ed25519"))
-    assert run_topic_bytes(run=srup.run) == 21
+    assert len(run_address(run=srup.run)) == 21

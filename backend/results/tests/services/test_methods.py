@@ -1,0 +1,92 @@
+"""The methods paragraph names each run's own protocol, transport and measured quantity."""
+
+from __future__ import annotations
+
+import pytest
+
+from results.services import run_methods_paragraph, run_statistics_compute
+from results.tests.conftest import MS, messaging_spec
+
+MESSAGES = {"pi-a": [MS, 2 * MS]}
+MQTT_ONLY = ("MQTT over TCP", "broker's copy", "MQTT 3.1.1")
+
+
+def _paragraph(make_run, **spec) -> str:
+    made = make_run(MESSAGES, spec=messaging_spec(**spec))
+    return run_methods_paragraph(run=made.run, statistics=run_statistics_compute(run=made.run))
+
+
+@pytest.mark.django_db
+def test_coap_paragraph_names_coap_over_udp_its_type_and_the_request_response_round_trip(
+    make_run,
+):
+    text = _paragraph(make_run, protocol="coap", coap_type="con", coap_method="get")
+
+    for expected in (
+        "2 messages",  # the records
+        "100 CoAP confirmable (CON) GET requests carrying 66 bytes over UDP to the agent's "
+        "own CoAP echo server on the device (127.0.0.1, resource /echo) without payload "
+        "security",
+        "timed each round trip from before securing the request to after the response "
+        "carrying the body back was received and unsecured",
+        "retransmitted after an ACK timeout of 2,000 ms (times a random factor up to 1.5), "
+        "the wait doubling each time, up to 4 times (RFC 7252 §4.2)",
+        "a request not answered within 5000 ms counted as lost",
+        "The mean round-trip time was 1.50 ms",
+    ):
+        assert expected in text
+    for wrong in (*MQTT_ONLY, "QoS"):
+        assert wrong not in text
+
+
+@pytest.mark.django_db
+def test_non_confirmable_coap_paragraph_promises_no_retransmission(make_run):
+    text = _paragraph(make_run, protocol="coap", coap_type="non", coap_method="put")
+    assert "CoAP non-confirmable (NON) PUT requests" in text
+    assert "retransmitted" not in text
+
+
+@pytest.mark.django_db
+def test_mqttsn_paragraph_names_the_gateway_udp_and_its_qos(make_run):
+    text = _paragraph(
+        make_run, protocol="mqttsn", qos=-1, topic_id_type="short", security="aes-128-cbc"
+    )
+    for expected in (
+        "over MQTT-SN 1.2 (QoS -1, published without a connection, UDP) to a two-character "
+        "short topic name through the agent's own transparent MQTT-SN gateway",
+        "bridged to the broker over MQTT 3.1.1, secured with AES-128-CBC",
+        "after the broker's copy had come back through the gateway and was unsecured",
+    ):
+        assert expected in text
+    assert "MQTT over TCP" not in text
+
+
+@pytest.mark.django_db
+def test_one_way_paragraph_names_the_one_way_delay_and_the_clock_correction(make_run):
+    text = _paragraph(
+        make_run, protocol="srup", srup_signature="ed25519", measurement="one_way", qos=1
+    )
+    for expected in (
+        "One-way delays were measured",
+        "The platform, as controller, published 100 SRUP data messages of 66 bytes to each "
+        "device over SRUP (signed MQTT) with Ed25519 signatures over MQTT 3.1.1 (QoS 1, MQTT "
+        "over TCP)",
+        "from the controller's send time (its wall clock, taken before signing) to after the "
+        "message was received and verified and its sequence ID checked",
+        "corrected by its clock offset to the platform",
+        "The mean one-way delay was 1.50 ms",
+    ):
+        assert expected in text
+    assert "round trip" not in text
+    assert "broker's copy" not in text
+
+
+@pytest.mark.django_db
+def test_srup_round_trip_paragraph_times_the_signed_request_and_its_verified_reply(make_run):
+    text = _paragraph(make_run, protocol="srup", srup_signature="rsa-2048", transport="tls1.3")
+    assert (
+        "100 SRUP data messages of 66 bytes over SRUP (signed MQTT) with RSA-2048 (PKCS#1 "
+        "v1.5, SHA-256) signatures over MQTT 3.1.1 (QoS 1, MQTT over TLS 1.3)" in text
+    )
+    assert "from before building and signing the request to after the reply was received" in text
+    assert "broker's copy" not in text
