@@ -25,7 +25,7 @@ from experiments.models import (
 )
 from measurements.models import BenchSample
 from results.services.summaries import RunStatistics
-from results.statistics import CONFIDENCE
+from results.statistics import CI_METHOD, CI_METHOD_T, CONFIDENCE
 
 PLATFORM = "IoTSecBench"
 _MECHANISM_LABELS = {m.name: m.label for m in MECHANISMS}
@@ -36,6 +36,11 @@ _UNKNOWN = "unknown"
 # does not set them (device-agent runners/coap_roundtrip.py DEFAULT_ACK_TIMEOUT_MS, ...).
 COAP_ACK_TIMEOUT_MS = 2000
 COAP_MAX_RETRANSMIT = 4
+# How the methods text names each interval of a mean (results.statistics).
+_CI_METHOD_WORDS = {
+    CI_METHOD: "studentized bootstrap, 2,000 resamples",
+    CI_METHOD_T: "t distribution",
+}
 
 
 def _ms(value: float | None) -> str:
@@ -299,7 +304,8 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
     ]
     if s.n:
         ci = (
-            f" ({CONFIDENCE:.0%} CI {_ms(s.ci_low)} to {_ms(s.ci_high)} ms, t distribution)"
+            f" ({CONFIDENCE:.0%} CI {_ms(s.ci_low)} to {_ms(s.ci_high)} ms, "
+            f"{_CI_METHOD_WORDS.get(s.ci_method or '', s.ci_method)})"
             if s.ci_low is not None
             else ""
         )
@@ -314,7 +320,7 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
         sentences.append(
             f"Over {repeats.n} repeated runs of the same specification the mean was "
             f"{_ms(repeats.mean)} ms ({CONFIDENCE:.0%} CI {_ms(repeats.ci_low)} to "
-            f"{_ms(repeats.ci_high)} ms)."
+            f"{_ms(repeats.ci_high)} ms, t distribution over the runs' means)."
         )
     return " ".join(sentences)
 
@@ -372,12 +378,16 @@ def throughput_methods_paragraph(*, run: Run) -> str:
     devices, planned, stored = _sample_counts(run)
     repetitions = _count(spec.get("repetitions", _UNKNOWN))
     target = spec.get("target")
-    sink = f"to {target}" if target else "to a sink on the device itself (127.0.0.1)"
+    sink = (
+        f"to {target}"
+        if target
+        else "to a sink on the device itself (127.0.0.1; the MQTT-SN paper's loopback mode)"
+    )
     body = [
         f"Each device counted the packets it completed in windows of "
         f"{_count(spec.get('window_ms', _UNKNOWN))} ms with {_mechanisms(spec)} at "
         f"payloads of {_sizes(spec)}: {repetitions} windows per mechanism and payload "
-        "securing each packet only (loopback), and as many securing it and sending it "
+        "securing each packet only (nothing sent), and as many securing it and sending it "
         f"over UDP {sink}, in the agent's process with the garbage collector off; a "
         "window's rate is the packets completed divided by its wall time "
         "(perf_counter_ns), and its CPU time is the process's (process_time_ns).",

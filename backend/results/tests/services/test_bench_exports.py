@@ -216,7 +216,7 @@ def test_throughput_methods_paragraph_names_the_window_and_both_modes(make_bench
     for expected in (
         "Packet rates were measured with IoTSecBench",
         "in windows of 2,000 ms with None and PRESENT-80-CBC at payloads of 16 B",
-        "securing each packet only (loopback)",
+        "securing each packet only (nothing sent)",
         "over UDP to a sink on the device itself (127.0.0.1)",
         "2 windows were stored.",  # no planned total recorded
     ):
