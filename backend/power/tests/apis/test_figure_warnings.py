@@ -6,12 +6,10 @@ from typing import Any
 
 import pytest
 
-from core.testing.factories import DeviceFactory, ExperimentFactory
-from experiments.models import Run, RunDevice, RunStatus
-from measurements.models import MessageRecord
+from experiments.models import Run
 from power import services
 from power.models import PowerTrace, TraceStatus
-from power.tests.conftest import CUSTOM_SPEC, T0_NS, parsed_trace, upload
+from power.tests.conftest import DATETIME_SPEC, parsed_trace, run_of, upload
 from power.warnings import ALIGNMENT_FAR, FEW_SAMPLES, SAMPLE_PERIOD_EXCEEDS_WINDOW
 
 pytestmark = pytest.mark.django_db
@@ -20,23 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def short_run(personas: Any) -> tuple[Run, Any]:
     """A 0.1 s run: two messages, 50 ms apart, the second answered 50 ms later."""
-    device = DeviceFactory.create(workspace=personas.workspace)
-    experiment = ExperimentFactory.create(workspace=personas.workspace, devices=[device])
-    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE)
-    part = RunDevice.objects.create(run=run, device=device, total=2)
-    MessageRecord.objects.bulk_create(
-        MessageRecord(
-            run_device=part,
-            seq=i,
-            t_send_ns=T0_NS + i * 50_000_000,
-            t_recv_ns=T0_NS + i * 50_000_000 + 50_000_000,
-            app_bytes=66,
-            wire_bytes=163,
-            outcome="ok",
-        )
-        for i in range(2)
-    )
-    return run, device
+    return run_of(personas, messages=2, gap_ns=50_000_000, answer_ns=50_000_000)
 
 
 def codes(warnings: list[dict[str, str]]) -> list[str]:
@@ -85,17 +67,8 @@ def test_a_2024_trace_on_a_2025_run_warns_and_says_how_to_align(
     body = b"time,voltage,current\n" + b"".join(
         b"2024-01-01 00:00:%02d,5.0,0.5\n" % s for s in range(20)
     )
-    spec = {
-        **CUSTOM_SPEC,
-        "time": {
-            "column": 0,
-            "unit": "datetime",
-            "datetime_format": "%Y-%m-%d %H:%M:%S",
-            "timezone": "UTC",
-        },
-    }
     trace_id = upload(owner_client, body, run=str(run.pk), device=str(device.pk)).json()["id"]
-    parse(trace_id, spec)
+    parse(trace_id, DATETIME_SPEC)
     detail = owner_client.get(f"/api/power-traces/{trace_id}/").json()
     assert detail["alignment"] == "absolute"
     assert codes(detail["warnings"]) == [ALIGNMENT_FAR]

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from power import selectors
-from power.tests.conftest import CUSTOM_SPEC, parsed_trace, upload, vi_csv
+from power.tests.conftest import CUSTOM_SPEC, DATETIME_SPEC, parsed_trace, upload, vi_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -81,17 +81,8 @@ def test_absolute_timestamps_align_the_run_by_themselves(
     body = b"time,voltage,current\n" + b"".join(
         b"2025-11-22 00:06:%02d,5.0,0.5\n" % (37 + s) for s in range(20)
     )
-    spec = {
-        **CUSTOM_SPEC,
-        "time": {
-            "column": 0,
-            "unit": "datetime",
-            "datetime_format": "%Y-%m-%d %H:%M:%S",
-            "timezone": "UTC",
-        },
-    }
     trace_id = upload(owner_client, body, run=str(run.pk), device=str(device.pk)).json()["id"]
-    parse(trace_id, spec)
+    parse(trace_id, DATETIME_SPEC)
     data = owner_client.get(f"/api/power-traces/{trace_id}/").json()
     assert data["status"] == "parsed", data["error"]
     assert data["absolute_start"] == "2025-11-22T00:06:37Z"
