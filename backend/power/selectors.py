@@ -462,7 +462,10 @@ def trace_battery_reading(*, trace: PowerTrace) -> BatteryReading | None:
     """The reading of the trace's run and device (of the run as a whole for no device)."""
     if trace.run_id is None:
         return None
-    return BatteryReading.objects.filter(run_id=trace.run_id, device_id=trace.device_id).first()
+    readings = BatteryReading.objects.filter(run_id=trace.run_id)
+    if trace.device_id is None:
+        return readings.filter(device__isnull=True).first()
+    return readings.filter(device_id=trace.device_id).first()
 
 
 def trace_battery_figures(
