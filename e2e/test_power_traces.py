@@ -110,3 +110,23 @@ def test_a_meter_log_of_a_real_run_is_aligned_by_its_timestamps_and_gives_energy
     assert plot["exact"] is False
     assert max(plot["max_w"]) == BUSY_A * VOLTS
     assert min(plot["min_w"]) == IDLE_A * VOLTS
+
+    # The battery gauge's reading of the same run, beside the trace's integral (mAh x 3.6 x V).
+    product.api(
+        "POST",
+        "/api/power-traces/battery-readings/",
+        {"run": run["id"], "device": device["id"], "charge_mah": 0.5, "voltage_v": 3.82},
+    )
+    figures = product.api(
+        "GET", f"/api/power-traces/{trace['id']}/figures/?baseline_current_a={IDLE_A}"
+    )
+    battery = figures["battery"]
+    assert battery["source"] == "battery gauge"
+    assert abs(battery["energy_j"] - 0.5 * 3.6 * 3.82) < 1e-9
+    assert abs(battery["energy_per_message_j"] - 0.5 * 3.6 * 3.82 / 40) < 1e-9
+    assert figures["warnings"] == []  # 20 Hz over the run's ~2 s: well measured
+
+    # A window shorter than the meter's 50 ms sample period is computed, and says so.
+    narrow = product.api("GET", f"/api/power-traces/{trace['id']}/figures/?start=1.99&end=2.02")
+    codes = [w["code"] for w in narrow["warnings"]]
+    assert codes == ["few_samples", "sample_period_exceeds_window"], narrow["warnings"]

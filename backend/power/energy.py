@@ -23,7 +23,12 @@ COULOMBS_PER_MAH = 3.6
 class WindowFigures:
     samples: int
     duration_s: float
+    # Energy / duration: the power a battery sees. With one sample (no duration) the
+    # sample's own power.
     mean_w: float
+    # The plain average of the samples; differs from mean_w when sampling is uneven
+    # (a meter that speeds up during bursts over-weights them). Shown only under this name.
+    sample_mean_w: float
     median_w: float
     min_w: float
     max_w: float
@@ -33,7 +38,11 @@ class WindowFigures:
 
 
 def trapezoid_energy_j(t_s: FloatArray, power_w: FloatArray) -> float:
-    """Energy by trapezoidal integration of power over time (J)."""
+    """Energy by trapezoidal integration of power over time (J).
+
+    The integral runs from the first to the last sample of the window, each interval
+    weighted by its own length, so an unevenly sampled trace is integrated as measured.
+    """
     if len(t_s) < 2:
         return 0.0
     return float(np.trapezoid(power_w.astype(np.float64), t_s))
@@ -49,16 +58,24 @@ def window_figures(
     charge = None
     if current_a is not None:
         charge = trapezoid_energy_j(t_s, current_a) / COULOMBS_PER_MAH
+    duration = float(t_s[-1] - t_s[0])
+    energy_j = trapezoid_energy_j(t_s, p)
     return WindowFigures(
         samples=len(t_s),
-        duration_s=float(t_s[-1] - t_s[0]),
-        mean_w=float(p.mean()),
+        duration_s=duration,
+        mean_w=mean_power_w(energy_j, duration, fallback_w=float(p.mean())),
+        sample_mean_w=float(p.mean()),
         median_w=float(np.median(p)),
         min_w=float(p.min()),
         max_w=float(p.max()),
-        energy_j=trapezoid_energy_j(t_s, p),
+        energy_j=energy_j,
         charge_mah=charge,
     )
+
+
+def mean_power_w(energy_j: float, duration_s: float, *, fallback_w: float) -> float:
+    """Energy / duration; `fallback_w` (the one sample's power) when there is no duration."""
+    return energy_j / duration_s if duration_s > 0 else fallback_w
 
 
 def mah_to_joules(mah: float, volts: float) -> float:

@@ -48,3 +48,20 @@ class BaselineInvalid(ApplicationError):
 
     code = "power_baseline_invalid"
     status_code = 400
+
+
+class SupplyVoltageNeeded(ApplicationError):
+    """The file logs current only; power needs the supply voltage, which the user must give.
+
+    `extra.field` names the spec field to fill (supply_voltage_v).
+    """
+
+    code = "power_supply_voltage_needed"
+    status_code = 400
+
+
+class BatteryReadingInvalid(ApplicationError):
+    """A battery-gauge reading is out of range or names a device outside the run."""
+
+    code = "power_battery_reading_invalid"
+    status_code = 400

@@ -115,3 +115,38 @@ class PowerSampleBlock(models.Model):
     voltage = models.BinaryField(null=True)
     current = models.BinaryField(null=True)
     envelope = models.BinaryField()
+
+
+class BatteryReading(models.Model):
+    """The charge a device's battery gauge reports as consumed during a run.
+
+    Energy = charge_mah x 3.6 x voltage_v (J): the MQTT vs CoAP paper's J = mAh x 3.6 x
+    3.82. A second measurement beside the traces' integral, from the device itself. One
+    per run and device; `device` NULL is the run as a whole (one device, or not said).
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="battery_readings")
+    device = models.ForeignKey(
+        Device, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    charge_mah = models.FloatField()
+    voltage_v = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "device"],
+                nulls_distinct=False,
+                name="power_battery_one_per_run_device",
+            ),
+            models.CheckConstraint(
+                condition=Q(charge_mah__gt=0) & Q(voltage_v__gt=0),
+                name="power_battery_positive",
+            ),
+        ]

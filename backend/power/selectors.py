@@ -18,8 +18,9 @@ from experiments.models import Run
 from measurements.models import MessageRecord
 from power import energy
 from power.errors import BaselineInvalid, TraceNotParsed, WindowInvalid
-from power.models import PowerSampleBlock, PowerTrace, TraceStatus
+from power.models import BatteryReading, PowerSampleBlock, PowerTrace, TraceStatus
 from power.services import ENVELOPE_STRIDE
+from power.warnings import FigureWarning, alignment_warnings, window_warnings
 
 # Above this many samples in a window, plots read the envelopes instead of the samples.
 RAW_PLOT_LIMIT = 500_000
@@ -29,6 +30,7 @@ NOT_PARSED_MESSAGE = "Trace {name} has no samples yet ({status}); parse it first
 EMPTY_WINDOW_MESSAGE = (
     "The window {start:.3f}-{end:.3f} s holds no samples; the trace covers 0-{duration:.3f} s."
 )
+BATTERY_GAUGE = "battery gauge"
 BASELINE_TRACE_MESSAGE = "The baseline trace must be a parsed trace of this workspace."
 BASELINE_VOLTAGE_MESSAGE = (
     "A baseline current needs a voltage: the trace has no voltage channel and no supply "
@@ -126,6 +128,21 @@ def trace_run_window(*, trace: PowerTrace) -> RunWindow | None:
     else:
         start, alignment = 0.0, "none"
     return RunWindow(start, start + duration, alignment, int(span["n"]))
+
+
+def trace_alignment_warnings(
+    *, trace: PowerTrace, run_window: RunWindow | None
+) -> list[FigureWarning]:
+    """The far-apart warning when absolute timestamps put the run over a day off the trace."""
+    if run_window is None:
+        return []
+    return alignment_warnings(
+        trace_id=str(trace.pk),
+        start_s=run_window.start_s,
+        end_s=run_window.end_s,
+        duration_s=trace.duration_s or 0.0,
+        alignment=run_window.alignment,
+    )
 
 
 # --- samples -----------------------------------------------------------------------------
@@ -306,6 +323,17 @@ def _supply_voltage(trace: PowerTrace, samples: Samples | None = None) -> float 
     return None
 
 
+def _mean_power_w(samples: Samples) -> float:
+    """Energy / duration of the samples (their one power with a single sample)."""
+    return energy.window_figures(samples.t, samples.power).mean_w
+
+
+def _trace_period_s(trace: PowerTrace) -> float | None:
+    if trace.sample_count < 2 or not trace.duration_s:
+        return None
+    return trace.duration_s / (trace.sample_count - 1)
+
+
 def baseline_resolve(
     *,
     workspace: Workspace,
@@ -321,8 +349,7 @@ def baseline_resolve(
         if other is None:
             raise BaselineInvalid(BASELINE_TRACE_MESSAGE)
         lo, hi = trace_default_window(trace=other)
-        samples = trace_samples(trace=other, start=lo, end=hi)
-        return Baseline("trace", float(samples.power.astype(np.float64).mean()))
+        return Baseline("trace", _mean_power_w(trace_samples(trace=other, start=lo, end=hi)))
     if baseline_w is not None:
         return Baseline("constant", baseline_w)
     if baseline_current_a is not None:
@@ -346,15 +373,22 @@ def trace_figures(
     """Energy figures of a window (default: the run window, else the whole trace)."""
     _require_parsed(trace)
     run_window = trace_run_window(trace=trace)
+    far = trace_alignment_warnings(trace=trace, run_window=run_window)
     default_lo, default_hi = trace_default_window(trace=trace, run_window=run_window)
-    lo, hi = _window(
-        trace, default_lo if start is None else start, default_hi if end is None else end
-    )
-    samples = trace_samples(trace=trace, start=lo, end=hi)
-    if len(samples.t) == 0:
-        raise WindowInvalid(
-            EMPTY_WINDOW_MESSAGE.format(start=lo, end=hi, duration=trace.duration_s or 0.0)
+    try:
+        lo, hi = _window(
+            trace, default_lo if start is None else start, default_hi if end is None else end
         )
+        samples = trace_samples(trace=trace, start=lo, end=hi)
+        if len(samples.t) == 0:
+            raise WindowInvalid(
+                EMPTY_WINDOW_MESSAGE.format(start=lo, end=hi, duration=trace.duration_s or 0.0)
+            )
+    except WindowInvalid as exc:
+        if not far:
+            raise
+        # The empty window is the symptom; the clocks are the cause, and the fix is manual.
+        raise WindowInvalid(f"{exc.message} {far[0]['message']}", extra={"warnings": far}) from exc
     fig = energy.window_figures(samples.t, samples.power, samples.current)
     volts = _supply_voltage(trace, samples)
     charge = fig.charge_mah
@@ -362,6 +396,10 @@ def trace_figures(
         charge = energy.joules_to_mah(fig.energy_j, volts)
     net_energy = fig.energy_j - baseline.power_w * fig.duration_s
     messages = run_window.messages if run_window is not None else 0
+    warnings = [
+        *far,
+        *window_warnings(t_s=samples.t, window_s=hi - lo, trace_period_s=_trace_period_s(trace)),
+    ]
     result: dict[str, Any] = {
         "window": {
             "start_s": lo,
@@ -370,6 +408,7 @@ def trace_figures(
             "samples": fig.samples,
         },
         "mean_w": fig.mean_w,
+        "sample_mean_w": fig.sample_mean_w,
         "median_w": fig.median_w,
         "min_w": fig.min_w,
         "max_w": fig.max_w,
@@ -383,13 +422,15 @@ def trace_figures(
         "charge_mah": charge,
         "supply_voltage_v": volts,
         "reference": None,
+        "battery": trace_battery_figures(trace=trace, run_window=run_window, baseline=baseline),
+        "warnings": warnings,
     }
     if reference is not None:
         _require_parsed(reference)
         ref_lo, ref_hi = trace_default_window(trace=reference)
         ref_samples = trace_samples(trace=reference, start=ref_lo, end=ref_hi)
         if len(ref_samples.t):
-            ref_mean = float(ref_samples.power.astype(np.float64).mean())
+            ref_mean = _mean_power_w(ref_samples)
             result["reference"] = {
                 "trace": str(reference.pk),
                 "name": reference.name,
@@ -398,6 +439,61 @@ def trace_figures(
                 "overhead_pct": energy.overhead_pct(fig.mean_w, ref_mean),
             }
     return result
+
+
+# --- battery gauge -------------------------------------------------------------------------
+
+
+def battery_reading_list(
+    *, workspace: Workspace, run: UUID | None = None
+) -> QuerySet[BatteryReading]:
+    readings = BatteryReading.objects.filter(workspace=workspace).select_related("device")
+    if run is not None:
+        readings = readings.filter(run_id=run)
+    return readings.order_by("-created_at")
+
+
+def battery_reading_get(*, workspace: Workspace, reading_id: UUID) -> BatteryReading:
+    """The reading if it is in the workspace; 404 otherwise (no existence leak)."""
+    return get_object_or_404(battery_reading_list(workspace=workspace), pk=reading_id)
+
+
+def trace_battery_reading(*, trace: PowerTrace) -> BatteryReading | None:
+    """The reading of the trace's run and device (of the run as a whole for no device)."""
+    if trace.run_id is None:
+        return None
+    readings = BatteryReading.objects.filter(run_id=trace.run_id)
+    if trace.device_id is None:
+        return readings.filter(device__isnull=True).first()
+    return readings.filter(device_id=trace.device_id).first()
+
+
+def trace_battery_figures(
+    *, trace: PowerTrace, run_window: RunWindow | None, baseline: Baseline
+) -> dict[str, Any] | None:
+    """Energy from the battery gauge's reading over the run (None without a reading).
+
+    Energy = mAh x 3.6 x V over the run window's duration; per message divides by the
+    run's messages of the trace's device, net of the baseline as the trace's figures are.
+    """
+    reading = trace_battery_reading(trace=trace)
+    if reading is None or run_window is None:
+        return None
+    joules = energy.mah_to_joules(reading.charge_mah, reading.voltage_v)
+    duration = run_window.end_s - run_window.start_s
+    messages = run_window.messages
+    net = joules - baseline.power_w * duration
+    return {
+        "source": BATTERY_GAUGE,
+        "reading": str(reading.pk),
+        "charge_mah": reading.charge_mah,
+        "voltage_v": reading.voltage_v,
+        "energy_j": joules,
+        "duration_s": duration,
+        "mean_w": joules / duration if duration > 0 else None,
+        "energy_per_message_j": joules / messages if messages else None,
+        "net_energy_per_message_j": net / messages if messages else None,
+    }
 
 
 def _finite(value: float) -> float | None:
@@ -410,6 +506,42 @@ NO_BASELINE_REASON = (
 NO_MESSAGES_REASON = "The trace is attached to no run with messages: no energy per message."
 
 
+def _series(
+    *,
+    trace: PowerTrace,
+    name: str,
+    source: str,
+    mean_w: float,
+    net_per_message_j: float | None,
+    messages: int,
+    capacity: float,
+    idle_w: float | None,
+    rates_per_min: np.ndarray,
+    warnings: list[FigureWarning],
+) -> dict[str, Any]:
+    """One projection curve: continuous life at mean_w, duty-cycled life when it can be."""
+    item: dict[str, Any] = {
+        "trace": str(trace.pk),
+        "name": name,
+        "source": source,
+        "mean_w": mean_w,
+        "idle_w": idle_w,
+        "energy_per_message_j": net_per_message_j,
+        "continuous_hours": _finite(energy.hours_continuous(capacity, mean_w)),
+        "hours": None,
+        "reason": "",
+        "warnings": warnings,
+    }
+    if idle_w is None:
+        item["reason"] = NO_BASELINE_REASON
+    elif not messages or net_per_message_j is None:
+        item["reason"] = NO_MESSAGES_REASON
+    else:
+        hours = energy.hours_duty_cycled(capacity, idle_w, net_per_message_j, rates_per_min)
+        item["hours"] = [_finite(float(h)) for h in hours]
+    return item
+
+
 def trace_projection(
     *,
     traces: list[PowerTrace],
@@ -418,28 +550,39 @@ def trace_projection(
     rates_per_min: np.ndarray,
 ) -> dict[str, Any]:
     series = []
+    idle_w = baseline.power_w if baseline.source != "none" else None
     for trace in traces:
         fig = trace_figures(trace=trace, start=None, end=None, baseline=baseline)
-        item: dict[str, Any] = {
-            "trace": str(trace.pk),
-            "name": trace.name,
-            "mean_w": fig["mean_w"],
-            "idle_w": baseline.power_w if baseline.source != "none" else None,
-            "energy_per_message_j": fig["net_energy_per_message_j"],
-            "continuous_hours": _finite(energy.hours_continuous(capacity, fig["mean_w"])),
-            "hours": None,
-            "reason": "",
-        }
-        if baseline.source == "none":
-            item["reason"] = NO_BASELINE_REASON
-        elif not fig["messages"]:
-            item["reason"] = NO_MESSAGES_REASON
-        else:
-            hours = energy.hours_duty_cycled(
-                capacity, baseline.power_w, fig["net_energy_per_message_j"], rates_per_min
+        series.append(
+            _series(
+                trace=trace,
+                name=trace.name,
+                source="trace",
+                mean_w=fig["mean_w"],
+                net_per_message_j=fig["net_energy_per_message_j"],
+                messages=fig["messages"],
+                capacity=capacity,
+                idle_w=idle_w,
+                rates_per_min=rates_per_min,
+                warnings=fig["warnings"],
             )
-            item["hours"] = [_finite(float(h)) for h in hours]
-        series.append(item)
+        )
+        battery = fig["battery"]
+        if battery is not None and battery["mean_w"] is not None:
+            series.append(
+                _series(
+                    trace=trace,
+                    name=f"{trace.name} ({BATTERY_GAUGE})",
+                    source=BATTERY_GAUGE,
+                    mean_w=battery["mean_w"],
+                    net_per_message_j=battery["net_energy_per_message_j"],
+                    messages=fig["messages"],
+                    capacity=capacity,
+                    idle_w=idle_w,
+                    rates_per_min=rates_per_min,
+                    warnings=[],
+                )
+            )
     return {
         "capacity_wh": capacity,
         "rates_per_min": [float(r) for r in rates_per_min],

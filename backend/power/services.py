@@ -20,8 +20,15 @@ from django.utils import timezone
 from accounts.models import Workspace
 from devices.models import Device
 from experiments.models import Run
-from power.errors import TraceAttachmentInvalid, TraceBusy, TraceSpecInvalid, TraceTooLarge
-from power.models import PowerSampleBlock, PowerTrace, TraceKind, TraceStatus
+from power.errors import (
+    BatteryReadingInvalid,
+    SupplyVoltageNeeded,
+    TraceAttachmentInvalid,
+    TraceBusy,
+    TraceSpecInvalid,
+    TraceTooLarge,
+)
+from power.models import BatteryReading, PowerSampleBlock, PowerTrace, TraceKind, TraceStatus
 from power.parsing import (
     HEAD_BYTES,
     ParsedTrace,
@@ -55,6 +62,32 @@ DEVICE_NOT_IN_RUN_MESSAGE = (
     "Device {device} took no part in run {run}; pick one of the run's devices."
 )
 BUSY_MESSAGE = "This trace is being parsed; wait until it is parsed or failed, then try again."
+SUPPLY_VOLTAGE_FIELD = "supply_voltage_v"
+SUPPLY_VOLTAGE_NEEDED = "supply voltage needed"
+SUPPLY_VOLTAGE_NEEDED_MESSAGE = (
+    "Supply voltage needed: this file logs current but no voltage or power, so power is "
+    "current x the supply voltage. Give supply_voltage_v in volts (e.g. 5.0 for USB)."
+)
+
+# A battery gauge's consumed charge: positive, and at most a large power bank's capacity
+# (100 Ah); more is a unit slip (µAh or As typed as mAh), not a device's run.
+BATTERY_MAX_MAH = 100_000.0
+# A battery's nominal voltage: positive, and at most 60 V (the safety extra-low-voltage
+# limit, above any IoT pack; 3.7-3.85 V for a Li-ion cell).
+BATTERY_MAX_VOLTAGE_V = 60.0
+BATTERY_CHARGE_MESSAGE = (
+    "charge_mah must be more than 0 and at most {max:g} mAh (the charge the battery gauge "
+    "reports as used during the run); got {value:g}."
+)
+BATTERY_VOLTAGE_MESSAGE = (
+    "voltage_v must be more than 0 and at most {max:g} V (the battery's nominal voltage, "
+    "e.g. 3.82 for a phone's Li-ion cell); got {value:g}."
+)
+BATTERY_DEVICE_MESSAGE = (
+    "Device {device} took no part in run {run}; record the reading for one of the run's "
+    "devices, or leave device out for the run as a whole."
+)
+
 UNEXPECTED_MESSAGE = "Parsing failed unexpectedly ({error}); the raw file is kept, try again."
 
 
@@ -187,6 +220,12 @@ def trace_parse_request(*, trace: PowerTrace, spec: object) -> PowerTrace:
     try:
         parsed_spec = spec_from_json(spec)
     except TraceParseError as exc:
+        if exc.expected == SUPPLY_VOLTAGE_FIELD:
+            # Not a broken spec: a value the file cannot carry; the UI asks for it.
+            raise SupplyVoltageNeeded(
+                SUPPLY_VOLTAGE_NEEDED_MESSAGE,
+                extra={"field": SUPPLY_VOLTAGE_FIELD, "needed": SUPPLY_VOLTAGE_NEEDED},
+            ) from exc
         raise TraceSpecInvalid(exc.message) from exc
     token = uuid.uuid4()
     trace.spec = spec_to_json(parsed_spec)
@@ -201,6 +240,53 @@ def trace_parse_request(*, trace: PowerTrace, spec: object) -> PowerTrace:
 
     transaction.on_commit(lambda: trace_parse_task.delay(str(trace.pk), str(token)))
     return trace
+
+
+@transaction.atomic
+def battery_reading_record(
+    *,
+    workspace: Workspace,
+    user: User | AnonymousUser | None,
+    run: Run,
+    device: Device | None,
+    charge_mah: float,
+    voltage_v: float,
+) -> BatteryReading:
+    """Record (or replace) the battery-gauge charge of a run's device; `device` None: the run.
+
+    Raises BatteryReadingInvalid naming the field when a number is out of range or the
+    device took no part in the run.
+    """
+    if not 0 < charge_mah <= BATTERY_MAX_MAH:
+        raise BatteryReadingInvalid(
+            BATTERY_CHARGE_MESSAGE.format(max=BATTERY_MAX_MAH, value=charge_mah),
+            extra={"field": "charge_mah"},
+        )
+    if not 0 < voltage_v <= BATTERY_MAX_VOLTAGE_V:
+        raise BatteryReadingInvalid(
+            BATTERY_VOLTAGE_MESSAGE.format(max=BATTERY_MAX_VOLTAGE_V, value=voltage_v),
+            extra={"field": "voltage_v"},
+        )
+    if device is not None and not run.run_devices.filter(device=device).exists():
+        raise BatteryReadingInvalid(
+            BATTERY_DEVICE_MESSAGE.format(device=device.name, run=run.pk),
+            extra={"field": "device"},
+        )
+    reading = BatteryReading.objects.filter(run=run, device=device).first() or BatteryReading(
+        workspace=workspace, run=run, device=device
+    )
+    reading.created_by = user if isinstance(user, User) else None
+    reading.charge_mah = charge_mah
+    reading.voltage_v = voltage_v
+    reading.full_clean(validate_constraints=False)  # the range checks above say more
+    reading.save()
+    logger.info("power.battery_reading_recorded run=%s device=%s", run.pk, device and device.pk)
+    return reading
+
+
+@transaction.atomic
+def battery_reading_delete(*, reading: BatteryReading) -> None:
+    reading.delete()
 
 
 def _attempt(trace_id: uuid.UUID | str, token: uuid.UUID | str) -> Any:

@@ -1,9 +1,15 @@
 from django.urls import path
 
-from power.apis import figures, traces
+from power.apis import battery, figures, traces
 
 urlpatterns = [
     path("", traces.PowerTracesApi.as_view(), name="list"),
+    path("battery-readings/", battery.PowerBatteryReadingsApi.as_view(), name="battery_list"),
+    path(
+        "battery-readings/<uuid:reading_id>/",
+        battery.PowerBatteryReadingDetailApi.as_view(),
+        name="battery_detail",
+    ),
     path("projection/", figures.PowerProjectionApi.as_view(), name="projection"),
     path("<uuid:trace_id>/", traces.PowerTraceDetailApi.as_view(), name="detail"),
     path("<uuid:trace_id>/parse/", traces.PowerTraceParseApi.as_view(), name="parse"),

@@ -7,8 +7,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from power.models import PowerTrace
-from power.selectors import trace_run_window
+from power import energy
+from power.models import BatteryReading, PowerTrace
+from power.selectors import trace_alignment_warnings, trace_run_window
 
 # --- serializers ---------------------------------------------------------------------------
 
@@ -49,6 +50,23 @@ class FormatChoiceSerializer(serializers.Serializer[object]):
     label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
 
 
+@extend_schema_serializer(component_name="PowerNeededValue")
+class NeededValueSerializer(serializers.Serializer[object]):
+    """A value the file cannot carry and the parse needs: the UI asks the user for it."""
+
+    field = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
+    message = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="PowerWarning")
+class WarningSerializer(serializers.Serializer[object]):
+    code = serializers.ChoiceField(
+        choices=["few_samples", "sample_period_exceeds_window", "alignment_far"]
+    )
+    message = serializers.CharField()
+
+
 @extend_schema_serializer(component_name="PowerDetection")
 class DetectionSerializer(serializers.Serializer[object]):
     format = serializers.CharField()
@@ -61,6 +79,8 @@ class DetectionSerializer(serializers.Serializer[object]):
     )
     notes = serializers.ListField(child=serializers.CharField())
     alternatives = FormatChoiceSerializer(many=True)
+    # Detections stored before `needs` existed have none: read as an empty list.
+    needs = NeededValueSerializer(many=True, default=list)
 
 
 @extend_schema_serializer(component_name="PowerTraceError")
@@ -85,6 +105,7 @@ class TraceOutputSerializer(serializers.ModelSerializer[PowerTrace]):
     device_name = serializers.CharField(source="device.name", allow_null=True, default=None)
     alignment = serializers.SerializerMethodField()
     run_window = serializers.SerializerMethodField()
+    warnings = serializers.SerializerMethodField()
 
     class Meta:
         model = PowerTrace
@@ -113,6 +134,7 @@ class TraceOutputSerializer(serializers.ModelSerializer[PowerTrace]):
             "offset_s",
             "alignment",
             "run_window",
+            "warnings",
             "notes",
             "created_at",
             "parsed_at",
@@ -139,6 +161,11 @@ class TraceOutputSerializer(serializers.ModelSerializer[PowerTrace]):
     def get_run_window(self, trace: PowerTrace) -> dict[str, float] | None:
         window = self._window(trace)
         return None if window is None else {"start_s": window.start_s, "end_s": window.end_s}
+
+    @extend_schema_field(WarningSerializer(many=True))
+    def get_warnings(self, trace: PowerTrace) -> list[Any]:
+        """Alignment warnings (detail only; lists leave them out, as the run window)."""
+        return list(trace_alignment_warnings(trace=trace, run_window=self._window(trace)))
 
 
 def trace_detail(trace: PowerTrace) -> dict[str, Any]:
@@ -182,10 +209,27 @@ class ReferenceSerializer(serializers.Serializer[object]):
     overhead_pct = serializers.FloatField()
 
 
+@extend_schema_serializer(component_name="PowerBatteryFigures")
+class BatteryFiguresSerializer(serializers.Serializer[object]):
+    """Energy from the run's battery-gauge reading: mAh x 3.6 x V."""
+
+    source = serializers.ChoiceField(choices=["battery gauge"])  # type: ignore[assignment]  # a declared field
+    reading = serializers.UUIDField()
+    charge_mah = serializers.FloatField()
+    voltage_v = serializers.FloatField()
+    energy_j = serializers.FloatField()
+    duration_s = serializers.FloatField()
+    mean_w = serializers.FloatField(allow_null=True)
+    energy_per_message_j = serializers.FloatField(allow_null=True)
+    net_energy_per_message_j = serializers.FloatField(allow_null=True)
+
+
 @extend_schema_serializer(component_name="PowerFigures")
 class FiguresOutputSerializer(serializers.Serializer[object]):
     window = FiguresWindowSerializer()
+    # Energy / duration; sample_mean_w is the plain average of the samples.
     mean_w = serializers.FloatField()
+    sample_mean_w = serializers.FloatField()
     median_w = serializers.FloatField()
     min_w = serializers.FloatField()
     max_w = serializers.FloatField()
@@ -199,18 +243,22 @@ class FiguresOutputSerializer(serializers.Serializer[object]):
     charge_mah = serializers.FloatField(allow_null=True)
     supply_voltage_v = serializers.FloatField(allow_null=True)
     reference = ReferenceSerializer(allow_null=True)
+    battery = BatteryFiguresSerializer(allow_null=True)
+    warnings = WarningSerializer(many=True)
 
 
 @extend_schema_serializer(component_name="PowerProjectionSeries")
 class ProjectionSeriesSerializer(serializers.Serializer[object]):
     trace = serializers.UUIDField()
     name = serializers.CharField()
+    source = serializers.ChoiceField(choices=["trace", "battery gauge"])  # type: ignore[assignment]  # a declared field
     mean_w = serializers.FloatField()
     idle_w = serializers.FloatField(allow_null=True)
     energy_per_message_j = serializers.FloatField(allow_null=True)
     continuous_hours = serializers.FloatField(allow_null=True)
     hours = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
     reason = serializers.CharField(allow_blank=True)
+    warnings = WarningSerializer(many=True)
 
 
 @extend_schema_serializer(component_name="PowerProjection")
@@ -218,3 +266,27 @@ class ProjectionOutputSerializer(serializers.Serializer[object]):
     capacity_wh = serializers.FloatField()
     rates_per_min = serializers.ListField(child=serializers.FloatField())
     series = ProjectionSeriesSerializer(many=True)
+
+
+@extend_schema_serializer(component_name="PowerBatteryReading")
+class BatteryReadingOutputSerializer(serializers.ModelSerializer[BatteryReading]):
+    device_name = serializers.CharField(source="device.name", allow_null=True, default=None)
+    energy_j = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BatteryReading
+        fields = [
+            "id",
+            "run",
+            "device",
+            "device_name",
+            "charge_mah",
+            "voltage_v",
+            "energy_j",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    def get_energy_j(self, reading: BatteryReading) -> float:
+        """mAh x 3.6 x V."""
+        return energy.mah_to_joules(reading.charge_mah, reading.voltage_v)

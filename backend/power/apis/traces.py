@@ -32,7 +32,7 @@ NO_SUCH_DEVICE = "No device with this id in your workspace."
 NO_SUCH_RUN = "No run with this id in your workspace."
 
 
-def _device(workspace: Workspace, device_id: UUID | None) -> Device | None:
+def device_or_400(workspace: Workspace, device_id: UUID | None) -> Device | None:
     if device_id is None:
         return None
     device = device_find(workspace=workspace, device_id=device_id)
@@ -41,7 +41,7 @@ def _device(workspace: Workspace, device_id: UUID | None) -> Device | None:
     return device
 
 
-def _run(workspace: Workspace, run_id: UUID | None) -> Run | None:
+def run_or_400(workspace: Workspace, run_id: UUID | None) -> Run | None:
     if run_id is None:
         return None
     run = run_find(workspace=workspace, run_id=run_id)
@@ -105,8 +105,8 @@ class PowerTracesApi(APIView):
             user=request.user,
             file=data["file"],
             name=data["name"],
-            device=_device(workspace, data["device"]),
-            run=_run(workspace, data["run"]),
+            device=device_or_400(workspace, data["device"]),
+            run=run_or_400(workspace, data["run"]),
             baseline_name=data["baseline_name"],
         )
         return Response(trace_detail(trace), status=status.HTTP_201_CREATED)
@@ -139,9 +139,9 @@ class PowerTraceDetailApi(APIView):
         data = dict(serializer.validated_data)
         fields = set(data)
         if "device" in data:
-            data["device"] = _device(workspace, data["device"])
+            data["device"] = device_or_400(workspace, data["device"])
         if "run" in data:
-            data["run"] = _run(workspace, data["run"])
+            data["run"] = run_or_400(workspace, data["run"])
         trace = trace_update(trace=trace, fields=fields, **data)
         return Response(trace_detail(trace))
 

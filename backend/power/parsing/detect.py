@@ -16,6 +16,12 @@ _NUMPY_NOTE = (
     "when parsing."
 )
 
+SUPPLY_VOLTAGE_LABEL = "supply voltage needed"
+_SUPPLY = (
+    "Supply voltage needed: the file logs current only, so power is current x the supply "
+    "voltage. Give the supply voltage in volts (supply_voltage_v)."
+)
+
 
 @dataclass(frozen=True)
 class Detection:
@@ -30,6 +36,21 @@ class Detection:
     notes: list[str]
     alternatives: list[tuple[str, str]]  # (format, label)
 
+    @property
+    def needs(self) -> list[dict[str, str]]:
+        """Values the parse needs that the file cannot carry (the UI asks for them)."""
+        spec = self.spec
+        if (
+            spec.current is not None
+            and spec.voltage is None
+            and spec.power is None
+            and spec.supply_voltage_v is None
+        ):
+            return [
+                {"field": "supply_voltage_v", "label": SUPPLY_VOLTAGE_LABEL, "message": _SUPPLY}
+            ]
+        return []
+
     def to_json(self) -> dict[str, object]:
         """The `detection` object of the trace JSON."""
         return {
@@ -41,6 +62,7 @@ class Detection:
             "preview": self.preview,
             "notes": self.notes,
             "alternatives": [{"format": f, "label": label} for f, label in self.alternatives],
+            "needs": self.needs,
         }
 
 

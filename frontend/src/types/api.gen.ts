@@ -584,6 +584,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/power-traces/battery-readings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description List a workspace's battery readings (GET, by run) or record one (POST, upsert). */
+        get: operations["power_battery_readings_list"];
+        put?: never;
+        /** @description List a workspace's battery readings (GET, by run) or record one (POST, upsert). */
+        post: operations["power_battery_readings_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/power-traces/battery-readings/{reading_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["power_battery_readings_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/power-traces/projection/": {
         parameters: {
             query?: never;
@@ -1130,6 +1164,13 @@ export interface components {
          * @enum {string}
          */
         CoapTypeEnum: "con" | "non";
+        /**
+         * @description * `few_samples` - few_samples
+         *     * `sample_period_exceeds_window` - sample_period_exceeds_window
+         *     * `alignment_far` - alignment_far
+         * @enum {string}
+         */
+        CodeEnum: "few_samples" | "sample_period_exceeds_window" | "alignment_far";
         ComparedRun: {
             /** Format: uuid */
             run_id: string;
@@ -1712,9 +1753,71 @@ export interface components {
             estimated_seconds: number;
         };
         PowerBaseline: {
-            source: components["schemas"]["SourceEnum"];
+            source: components["schemas"]["PowerBaselineSourceEnum"];
             /** Format: double */
             power_w: number;
+        };
+        /**
+         * @description * `trace` - trace
+         *     * `constant` - constant
+         *     * `none` - none
+         * @enum {string}
+         */
+        PowerBaselineSourceEnum: "trace" | "constant" | "none";
+        /** @description Energy from the run's battery-gauge reading: mAh x 3.6 x V. */
+        PowerBatteryFigures: {
+            source: components["schemas"]["PowerBatteryFiguresSourceEnum"];
+            /** Format: uuid */
+            reading: string;
+            /** Format: double */
+            charge_mah: number;
+            /** Format: double */
+            voltage_v: number;
+            /** Format: double */
+            energy_j: number;
+            /** Format: double */
+            duration_s: number;
+            /** Format: double */
+            mean_w: number | null;
+            /** Format: double */
+            energy_per_message_j: number | null;
+            /** Format: double */
+            net_energy_per_message_j: number | null;
+        };
+        /**
+         * @description * `battery gauge` - battery gauge
+         * @enum {string}
+         */
+        PowerBatteryFiguresSourceEnum: "battery gauge";
+        PowerBatteryReading: {
+            /** Format: uuid */
+            readonly id: string;
+            /** Format: uuid */
+            readonly run: string;
+            /** Format: uuid */
+            readonly device: string | null;
+            device_name?: string | null;
+            /** Format: double */
+            readonly charge_mah: number;
+            /** Format: double */
+            readonly voltage_v: number;
+            /**
+             * Format: double
+             * @description mAh x 3.6 x V.
+             */
+            readonly energy_j: number;
+            /** Format: date-time */
+            readonly created_at: string;
+        };
+        PowerBatteryReadingInput: {
+            /** Format: uuid */
+            run: string;
+            /** Format: uuid */
+            device?: string | null;
+            /** Format: double */
+            charge_mah: number;
+            /** Format: double */
+            voltage_v: number;
         };
         PowerChannelSpec: {
             column: number;
@@ -1742,11 +1845,14 @@ export interface components {
             preview: string[][];
             notes: string[];
             alternatives: components["schemas"]["PowerFormatChoice"][];
+            needs?: components["schemas"]["PowerNeededValue"][];
         };
         PowerFigures: {
             window: components["schemas"]["PowerFiguresWindow"];
             /** Format: double */
             mean_w: number;
+            /** Format: double */
+            sample_mean_w: number;
             /** Format: double */
             median_w: number;
             /** Format: double */
@@ -1770,6 +1876,8 @@ export interface components {
             /** Format: double */
             supply_voltage_v: number | null;
             reference: components["schemas"]["PowerReference"] | null;
+            battery: components["schemas"]["PowerBatteryFigures"] | null;
+            warnings: components["schemas"]["PowerWarning"][];
         };
         PowerFiguresWindow: {
             /** Format: double */
@@ -1783,6 +1891,12 @@ export interface components {
         PowerFormatChoice: {
             format: string;
             label: string;
+        };
+        /** @description A value the file cannot carry and the parse needs: the UI asks the user for it. */
+        PowerNeededValue: {
+            field: string;
+            label: string;
+            message: string;
         };
         /** @description The column mapping; its rules are checked by power.parsing.spec_from_json. */
         PowerParseSpec: {
@@ -1827,6 +1941,7 @@ export interface components {
             /** Format: uuid */
             trace: string;
             name: string;
+            source: components["schemas"]["PowerProjectionSeriesSourceEnum"];
             /** Format: double */
             mean_w: number;
             /** Format: double */
@@ -1837,7 +1952,14 @@ export interface components {
             continuous_hours: number | null;
             hours: (number | null)[] | null;
             reason: string;
+            warnings: components["schemas"]["PowerWarning"][];
         };
+        /**
+         * @description * `trace` - trace
+         *     * `battery gauge` - battery gauge
+         * @enum {string}
+         */
+        PowerProjectionSeriesSourceEnum: "trace" | "battery gauge";
         PowerReference: {
             /** Format: uuid */
             trace: string;
@@ -1898,6 +2020,7 @@ export interface components {
             readonly offset_s: number | null;
             readonly alignment: (components["schemas"]["AlignmentEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly run_window: components["schemas"]["PowerWindow"] | null;
+            readonly warnings: components["schemas"]["PowerWarning"][];
             notes: string[];
             /** Format: date-time */
             readonly created_at: string;
@@ -1935,6 +2058,10 @@ export interface components {
             run?: string | null;
             /** @default  */
             baseline_name: string;
+        };
+        PowerWarning: {
+            code: components["schemas"]["CodeEnum"];
+            message: string;
         };
         PowerWindow: {
             /** Format: double */
@@ -2373,13 +2500,6 @@ export interface components {
              */
             basis: components["schemas"]["BasisEnum"];
         };
-        /**
-         * @description * `trace` - trace
-         *     * `constant` - constant
-         *     * `none` - none
-         * @enum {string}
-         */
-        SourceEnum: "trace" | "constant" | "none";
         /**
          * @description * `rsa-2048` - RSA-2048 (PKCS#1 v1.5, SHA-256)
          *     * `rsa-4096` - RSA-4096 (PKCS#1 v1.5, SHA-256)
@@ -3452,6 +3572,72 @@ export interface operations {
                 content: {
                     "application/octet-stream": string;
                 };
+            };
+        };
+    };
+    power_battery_readings_list: {
+        parameters: {
+            query?: {
+                run?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerBatteryReading"][];
+                };
+            };
+        };
+    };
+    power_battery_readings_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PowerBatteryReadingInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["PowerBatteryReadingInput"];
+                "multipart/form-data": components["schemas"]["PowerBatteryReadingInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PowerBatteryReading"];
+                };
+            };
+        };
+    };
+    power_battery_readings_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reading_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

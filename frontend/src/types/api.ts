@@ -102,6 +102,11 @@ export type PowerBaseline = Schemas['PowerBaseline'];
 export type PowerReference = Schemas['PowerReference'];
 export type PowerProjection = Schemas['PowerProjection'];
 export type PowerProjectionSeries = Schemas['PowerProjectionSeries'];
+/** A figure computed right but barely measured, or a run and trace whose clocks disagree. */
+export type PowerWarning = Schemas['PowerWarning'];
+export type PowerBatteryFigures = Schemas['PowerBatteryFigures'];
+export type PowerBatteryReading = Schemas['PowerBatteryReading'];
+export type PowerBatteryReadingInput = Schemas['PowerBatteryReadingInput'];
 
 // --- shared links (docs/sharing.md) ---
 export type Share = Schemas['Share'];

@@ -2,53 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from core.testing.factories import DeviceFactory, ExperimentFactory
-from experiments.models import Run, RunDevice, RunStatus
-from measurements.models import MessageRecord
 from power import selectors
-from power.tests.conftest import CUSTOM_SPEC, upload, vi_csv
+from power.tests.conftest import CUSTOM_SPEC, DATETIME_SPEC, parsed_trace, upload, vi_csv
 
 pytestmark = pytest.mark.django_db
-
-T0_NS = 1_763_770_000_000_000_000  # 2025-11-22T00:06:40Z
-
-
-def parsed_trace(
-    owner_client: Any, parse: Any, rows: list[tuple[float, float, float]], **kw: Any
-) -> str:
-    trace_id: str = upload(owner_client, vi_csv(rows), **kw).json()["id"]
-    parse(trace_id, kw.pop("spec", None) or CUSTOM_SPEC)
-    assert owner_client.get(f"/api/power-traces/{trace_id}/").json()["status"] == "parsed"
-    return trace_id
-
-
-@pytest.fixture
-def run_with_messages(personas: Any) -> tuple[Run, Any]:
-    """A run whose device sent 10 messages, 1 s apart from T0, each answered 0.5 s later."""
-    device = DeviceFactory.create(workspace=personas.workspace)
-    experiment = ExperimentFactory.create(workspace=personas.workspace, devices=[device])
-    run = Run.objects.create(experiment=experiment, status=RunStatus.DONE)
-    part = RunDevice.objects.create(run=run, device=device, total=10)
-    MessageRecord.objects.bulk_create(
-        MessageRecord(
-            run_device=part,
-            seq=i,
-            t_send_ns=T0_NS + i * 1_000_000_000,
-            t_recv_ns=T0_NS + i * 1_000_000_000 + 500_000_000,
-            app_bytes=66,
-            wire_bytes=163,
-            outcome="ok",
-        )
-        for i in range(10)
-    )
-    return run, device
 
 
 def test_a_small_window_is_plotted_sample_by_sample(owner_client, parse) -> None:
@@ -119,17 +81,8 @@ def test_absolute_timestamps_align_the_run_by_themselves(
     body = b"time,voltage,current\n" + b"".join(
         b"2025-11-22 00:06:%02d,5.0,0.5\n" % (37 + s) for s in range(20)
     )
-    spec = {
-        **CUSTOM_SPEC,
-        "time": {
-            "column": 0,
-            "unit": "datetime",
-            "datetime_format": "%Y-%m-%d %H:%M:%S",
-            "timezone": "UTC",
-        },
-    }
     trace_id = upload(owner_client, body, run=str(run.pk), device=str(device.pk)).json()["id"]
-    parse(trace_id, spec)
+    parse(trace_id, DATETIME_SPEC)
     data = owner_client.get(f"/api/power-traces/{trace_id}/").json()
     assert data["status"] == "parsed", data["error"]
     assert data["absolute_start"] == "2025-11-22T00:06:37Z"

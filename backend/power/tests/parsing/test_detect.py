@@ -119,4 +119,20 @@ def test_detection_json_has_the_documented_shape() -> None:
         "preview": [["0.0002", "12.3", "4.2"]],
         "notes": detection.notes,
         "alternatives": [{"format": "custom", "label": "Other CSV (map the columns)"}],
+        "needs": [],
     }
+
+
+def test_a_ppk2_export_needs_the_supply_voltage_it_cannot_carry() -> None:
+    detection = detect(b"Timestamp(ms),Current(uA)\n0,1204.551\n0.01,1198.002\n", "ppk.csv")
+
+    assert detection.format == "ppk2"
+    assert [need["field"] for need in detection.needs] == ["supply_voltage_v"]
+    assert detection.to_json()["needs"] == detection.needs
+
+
+def test_a_current_only_file_naming_its_supply_needs_nothing() -> None:
+    detection = detect(b"time (s),current (mA)\n0,120\n1,125\n", "logger_5V.csv")
+
+    assert detection.spec.supply_voltage_v == 5.0
+    assert detection.needs == []

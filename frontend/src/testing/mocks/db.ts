@@ -8,6 +8,7 @@ import type {
   MechanismInfo,
   MechanismKind,
   NetworkProfileDetail,
+  PowerBatteryReading,
   PowerDetection,
   PowerFigures,
   PowerPlot,
@@ -222,6 +223,7 @@ export const powerTraceFixture = (overrides: Partial<PowerTrace> = {}): PowerTra
   offset_s: null,
   alignment: null,
   run_window: null,
+  warnings: [],
   notes: [],
   created_at: '2025-01-03T10:00:00Z',
   parsed_at: null,
@@ -279,6 +281,7 @@ type Db = {
   powerPlots: Record<string, PowerPlot>;
   powerFigures: Record<string, PowerFigures>;
   powerProjection: PowerProjection | null;
+  batteryReadings: PowerBatteryReading[];
   /**
    * Network profiles (docs/network-profiles.md), built-ins (workspace-less) and the
    * workspace's own alike, as their detail; the list answers them without `delays`.
@@ -319,6 +322,7 @@ const initialDb = (): Db => ({
   powerPlots: {},
   powerFigures: {},
   powerProjection: null,
+  batteryReadings: [],
   networkProfiles: [],
   presets: [],
   planWarnings: [],

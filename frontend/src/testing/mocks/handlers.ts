@@ -12,6 +12,8 @@ import type {
   NetworkProfileDetail,
   NetworkProfileInput,
   NetworkProfileUpdate,
+  PowerBatteryReading,
+  PowerBatteryReadingInput,
   PowerTrace,
   PowerTraceUpdate,
   Run,
@@ -639,6 +641,35 @@ function powerHandlers() {
   const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
 
   return [
+    http.get('/api/power-traces/battery-readings/', ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const run = new URL(request.url).searchParams.get('run');
+      return HttpResponse.json(db.batteryReadings.filter((r) => run === null || r.run === run));
+    }),
+
+    http.post('/api/power-traces/battery-readings/', async ({ request }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const body = (await request.json()) as PowerBatteryReadingInput;
+      const reading: PowerBatteryReading = {
+        id: `b0000000-0000-4000-8000-${String(db.batteryReadings.length + 1).padStart(12, '0')}`,
+        run: body.run,
+        device: body.device ?? null,
+        device_name: null,
+        charge_mah: body.charge_mah,
+        voltage_v: body.voltage_v,
+        // As power.energy.mah_to_joules: mAh x 3.6 x V.
+        energy_j: body.charge_mah * 3.6 * body.voltage_v,
+        created_at: '2025-01-03T10:00:00Z',
+      };
+      db.batteryReadings = [
+        ...db.batteryReadings.filter((r) => !(r.run === reading.run && r.device === reading.device)),
+        reading,
+      ];
+      return HttpResponse.json(reading, { status: 201 });
+    }),
+
     http.get('/api/power-traces/projection/', () => {
       if (!currentUser()) return notAuthenticated();
       return HttpResponse.json(db.powerProjection ?? { capacity_wh: 50, rates_per_min: [], series: [] });

@@ -17,6 +17,7 @@ import {
   type FiguresFieldErrors,
   type FiguresFormValues,
 } from './figures-values';
+import { PowerWarnings } from './power-warnings';
 import { traceLabel } from './traces-table';
 
 type FiguresPanelProps = {
@@ -135,6 +136,7 @@ export const FiguresPanel = ({ trace, traces }: FiguresPanelProps) => {
 
       {figures.isPending ? <Loading label="Computing figures…" /> : null}
       {figures.isError ? <ErrorAlert error={figures.error} /> : null}
+      {figures.data ? <PowerWarnings warnings={figures.data.warnings} label="Warnings about these figures" /> : null}
       {figures.data ? <FiguresTable figures={figures.data} /> : null}
       {figures.isFetching && !figures.isPending ? <p className="muted">Updating…</p> : null}
     </section>

@@ -1,5 +1,5 @@
 import { formatDecimal, MISSING } from '@/lib/format';
-import type { PowerFigures } from '@/types/api';
+import type { PowerBatteryFigures, PowerFigures } from '@/types/api';
 
 import {
   formatCount,
@@ -19,6 +19,21 @@ const BASELINE_SOURCES: Record<NonNullable<PowerFigures['baseline']>['source'], 
 
 type Row = readonly [label: string, value: string];
 
+/** The battery gauge's figures, beside the trace's: mAh × 3.6 × V over the run. */
+export const batteryRows = (battery: PowerBatteryFigures | null): Row[] =>
+  battery === null
+    ? []
+    : [
+        [
+          'Energy, battery gauge (J)',
+          `${formatJoules(battery.energy_j)} (${formatDecimal(battery.charge_mah, 3)} mAh × 3.6 × ` +
+            `${formatDecimal(battery.voltage_v, 2)} V)`,
+        ],
+        ['Mean power, battery gauge (W)', formatWatts(battery.mean_w)],
+        ['Energy per message, battery gauge (mJ)', formatMillijoules(battery.energy_per_message_j)],
+        ['Net energy per message, battery gauge (mJ)', formatMillijoules(battery.net_energy_per_message_j)],
+      ];
+
 const rowsOf = (figures: PowerFigures): Row[] => {
   const { window } = figures;
   const baseline = figures.baseline;
@@ -29,7 +44,8 @@ const rowsOf = (figures: PowerFigures): Row[] => {
       `${formatDecimal(window.start_s, 3)}–${formatDecimal(window.end_s, 3)} s ` +
         `(${formatSeconds(window.duration_s)}, ${formatCount(window.samples)} samples)`,
     ],
-    ['Mean power (W)', formatWatts(figures.mean_w)],
+    ['Mean power (W), energy / duration', formatWatts(figures.mean_w)],
+    ['Sample mean (W), plain average of the samples', formatWatts(figures.sample_mean_w)],
     ['Median power (W)', formatWatts(figures.median_w)],
     ['Min power (W)', formatWatts(figures.min_w)],
     ['Max power (W)', formatWatts(figures.max_w)],
@@ -55,6 +71,7 @@ const rowsOf = (figures: PowerFigures): Row[] => {
     const netCharge = joulesToMah(figures.net_energy_j, voltage);
     rows.push([`Net charge at ${formatDecimal(voltage, 2)} V (mAh)`, formatDecimal(netCharge, 3)]);
   }
+  rows.push(...batteryRows(figures.battery));
   if (figures.reference) {
     rows.push(
       [`Reference mean power (W), ${figures.reference.name}`, formatWatts(figures.reference.mean_w)],

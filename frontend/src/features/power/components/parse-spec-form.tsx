@@ -2,6 +2,7 @@ import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 
 import { ErrorAlert, submitErrorOf } from '@/components/ui/error-alert';
 import { CheckboxField, InputField, RadioOption, SelectField, type SelectOption } from '@/components/ui/form-field';
+import { isApiError } from '@/lib/api-client';
 import type { PowerDetection, PowerParseSpec } from '@/types/api';
 
 import { CURRENT_UNITS, POWER_UNITS, TIME_UNITS, useParsePowerTrace, VOLTAGE_UNITS } from '../api/parse-power-trace';
@@ -10,7 +11,9 @@ import {
   columnOptions,
   delimiterOptions,
   formatOptions,
+  needsSupplyVoltage,
   specToFormValues,
+  SUPPLY_VOLTAGE_NEEDED_CODE,
   splitServerSpecErrors,
   validateSpecForm,
   type SpecField,
@@ -80,11 +83,18 @@ export const ParseSpecForm = ({ traceId, detection, spec, parsing }: ParseSpecFo
     try {
       await parse.mutateAsync({ traceId, spec: validated.spec });
     } catch (error) {
+      if (isApiError(error) && error.code === SUPPLY_VOLTAGE_NEEDED_CODE) {
+        // Not a broken mapping: a value the file cannot carry. Ask for it at its field.
+        setErrors({ supply_voltage_v: [error.message] });
+        return;
+      }
       const { byField, message } = submitErrorOf(error, (fieldErrors) => splitServerSpecErrors(fieldErrors, values));
       if (byField) setErrors(byField);
       setFormError(message);
     }
   };
+
+  const supplyNeeded = needsSupplyVoltage(values);
 
   const timeModeOption = (mode: TimeMode, label: string) => (
     <RadioOption
@@ -226,6 +236,12 @@ export const ParseSpecForm = ({ traceId, detection, spec, parsing }: ParseSpecFo
               </div>
             );
           })}
+          {supplyNeeded ? (
+            <p role="status" className="alert alert-warning">
+              <strong>Supply voltage needed:</strong> this file logs current only, so power is current × the
+              supply voltage. Give it below (e.g. 5 for USB, 3.3 for a PPK2 in source mode).
+            </p>
+          ) : null}
           <div className="field-row">
             <InputField
               label="Supply voltage (V)"

@@ -6,6 +6,7 @@ import {
   columnOptions,
   delimiterOptions,
   formatOptions,
+  needsSupplyVoltage,
   specToFormValues,
   splitServerSpecErrors,
   validateSpecForm,
@@ -125,5 +126,33 @@ describe('options', () => {
   it('should add an unusual delimiter to the usual ones', () => {
     expect(delimiterOptions(',').map((o) => o.value)).toEqual([',', ';', '\t', ' ', '|']);
     expect(delimiterOptions(':').at(-1)).toEqual({ value: ':', label: '":"' });
+  });
+});
+
+describe('needsSupplyVoltage', () => {
+  const currentOnly = specToFormValues({
+    format: 'ppk2',
+    delimiter: ',',
+    decimal_comma: false,
+    skip_lines: 1,
+    time: { column: 0, unit: 'ms', datetime_format: null, timezone: 'UTC' },
+    sample_rate_hz: null,
+    voltage: null,
+    current: { column: 1, unit: 'uA' },
+    power: null,
+    supply_voltage_v: null,
+  });
+
+  it('should ask for the supply voltage of a current-only mapping', () => {
+    expect(needsSupplyVoltage(currentOnly)).toBe(true);
+  });
+
+  it('should stop asking once the supply voltage is typed', () => {
+    expect(needsSupplyVoltage({ ...currentOnly, supply_voltage_v: '3.3' })).toBe(false);
+  });
+
+  it('should not ask when a voltage or power column is mapped', () => {
+    expect(needsSupplyVoltage({ ...currentOnly, voltage_column: '2' })).toBe(false);
+    expect(needsSupplyVoltage({ ...currentOnly, power_column: '2' })).toBe(false);
   });
 });

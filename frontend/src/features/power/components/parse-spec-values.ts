@@ -203,3 +203,17 @@ export const formatOptions = (
   if (current) add(current, current);
   return options;
 };
+
+/** The code the parse answers when the file logs current only and no supply voltage was given. */
+export const SUPPLY_VOLTAGE_NEEDED_CODE = 'power_supply_voltage_needed';
+
+/**
+ * Whether the mapping as it stands needs the supply voltage and lacks it: current is mapped,
+ * neither voltage nor power is, and the field is empty. The form asks for it then, rather
+ * than letting the parse refuse the spec.
+ */
+export const needsSupplyVoltage = (values: SpecFormValues): boolean =>
+  values.current_column !== '' &&
+  values.voltage_column === '' &&
+  values.power_column === '' &&
+  values.supply_voltage_v.trim() === '';

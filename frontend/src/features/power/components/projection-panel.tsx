@@ -36,7 +36,7 @@ const ProjectionTable = ({ projection }: { projection: PowerProjection }) => {
         <thead>
           <tr>
             <th scope="col">Trace</th>
-            <th scope="col">Mean power (W)</th>
+            <th scope="col">Mean power (W), energy / duration</th>
             <th scope="col">Continuous operation</th>
             <th scope="col">Idle power (W)</th>
             <th scope="col">Energy per message (mJ)</th>
@@ -45,8 +45,17 @@ const ProjectionTable = ({ projection }: { projection: PowerProjection }) => {
         </thead>
         <tbody>
           {projection.series.map((s) => (
-            <tr key={s.trace}>
-              <th scope="row">{s.name}</th>
+            <tr key={`${s.trace}:${s.source}`}>
+              <th scope="row">
+                {s.name}
+                {s.warnings.length > 0 ? (
+                  <ul className="notes" aria-label={`Warnings about ${s.name}`}>
+                    {s.warnings.map((warning) => (
+                      <li key={warning.code}>{warning.message}</li>
+                    ))}
+                  </ul>
+                ) : null}
+              </th>
               <td className="num">{formatWatts(s.mean_w)}</td>
               <td className="num">{formatHours(s.continuous_hours)}</td>
               <td className="num">{formatWatts(s.idle_w)}</td>

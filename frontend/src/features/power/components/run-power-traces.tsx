@@ -4,6 +4,7 @@ import type { PowerTrace } from '@/types/api';
 
 import { usePowerTraces } from '../api/get-power-traces';
 
+import { BatteryReadingForm } from './battery-reading-form';
 import { TraceUpload, type DeviceChoice } from './trace-upload';
 import { TracesTable } from './traces-table';
 
@@ -29,6 +30,7 @@ export const RunPowerTraces = ({ runId, devices, onUploaded }: RunPowerTracesPro
       {traces.data && traces.data.length > 0 ? (
         <TracesTable traces={traces.data} caption="Power traces of this run" hideRun />
       ) : null}
+      <BatteryReadingForm runId={runId} devices={devices} />
       <h3 className="subheading">Attach a trace</h3>
       <TraceUpload devices={devices} runId={runId} onUploaded={onUploaded} />
     </section>

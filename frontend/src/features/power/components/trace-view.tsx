@@ -9,6 +9,7 @@ import type { PowerTrace } from '@/types/api';
 import { DeleteTraceButton } from './delete-trace-button';
 import { formatCount, formatSeconds } from './energy';
 import { KIND_LABELS } from './labels';
+import { PowerWarnings } from './power-warnings';
 import { TraceAnalysis } from './trace-analysis';
 import { TraceSetup } from './trace-setup';
 import { traceLabel } from './traces-table';
@@ -73,6 +74,8 @@ export const TraceView = ({ trace, onDeleted }: TraceViewProps) => (
         ))}
       </ul>
     ) : null}
+
+    <PowerWarnings warnings={trace.warnings} label="Warnings about this trace" />
 
     {trace.status === 'parsed' ? <TraceAnalysis trace={trace} /> : <TraceSetup trace={trace} />}
 

@@ -54,6 +54,7 @@ const plot: PowerPlot = {
 const windowFigures: PowerFigures = {
   window: { start_s: 1.5, end_s: 31.5, duration_s: 30, samples: 150_000 },
   mean_w: 2.04,
+  sample_mean_w: 2.1,
   median_w: 2.01,
   min_w: 1.8,
   max_w: 2.6,
@@ -67,6 +68,8 @@ const windowFigures: PowerFigures = {
   charge_mah: 3.4,
   supply_voltage_v: 5,
   reference: null,
+  battery: null,
+  warnings: [],
 };
 
 /** A parsed run trace, a plain one to compare it with and a baseline, with their data. */
