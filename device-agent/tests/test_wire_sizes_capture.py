@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import socket
-import subprocess
 import tempfile
 import threading
 import time
@@ -22,12 +21,12 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 from iotsecbench_contract import framing
 
-from iotsecbench_agent.runners import RunClock, RunContext, runner_for
+from iotsecbench_agent.jobkinds import runner_for
+from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runners.coap_roundtrip import CoapRoundTripRunner
 from iotsecbench_agent.runners.mqtt_roundtrip import MqttRoundTripRunner
 from iotsecbench_agent.runners.mqttsn_roundtrip import MqttSnRoundTripRunner
@@ -58,23 +57,13 @@ UDP_FRAME_HEADERS = (
 class UdpCapture(Capture):
     """``tshark -i lo`` on every UDP datagram (a runner's ports are known only after its
     setup, so the tests pick its datagrams by port afterwards). ``testkit.Capture`` with a
-    UDP capture filter in place of its TCP one; start and stop wait for a probe datagram (to
-    the prober's own port) to show up in tshark's live output, as ``Capture`` waits for a
-    TCP connection."""
+    UDP capture filter; start and stop wait for a probe datagram (to the prober's own port)
+    to show up in tshark's live output, as ``Capture`` waits for a TCP connection."""
 
     def __init__(self, directory: Path) -> None:
         self._prober = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._prober.bind(("127.0.0.1", 0))
-        port = self._prober.getsockname()[1]
-        tcp_filter = f"tcp port {port}"
-
-        def udp_popen(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
-            return real_popen(["udp" if a == tcp_filter else a for a in args], **kwargs)
-
-        # testkit is shared by every capture test: its filter is swapped here, not there.
-        real_popen = subprocess.Popen
-        with mock.patch.object(subprocess, "Popen", udp_popen):
-            super().__init__(port, directory)
+        super().__init__(self._prober.getsockname()[1], directory, capture_filter="udp")
 
     def _probe(self) -> None:
         deadline = time.monotonic() + 30

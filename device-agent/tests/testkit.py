@@ -530,7 +530,8 @@ class Capture:
     (``-P``): everything between the two probes is then in the file.
     """
 
-    def __init__(self, port: int, directory: Path) -> None:
+    def __init__(self, port: int, directory: Path, *, capture_filter: str | None = None) -> None:
+        """`capture_filter`: tshark's capture filter, "tcp port <port>" unless given."""
         binary = tshark_binary()
         assert binary is not None, "tshark not found: apt-get install tshark (make tshark)"
         self.binary = binary
@@ -543,7 +544,17 @@ class Capture:
         self._seen = threading.Condition()
         with self._log.open("wb") as log:
             self.process = subprocess.Popen(
-                [binary, "-i", "lo", "-f", f"tcp port {port}", "-w", str(self.file), "-P", "-l"],
+                [
+                    binary,
+                    "-i",
+                    "lo",
+                    "-f",
+                    capture_filter or f"tcp port {port}",
+                    "-w",
+                    str(self.file),
+                    "-P",
+                    "-l",
+                ],
                 stdout=subprocess.PIPE,
                 stderr=log,
             )
