@@ -4,6 +4,7 @@ import type * as z from 'zod';
 import type { SelectOption, SelectOptionGroup } from '@/components/ui/form-field';
 import type { Catalogue, ExperimentKind } from '@/types/api';
 
+import type { AxisParameter } from '../components/design-axes';
 import type {
   Drafts,
   FieldErrorMap,
@@ -11,7 +12,6 @@ import type {
   MatrixDraft,
   TextFieldOf,
 } from '../components/experiment-form-values';
-import type { AxisParameter } from '../components/design-axes';
 import type { VaryControls } from '../components/vary-controls';
 
 /**
