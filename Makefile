@@ -133,15 +133,16 @@ bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/relay.py
 	$(PY) bench/agents.py --agents 30 --messages 200
 
-schema: deps ## regenerate frontend/openapi.yaml and src/types/api.gen.ts from the backend
+schema: deps ## regenerate frontend/openapi.yaml and src/types/api.gen.ts from the backend, src/types/limits.gen.ts from the contract
 	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \
 	  $(PY) backend/manage.py spectacular --validate --file frontend/openapi.yaml
 	cd frontend && npm run gen:api
+	$(PY) scripts/gen_limits_ts.py frontend/src/types/limits.gen.ts
 
 # The API's schema and the frontend's types generated from it, checked against the backend:
 # made afresh in a temporary directory and compared with the committed files.
 SCHEMA_TMP := $(shell mktemp -d -u /tmp/iotsecbench-schema.XXXXXX)
-schema-check: deps ## fail when frontend/openapi.yaml or src/types/api.gen.ts is stale (fix: make schema)
+schema-check: deps ## fail when frontend/openapi.yaml, src/types/api.gen.ts or limits.gen.ts is stale (fix: make schema)
 	mkdir -p $(SCHEMA_TMP)
 	DJANGO_SECRET_KEY=schema JOB_SIGNING_KEY="$$($(PY) scripts/signing_key.py)" \
 	  $(PY) backend/manage.py spectacular --validate --file $(SCHEMA_TMP)/openapi.yaml
@@ -150,6 +151,9 @@ schema-check: deps ## fail when frontend/openapi.yaml or src/types/api.gen.ts is
 	@diff -u frontend/openapi.yaml $(SCHEMA_TMP)/openapi.yaml > $(SCHEMA_TMP)/diff \
 	  && diff -u frontend/src/types/api.gen.ts $(SCHEMA_TMP)/api.gen.ts >> $(SCHEMA_TMP)/diff \
 	  || { head -40 $(SCHEMA_TMP)/diff; echo "frontend/openapi.yaml or src/types/api.gen.ts is stale: run make schema and commit them"; rm -rf $(SCHEMA_TMP); exit 1; }
+	$(PY) scripts/gen_limits_ts.py $(SCHEMA_TMP)/limits.gen.ts
+	@diff -u frontend/src/types/limits.gen.ts $(SCHEMA_TMP)/limits.gen.ts \
+	  || { echo "frontend/src/types/limits.gen.ts is stale (contract/src/iotsecbench_contract/limits.py changed): run make schema and commit it"; rm -rf $(SCHEMA_TMP); exit 1; }
 	@rm -rf $(SCHEMA_TMP)
 
 clean: ## remove build output and local state (keeps .venv)

@@ -10,6 +10,7 @@ import type {
   ExperimentKind,
   MechanismName,
 } from '@/types/api';
+import { MAX_DATA_SIZES, MAX_MECHANISMS, MAX_UDP_PAYLOAD, MIN_WINDOW_MS } from '@/types/limits.gen';
 
 import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
 
@@ -18,13 +19,16 @@ import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
 export const PAYLOAD_SIZE_MAX_BYTES = 65_536; // one MQTT message the agents can echo back
 export const MESSAGE_COUNT_MAX = 100_000; // per device, bounds a run's RTT storage
 export const BENCH_DATA_SIZE_MAX_BYTES = 1024 ** 3; // 1 GiB, the largest file of the OpenSSL-on-Pi paper
-export const BENCH_DATA_SIZES_MAX = 16; // sizes per benchmark, bounds one run's matrix
-export const BENCH_MECHANISMS_MAX = 64; // more than the catalogue holds
-export const BENCH_REPETITIONS_MAX = 10_000;
+// The limits the agents check too come from the contract (src/types/limits.gen.ts, make schema).
+export const BENCH_DATA_SIZES_MAX = MAX_DATA_SIZES; // sizes per benchmark, bounds one run's matrix
+export const BENCH_MECHANISMS_MAX = MAX_MECHANISMS; // more than the catalogue holds
+export const BENCH_REPETITIONS_MAX = 10_000; // the backend's BENCH_REPETITIONS_MAX (experiments/models.py)
 // A UDP datagram carries at most 65,507 bytes; the server also checks each mechanism's framing
 // (IV, padding, tag or signature) against it and names the largest size that fits.
-export const THROUGHPUT_PAYLOAD_MAX_BYTES = 65_507;
-export const WINDOW_MS_MIN = 10; // shorter windows measure the timer more than the packets
+export const THROUGHPUT_PAYLOAD_MAX_BYTES = MAX_UDP_PAYLOAD;
+export const WINDOW_MS_MIN = MIN_WINDOW_MS; // shorter windows measure the timer more than the packets
+// The backend's WINDOW_MS_MAX (experiments/models.py), which is not yet the contract's
+// MAX_WINDOW_MS: the form accepts what the API accepts until the two are one limit.
 export const WINDOW_MS_MAX = 60_000;
 /** Runs of each combination of the matrix (the backend's REPEATS_MAX). */
 export const REPEATS_MAX = 100;

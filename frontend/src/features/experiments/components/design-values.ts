@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-import type { Device } from '@/types/api';
+import type { Device, ExperimentKind } from '@/types/api';
 
 import {
   ALL_QOS_LEVELS,
@@ -14,9 +14,10 @@ import {
   TOPIC_ID_TYPES,
   TRANSPORTS,
 } from '../api/create-experiment';
+import { kindForm } from '../kinds';
 
 import { axisDraftOf, parseExclusions, wireToChoice, type AxisDraft, type AxisParameter } from './design-axes';
-import { initialValues, isKind, type FormValues } from './experiment-form-values';
+import { initialValues, isKind, type Drafts, type FormValues } from './experiment-form-values';
 
 /**
  * A design someone made before (a paper's preset, an experiment to clone) as the values of
@@ -68,18 +69,20 @@ const rawAxesSchema = z.array(
 
 const text = (value: unknown): string | undefined => (value === undefined ? undefined : wireToChoice(value));
 
-/** `draft` with each of its keys the design sets replaced by the design's value as text. */
-const fill = <D extends Record<string, string | string[]>>(draft: D, design: Record<string, unknown>): D => {
-  const filled: Record<string, string | string[]> = { ...draft };
-  for (const key of Object.keys(draft)) {
-    const value = design[key];
-    if (value === undefined) continue;
-    if (Array.isArray(draft[key])) filled[key] = Array.isArray(value) ? value.map(wireToChoice) : [];
-    else if (key === 'data_sizes' && Array.isArray(value)) filled[key] = value.join(', ');
-    else filled[key] = text(value) ?? '';
-  }
-  return filled as D;
-};
+/** Each kind's draft from the design (its own fields; the others' defaults where it has none). */
+const draftsFromDesign = (design: Record<string, unknown>): Drafts => ({
+  messaging: kindForm('messaging').values.fromDesign(design),
+  cipher_bench: kindForm('cipher_bench').values.fromDesign(design),
+  throughput: kindForm('throughput').values.fromDesign(design),
+});
+
+/** The kind's draft with a design's `split` axis items put back into their list field. */
+const withSplitItems = <K extends ExperimentKind>(
+  kind: K,
+  drafts: Drafts,
+  parameter: AxisParameter,
+  items: readonly string[],
+): Drafts[K] => kindForm(kind).values.withSplitItems?.(drafts[kind], parameter, items) ?? drafts[kind];
 
 type FromDesignOptions = {
   devices: readonly Pick<Device, 'id' | 'online'>[];
@@ -103,11 +106,7 @@ export const valuesFromDesign = (
     preset: typeof design.preset === 'string' ? design.preset : '',
     repeats: text(design.repeats) ?? base.repeats,
     device_ids: deviceIds ? [...deviceIds] : base.device_ids,
-    drafts: {
-      messaging: fill(base.drafts.messaging, design),
-      cipher_bench: fill(base.drafts.cipher_bench, design),
-      throughput: fill(base.drafts.throughput, design),
-    },
+    drafts: draftsFromDesign(design),
   };
   const rawAxes = rawAxesSchema.safeParse(design.axes);
   const axes: AxisDraft[] = [];
@@ -118,8 +117,7 @@ export const valuesFromDesign = (
     // A list split into one run per item: the items are the field's list.
     const strings = items.map(wireToChoice);
     if (draft.parameter === 'device_ids') values.device_ids = strings;
-    if (kind !== 'messaging' && draft.parameter === 'mechanisms') values.drafts[kind].mechanisms = strings;
-    if (kind !== 'messaging' && draft.parameter === 'data_sizes') values.drafts[kind].data_sizes = strings.join(', ');
+    else values.drafts = { ...values.drafts, [kind]: withSplitItems(kind, values.drafts, draft.parameter, strings) };
   }
   values.matrix = { ...base.matrix, [kind]: { axes, exclusions: parseExclusions(design.exclusions) } };
   return values;

@@ -1,32 +1,31 @@
 import type { FieldErrors } from '@/lib/api-client';
-import type { DesignAxis, DesignExclusion, Device, ExperimentKind, Measurement } from '@/types/api';
+import type { DesignAxis, DesignExclusion, Device, ExperimentKind } from '@/types/api';
 
 import {
-  BROKER_PROTOCOLS,
-  cipherBenchInputSchema,
   createExperimentInputSchema,
   EXPERIMENT_DEFAULTS,
   EXPERIMENT_KINDS,
-  MEASUREMENTS,
-  messagingInputSchema,
-  NO_SECURITY,
-  THROUGHPUT_DEFAULTS,
-  throughputInputSchema,
   type CreateExperimentInput,
 } from '../api/create-experiment';
+import { kindForm } from '../kinds';
+import { toNumber } from '../kinds/draft-values';
+import type { KindDraftContext } from '../kinds/types';
 
 import { parseDataSizes } from './data-sizes';
 import {
   AXIS_EDITORS,
   axisName,
-  axisParameters,
   choiceToWire,
   liveExclusions,
   type AxisDraft,
   type AxisParameter,
 } from './design-axes';
 
-/** What the new-experiment form holds, and how it becomes a create-experiment input. */
+/**
+ * What the new-experiment form holds, and how it becomes a create-experiment input: the
+ * fields every kind has here, each kind's own fields through its values in
+ * ../kinds/<kind>/values.ts (registered in EXPERIMENT_KIND_FORMS).
+ */
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 /** Every field of any kind of experiment. */
@@ -66,136 +65,46 @@ export type FormValues = {
 
 export type FieldErrorMap = Partial<Record<FieldName, string[]>>;
 
-// --- what a messaging design's protocols allow ---------------------------------------------
-
-/** The protocols a messaging design runs: its protocol axis' values, else the fixed one. */
-export const messagingProtocols = (draft: Drafts['messaging'], matrix: MatrixDraft): string[] => {
-  const axis = matrix.axes.find((a) => axisParameters(a).includes('protocol'));
-  if (!axis) return [draft.protocol];
-  return axis.type === 'vary' ? axis.choices : axis.values.map((value) => String(value.protocol));
-};
-
-/**
- * The messaging fields that mean something for these protocols (experiments/rules.py
- * _protocol_errors): only broker protocols (MQTT, SRUP) have an MQTT version, TLS and
- * network profiles; SRUP signs instead of securing the payload; CoAP has a message type and
- * method instead of a QoS; MQTT-SN a topic id type. Hidden fields are sent as their
- * neutral values and cannot vary.
- */
-export const shownMessagingFields = (protocols: readonly string[]) => {
-  const broker = protocols.some((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p));
-  return {
-    mqtt_version: broker,
-    transport: broker,
-    network_profile: broker,
-    srup_signature: protocols.includes('srup'),
-    security: protocols.some((p) => p !== 'srup'),
-    qos: protocols.some((p) => p !== 'coap'),
-    coap_type: protocols.includes('coap'),
-    coap_method: protocols.includes('coap'),
-    topic_id_type: protocols.includes('mqttsn'),
-  } satisfies Partial<Record<AxisParameter, boolean>>;
-};
-
-/**
- * The measurements these protocols allow: one way only when every protocol goes through the
- * broker (the API answers CoAP and MQTT-SN with a field error on `measurement`).
- */
-export const offeredMeasurements = (protocols: readonly string[]): readonly Measurement[] =>
-  protocols.every((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p)) ? MEASUREMENTS : ['round_trip'];
-
-/** The draft's measurement if the protocols allow it, else round trip (what is shown and sent). */
-export const effectiveMeasurement = (draft: Drafts['messaging'], protocols: readonly string[]): string =>
-  (offeredMeasurements(protocols) as readonly string[]).includes(draft.measurement)
-    ? draft.measurement
-    : EXPERIMENT_DEFAULTS.measurement;
-
-type ShownField = keyof ReturnType<typeof shownMessagingFields>;
-
-const isShown = (values: FormValues, parameter: AxisParameter): boolean => {
-  if (values.kind !== 'messaging' || !(parameter in shownMessagingFields([]))) return true;
-  const shown = shownMessagingFields(messagingProtocols(values.drafts.messaging, values.matrix.messaging));
-  return shown[parameter as ShownField];
-};
-
-// The fields each kind shows; server errors about other fields go to the form's alert.
-const FIELDS_BY_KIND: Record<ExperimentKind, readonly string[]> = {
-  messaging: Object.keys(messagingInputSchema.shape),
-  cipher_bench: Object.keys(cipherBenchInputSchema.shape),
-  throughput: Object.keys(throughputInputSchema.shape),
-};
-
 export const isKind = (value: string): value is ExperimentKind =>
   (EXPERIMENT_KINDS as readonly string[]).includes(value);
 
 const isFieldOf = (kind: ExperimentKind, key: string): key is FieldName =>
-  FIELDS_BY_KIND[kind].includes(key);
+  Object.keys(kindForm(kind).values.schema.shape).includes(key);
 
-const toNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
-
-/** The sizes field of the chosen kind, parsed; null for a kind without one. */
-const sizesOf = (values: FormValues) => {
-  switch (values.kind) {
-    case 'cipher_bench':
-    case 'throughput':
-      return parseDataSizes(values.drafts[values.kind].data_sizes);
-    case 'messaging':
-      return null;
-  }
-};
-
-/** The fields a cipher benchmark and a throughput experiment share: what is timed, at which sizes, how often. */
-const benchCandidate = (draft: Drafts['cipher_bench' | 'throughput'], sizes: readonly number[]) => ({
-  mechanisms: draft.mechanisms,
-  data_sizes: sizes,
-  repetitions: toNumber(draft.repetitions),
+/** What the chosen kind's conversions see: its draft, its matrix, its sizes (parsed). */
+const contextOf = <K extends ExperimentKind>(kind: K, values: FormValues, sizes: readonly number[]): KindDraftContext<K> => ({
+  draft: values.drafts[kind],
+  matrix: values.matrix[kind],
+  sizes,
 });
 
-const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonly DesignAxis[]) => {
-  const common = {
-    name: values.name,
-    device_ids: values.device_ids,
-    axes: axes.map((axis) => ({ ...axis })),
-    exclusions: liveExclusions(axes, values.matrix[values.kind].exclusions),
-    repeats: toNumber(values.repeats),
-    description: values.description,
-    preset: values.preset,
-  };
-  switch (values.kind) {
-    case 'messaging': {
-      const draft = values.drafts.messaging;
-      const protocols = messagingProtocols(draft, values.matrix.messaging);
-      const shown = shownMessagingFields(protocols);
-      return {
-        kind: values.kind,
-        ...common,
-        protocol: draft.protocol,
-        srup_signature: draft.srup_signature,
-        mqtt_version: draft.mqtt_version,
-        transport: shown.transport ? draft.transport : EXPERIMENT_DEFAULTS.transport,
-        qos: toNumber(draft.qos),
-        coap_type: draft.coap_type,
-        coap_method: draft.coap_method,
-        topic_id_type: draft.topic_id_type,
-        // SRUP signs every message itself; its payload goes unencrypted inside the signature.
-        security: shown.security ? draft.security : NO_SECURITY,
-        payload_size: toNumber(draft.payload_size),
-        message_count: toNumber(draft.message_count),
-        interval_ms: toNumber(draft.interval_ms),
-        interval_distribution: draft.interval_distribution,
-        measurement: effectiveMeasurement(draft, protocols),
-        // "" is "None (no shaping)": left out, so the server applies its default (none).
-        ...(draft.network_profile && shown.network_profile ? { network_profile: draft.network_profile } : {}),
-      };
-    }
-    case 'cipher_bench':
-      return { kind: values.kind, ...common, ...benchCandidate(values.drafts.cipher_bench, sizes) };
-    case 'throughput': {
-      const draft = values.drafts.throughput;
-      return { kind: values.kind, ...common, ...benchCandidate(draft, sizes), window_ms: toNumber(draft.window_ms) };
-    }
-  }
+/** The sizes field of the chosen kind, parsed; null for a kind without one. */
+const sizesOf = <K extends ExperimentKind>(kind: K, values: FormValues) => {
+  const { sizesText } = kindForm(kind).values;
+  return sizesText ? parseDataSizes(sizesText(values.drafts[kind])) : null;
 };
+
+const kindInput = <K extends ExperimentKind>(kind: K, values: FormValues, sizes: readonly number[]) =>
+  kindForm(kind).values.toInput(contextOf(kind, values, sizes));
+
+const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonly DesignAxis[]) => ({
+  kind: values.kind,
+  name: values.name,
+  device_ids: values.device_ids,
+  axes: axes.map((axis) => ({ ...axis })),
+  exclusions: liveExclusions(axes, values.matrix[values.kind].exclusions),
+  repeats: toNumber(values.repeats),
+  description: values.description,
+  preset: values.preset,
+  ...kindInput(values.kind, values, sizes),
+});
+
+/** Each kind's draft as it starts (a copy: a draft is the form's to change). */
+const initialDrafts = (): Drafts => ({
+  messaging: structuredClone(kindForm('messaging').values.defaults),
+  cipher_bench: structuredClone(kindForm('cipher_bench').values.defaults),
+  throughput: structuredClone(kindForm('throughput').values.defaults),
+});
 
 export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[]): FormValues => ({
   kind: EXPERIMENT_DEFAULTS.kind,
@@ -210,36 +119,7 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
   },
   // Online devices can run right away, so they are the sensible default.
   device_ids: devices.filter((d) => d.online).map((d) => d.id),
-  drafts: {
-    messaging: {
-      protocol: EXPERIMENT_DEFAULTS.protocol,
-      srup_signature: EXPERIMENT_DEFAULTS.srup_signature,
-      mqtt_version: EXPERIMENT_DEFAULTS.mqtt_version,
-      transport: EXPERIMENT_DEFAULTS.transport,
-      qos: String(EXPERIMENT_DEFAULTS.qos),
-      coap_type: EXPERIMENT_DEFAULTS.coap_type,
-      coap_method: EXPERIMENT_DEFAULTS.coap_method,
-      topic_id_type: EXPERIMENT_DEFAULTS.topic_id_type,
-      security: EXPERIMENT_DEFAULTS.security,
-      payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
-      message_count: String(EXPERIMENT_DEFAULTS.message_count),
-      interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
-      interval_distribution: EXPERIMENT_DEFAULTS.interval_distribution,
-      measurement: EXPERIMENT_DEFAULTS.measurement,
-      network_profile: '',
-    },
-    cipher_bench: {
-      mechanisms: [],
-      data_sizes: '',
-      repetitions: String(EXPERIMENT_DEFAULTS.repetitions),
-    },
-    throughput: {
-      mechanisms: [...THROUGHPUT_DEFAULTS.mechanisms],
-      data_sizes: THROUGHPUT_DEFAULTS.data_sizes.join(', '),
-      repetitions: String(THROUGHPUT_DEFAULTS.repetitions),
-      window_ms: String(THROUGHPUT_DEFAULTS.window_ms),
-    },
-  },
+  drafts: initialDrafts(),
 });
 
 const addError = (errors: FieldErrorMap, field: FieldName, message: string) => {
@@ -255,7 +135,7 @@ const addError = (errors: FieldErrorMap, field: FieldName, message: string) => {
 export const validateForm = (
   values: FormValues,
 ): { ok: true; input: CreateExperimentInput } | { ok: false; errors: FieldErrorMap } => {
-  const sizes = sizesOf(values);
+  const sizes = sizesOf(values.kind, values);
   const parsedSizes = sizes?.ok ? sizes.sizes : [];
   const axes = axesOf(values, parsedSizes);
   const parsed = createExperimentInputSchema.safeParse(toCandidate(values, parsedSizes, axes.axes));
@@ -283,31 +163,23 @@ export const planInput = (values: FormValues): Omit<CreateExperimentInput, 'name
 
 // --- axes ------------------------------------------------------------------------------------
 
-// A varied number parameter's values are checked with the parameter's own field schema.
-const NUMBER_SCHEMAS = {
-  payload_size: messagingInputSchema.shape.payload_size,
-  message_count: messagingInputSchema.shape.message_count,
-  interval_ms: messagingInputSchema.shape.interval_ms,
-  repetitions: cipherBenchInputSchema.shape.repetitions,
-  window_ms: throughputInputSchema.shape.window_ms,
-} as const;
-
-const isNumberParameter = (parameter: AxisParameter): parameter is keyof typeof NUMBER_SCHEMAS =>
-  parameter in NUMBER_SCHEMAS;
+/** The schema a varied number parameter's values are checked with: the kind's field schema. */
+const numberSchemaOf = (kind: ExperimentKind, parameter: AxisParameter) => kindForm(kind).values.numberSchemas[parameter];
 
 /** The items a `split` parameter's axis runs one by one: the field's own list. */
-const splitItems = (values: FormValues, parameter: AxisParameter, sizes: readonly number[]): unknown[] => {
-  switch (parameter) {
-    case 'device_ids':
-      return values.device_ids;
-    case 'data_sizes':
-      return [...sizes];
-    case 'mechanisms':
-      return values.kind === 'messaging' ? [] : values.drafts[values.kind].mechanisms;
-    default:
-      return [];
-  }
+const splitItems = <K extends ExperimentKind>(
+  kind: K,
+  values: FormValues,
+  parameter: AxisParameter,
+  sizes: readonly number[],
+): unknown[] => {
+  if (parameter === 'device_ids') return values.device_ids;
+  return kindForm(kind).values.splitItems?.(parameter, contextOf(kind, values, sizes)) ?? [];
 };
+
+/** Whether the chosen kind shows the parameter's field (a hidden field's axis is left out). */
+const isShown = <K extends ExperimentKind>(kind: K, values: FormValues, parameter: AxisParameter): boolean =>
+  kindForm(kind).values.isShown?.(parameter, contextOf(kind, values, [])) ?? true;
 
 /** The values of one varied parameter as the API takes them, or why they cannot be. */
 const varyValues = (
@@ -325,9 +197,10 @@ const varyValues = (
       const entries = axis.text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
       if (entries.length === 0) return { ok: false, error: 'Enter the values to vary, comma-separated.' };
       const numbers = entries.map(toNumber);
-      if (isNumberParameter(parameter)) {
+      const schema = numberSchemaOf(values.kind, parameter);
+      if (schema) {
         for (const number of numbers) {
-          const checked = NUMBER_SCHEMAS[parameter].safeParse(number);
+          const checked = schema.safeParse(number);
           if (!checked.success) return { ok: false, error: checked.error.issues[0]?.message ?? 'Not a valid value.' };
         }
       }
@@ -335,7 +208,7 @@ const varyValues = (
       return { ok: true, values: numbers };
     }
     case 'split': {
-      const items = splitItems(values, parameter, sizes);
+      const items = splitItems(values.kind, values, parameter, sizes);
       return items.length > 0
         ? { ok: true, values: items.map((item) => [item]) }
         : { ok: false, error: 'Choose at least one to run one by one.' };
@@ -360,7 +233,7 @@ export const axesOf = (
       origins.push(index);
       continue;
     }
-    if (!isShown(values, axis.parameter)) continue;
+    if (!isShown(values.kind, values, axis.parameter)) continue;
     const result = varyValues(values, axis, sizes);
     if (result.ok) {
       axes.push({ name: axisName(axis), values: result.values.map((value) => ({ [axis.parameter]: value })) });

@@ -1,8 +1,10 @@
 import type { ChangeEvent, ComponentType } from 'react';
+import type * as z from 'zod';
 
 import type { SelectOption, SelectOptionGroup } from '@/components/ui/form-field';
 import type { Catalogue, ExperimentKind } from '@/types/api';
 
+import type { AxisParameter } from '../components/design-axes';
 import type {
   Drafts,
   FieldErrorMap,
@@ -15,7 +17,9 @@ import type { VaryControls } from '../components/vary-controls';
 /**
  * The seam between the new-experiment form and a kind of experiment: the form keeps the
  * name, kind, description, devices, matrix and plan, and asks the kind's entry in
- * ./index.ts for the fields below the kind. A kind's fields get its own draft and matrix.
+ * ./index.ts for the fields below the kind and for how the kind's draft starts, becomes its
+ * part of a create-experiment input and is filled from a design. A kind's fields get its own
+ * draft and matrix.
  */
 
 export type FieldChange = (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
@@ -44,8 +48,39 @@ export type KindFieldsProps<K extends ExperimentKind> = {
   options: KindFormOptions;
 };
 
+/** What the kind's conversions see of the form: its draft, matrix and parsed data sizes. */
+export type KindDraftContext<K extends ExperimentKind> = {
+  draft: Drafts[K];
+  matrix: MatrixDraft;
+  /** The sizes field parsed ([] for a kind without one, or while it is unreadable). */
+  sizes: readonly number[];
+};
+
+/** A kind's draft: its defaults, and how it becomes a request and comes back from a design. */
+export type KindValues<K extends ExperimentKind> = {
+  /** The kind's fields before anyone edits them. */
+  defaults: Drafts[K];
+  /** The kind's request schema: its fields are those whose errors show beside the form's fields. */
+  schema: z.ZodObject;
+  /** The schema of each number parameter the kind can vary, to check each varied value. */
+  numberSchemas: Partial<Record<AxisParameter, z.ZodType>>;
+  /** The sizes field as typed, for a kind that has one. */
+  sizesText?: (draft: Drafts[K]) => string;
+  /** The kind's own fields of the create-experiment input, unchecked (the schema checks them). */
+  toInput: (context: KindDraftContext<K>) => Record<string, unknown>;
+  /** The kind's draft from a design (a preset, a clone): the design's values as the form holds them. */
+  fromDesign: (design: Record<string, unknown>) => Drafts[K];
+  /** The list a `split` axis of one of the kind's list fields runs one by one. */
+  splitItems?: (parameter: AxisParameter, context: KindDraftContext<K>) => unknown[];
+  /** The draft with a design's `split` axis items put back into their list field. */
+  withSplitItems?: (draft: Drafts[K], parameter: AxisParameter, items: readonly string[]) => Drafts[K];
+  /** Whether a parameter's field is shown (a hidden field's axis is left out); all are by default. */
+  isShown?: (parameter: AxisParameter, context: KindDraftContext<K>) => boolean;
+};
+
 /** A kind's part of the new-experiment form. */
 export type ExperimentKindForm<K extends ExperimentKind> = {
   /** The kind's fields, below the form's name and kind. */
   Fields: ComponentType<KindFieldsProps<K>>;
+  values: KindValues<K>;
 };

@@ -5,28 +5,7 @@ import type { ExperimentKind } from '@/types/api';
 
 import { useRunMethods } from '../api/get-run-methods';
 import { RUN_EXPORT_FILES, runExportHref } from '../api/run-exports';
-
-type Descriptions = Record<(typeof RUN_EXPORT_FILES)[number], string>;
-
-const MESSAGING_EXPORTS: Descriptions = {
-  'records.csv': 'one row per message',
-  'records.parquet': 'one row per message, typed and a tenth of the size',
-  'summary.csv': 'one row per device and one for all devices',
-  'summary.parquet': 'the summary, typed, with the devices’ facts in its metadata',
-};
-
-const BENCH_EXPORTS: Descriptions = {
-  'records.csv': 'one row per sample: wall and CPU time, peak memory (and packets per window)',
-  'records.parquet': 'the samples, typed',
-  'summary.csv': 'one row per device, mechanism, data size and operation: mean, sample variance and std',
-  'summary.parquet': 'the summary, typed, with the devices’ facts in its metadata',
-};
-
-const EXPORT_DESCRIPTIONS: Record<ExperimentKind, Descriptions> = {
-  messaging: MESSAGING_EXPORTS,
-  cipher_bench: BENCH_EXPORTS,
-  throughput: { ...BENCH_EXPORTS, 'records.csv': 'one row per window: packets, wall and CPU time' },
-};
+import { RUN_KIND_RESULTS } from '../kinds';
 
 /** The generated methods paragraph (GET /methods/), with a button that copies it. */
 export const MethodsParagraph = ({ runId }: { runId: string }) => {
@@ -69,7 +48,7 @@ export const RunExports = ({ runId, kind }: RunExportsProps) => (
             <a href={runExportHref(runId, file)} download>
               {file}
             </a>{' '}
-            <span className="muted">({EXPORT_DESCRIPTIONS[kind][file]})</span>
+            <span className="muted">({RUN_KIND_RESULTS[kind].exports[file]})</span>
           </li>
         ))}
       </ul>

@@ -2,6 +2,8 @@ import { useNow } from '@/hooks/use-now';
 import { formatDuration } from '@/lib/format';
 import type { ExperimentKind, RunDevice } from '@/types/api';
 
+import { RUN_KIND_RESULTS } from '../kinds';
+
 import { progressTimes } from './progress-estimate';
 
 type RunProgressProps = {
@@ -17,21 +19,16 @@ const CLOCK_TICK_MS = 1000;
 const percent = (part: number, total: number) =>
   total > 0 ? Math.min(100, Math.max(0, (part / total) * 100)) : 0;
 
-// What `sent`/`total` count for kinds that report work done rather than messages.
-const UNITS_DONE: Partial<Record<ExperimentKind, string>> = {
-  cipher_bench: 'repetitions',
-  throughput: 'windows',
-};
-
 /**
  * Live per-device progress. Messaging: the bar tracks messages sent, the text messages
- * echoed back. Cipher benchmark: `sent`/`total` count repetitions done and planned;
- * throughput: windows (two per mechanism, payload size and repetition). Above them, the time
+ * echoed back. A kind that reports work done says what `sent`/`total` count (its
+ * `progressUnit` in RUN_KIND_RESULTS: a cipher benchmark's repetitions, a throughput run's
+ * windows), and the bar and text count that. Above them, the time
  * since the run started and an estimate of the time left (see ./progress-estimate.ts); the
  * page shows this panel only while the run is under way, so the clock ticks only then.
  */
 export const RunProgress = ({ devices, kind, startedAt }: RunProgressProps) => {
-  const unit = UNITS_DONE[kind];
+  const unit = RUN_KIND_RESULTS[kind].progressUnit;
   const now = useNow(CLOCK_TICK_MS);
   const times = progressTimes(devices, startedAt, now);
   return (

@@ -16,13 +16,7 @@ import {
   TRANSPORTS,
 } from '../../api/create-experiment';
 import type { AxisParameter } from '../../components/design-axes';
-import {
-  effectiveMeasurement,
-  messagingProtocols,
-  offeredMeasurements,
-  shownMessagingFields,
-  type TextFieldOf,
-} from '../../components/experiment-form-values';
+import type { TextFieldOf } from '../../components/experiment-form-values';
 import {
   COAP_METHOD_LABELS,
   COAP_TYPE_LABELS,
@@ -38,6 +32,8 @@ import {
 import { NETWORK_PROFILE_HINT } from '../../components/network-profile-options';
 import { VaryingField } from '../../components/vary-controls';
 import type { KindFieldsProps } from '../types';
+
+import { effectiveMeasurement, messagingProtocols, offeredMeasurements, shownMessagingFields } from './values';
 
 const INTERVAL_DISTRIBUTION_HINT =
   'Uniform and exponential draw each gap at random, with the interval as their mean; each run stores its random seed.';

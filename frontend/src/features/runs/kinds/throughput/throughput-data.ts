@@ -1,11 +1,12 @@
-import type { CategoryChartData, CategorySeries } from '@/components/charts';
+import type { CategoryChartData } from '@/components/charts';
 import type { BenchOperation, BenchSummaryRow } from '@/types/api';
 
-import { rank, seriesPrefix, type LabelFor } from '../cipher-bench/bench-data';
+import { mechanismBarsData, rank, rowSorter, type LabelFor } from '../bench/bench-rows';
 
 /**
  * Pure reshaping of a throughput run's `bench_summary` rows (one per device, mechanism,
- * mode and payload size) for its table and charts. A throughput run measures each mechanism
+ * mode and payload size) for its table and charts: what differs from a cipher benchmark
+ * (../bench/bench-rows.ts holds what they share). A throughput run measures each mechanism
  * in two modes, stored as the row's operation.
  */
 
@@ -30,76 +31,21 @@ const modeRank = (operation: string) => rank(MODE_ORDER, operation);
  * comes first; unknown ones last, by name), mode (loopback before network), payload size:
  * the table's column order, so each mechanism's rows sit together.
  */
-export const sortThroughputRows = (
-  rows: readonly BenchSummaryRow[],
-  mechanismOrder: readonly string[],
-): BenchSummaryRow[] =>
-  [...rows].sort(
-    (a, b) =>
-      a.device_name.localeCompare(b.device_name) ||
-      a.device_id.localeCompare(b.device_id) ||
-      rank(mechanismOrder, a.mechanism) - rank(mechanismOrder, b.mechanism) ||
-      a.mechanism.localeCompare(b.mechanism) ||
-      modeRank(a.operation) - modeRank(b.operation) ||
-      a.operation.localeCompare(b.operation) ||
-      a.data_bytes - b.data_bytes,
-  );
+export const sortThroughputRows = rowSorter(
+  (a, b) => modeRank(a.operation) - modeRank(b.operation) || a.operation.localeCompare(b.operation) || a.data_bytes - b.data_bytes,
+);
 
 /** Whether any row has a relative cost: none has when the run did not measure "none". */
 export const hasRelativeCosts = (rows: readonly BenchSummaryRow[]): boolean =>
   rows.some((row) => row.relative_cost !== null);
 
-type ModeSeries = {
-  deviceIndex: number;
-  operation: BenchOperation;
-  name: string;
-  values: (number | null)[];
-  errors: (number | null)[];
-};
-
-/**
- * One value per mechanism (categories, in the sorted rows' order) at one payload size, one
- * series per mode (per device and mode when several devices took part), loopback first.
- */
-const byModeChartData = (
-  sortedRows: readonly BenchSummaryRow[],
-  payloadBytes: number | undefined,
-  labelFor: LabelFor,
-  value: (row: BenchSummaryRow) => number | null,
-  error?: (row: BenchSummaryRow) => number | null,
-): CategoryChartData => {
-  const rows = sortedRows.filter((row) => row.data_bytes === payloadBytes);
-  const mechanisms = [...new Set(rows.map((row) => row.mechanism))];
-  const devices = [...new Set(sortedRows.map((row) => row.device_id))];
-  const prefixOf = seriesPrefix(sortedRows);
-  const series = new Map<string, ModeSeries>();
-  for (const row of rows) {
-    const key = `${row.device_id}|${row.operation}`;
-    let builder = series.get(key);
-    if (!builder) {
-      builder = {
-        deviceIndex: devices.indexOf(row.device_id),
-        operation: row.operation,
-        name: prefixOf(row) + modeLabel(row.operation),
-        values: mechanisms.map(() => null),
-        errors: mechanisms.map(() => null),
-      };
-      series.set(key, builder);
-    }
-    const index = mechanisms.indexOf(row.mechanism);
-    builder.values[index] = value(row);
-    builder.errors[index] = error ? error(row) : null;
-  }
-  return {
-    categories: mechanisms.map(labelFor),
-    // A mechanism missing from one mode must not reorder the modes: sort, do not trust arrival.
-    series: [...series.values()]
-      .sort((a, b) => a.deviceIndex - b.deviceIndex || modeRank(a.operation) - modeRank(b.operation))
-      .map(
-        ({ name, values, errors }): CategorySeries => (error ? { name, values, errors } : { name, values }),
-      ),
-  };
-};
+/** One series per mode (per device and mode when several devices took part), loopback first. */
+const BY_MODE = {
+  seriesOf: (row: BenchSummaryRow) => row.operation,
+  // A series is one mode: one operation.
+  nameOf: (operations: readonly BenchOperation[]) => operations.map(modeLabel).join(' / '),
+  seriesOrder: (a: string, b: string) => modeRank(a) - modeRank(b),
+} as const;
 
 /** Mean packets per second of each mechanism and mode at one payload size, ± standard deviation. */
 export const packetRateChartData = (
@@ -107,17 +53,15 @@ export const packetRateChartData = (
   payloadBytes: number | undefined,
   labelFor: LabelFor,
 ): CategoryChartData =>
-  byModeChartData(
-    sortedRows,
-    payloadBytes,
-    labelFor,
-    (row) => row.packets_per_s_mean,
-    (row) => row.packets_per_s_std,
-  );
+  mechanismBarsData(sortedRows, payloadBytes, labelFor, {
+    ...BY_MODE,
+    value: (row) => row.packets_per_s_mean,
+    error: (row) => row.packets_per_s_std,
+  });
 
 /** Relative cost (packets/s without security ÷ with the mechanism) of each mechanism and mode. */
 export const relativeCostChartData = (
   sortedRows: readonly BenchSummaryRow[],
   payloadBytes: number | undefined,
   labelFor: LabelFor,
-): CategoryChartData => byModeChartData(sortedRows, payloadBytes, labelFor, (row) => row.relative_cost);
+): CategoryChartData => mechanismBarsData(sortedRows, payloadBytes, labelFor, { ...BY_MODE, value: (row) => row.relative_cost });

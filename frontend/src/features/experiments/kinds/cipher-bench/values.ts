@@ -1,0 +1,21 @@
+import { cipherBenchInputSchema, EXPERIMENT_DEFAULTS } from '../../api/create-experiment';
+import type { Drafts } from '../../components/experiment-form-values';
+import { BENCH_LIST_VALUES, benchInput } from '../bench-values';
+import { fillDraft } from '../draft-values';
+import type { KindValues } from '../types';
+
+const DEFAULTS: Drafts['cipher_bench'] = {
+  mechanisms: [],
+  data_sizes: '',
+  repetitions: String(EXPERIMENT_DEFAULTS.repetitions),
+};
+
+/** A cipher benchmark's draft: mechanisms × data sizes, repetitions. */
+export const CIPHER_BENCH_VALUES: KindValues<'cipher_bench'> = {
+  defaults: DEFAULTS,
+  schema: cipherBenchInputSchema,
+  numberSchemas: { repetitions: cipherBenchInputSchema.shape.repetitions },
+  toInput: benchInput,
+  fromDesign: (design) => fillDraft(DEFAULTS, design),
+  ...BENCH_LIST_VALUES,
+};

@@ -1,0 +1,117 @@
+import type { Measurement } from '@/types/api';
+
+import {
+  BROKER_PROTOCOLS,
+  EXPERIMENT_DEFAULTS,
+  MEASUREMENTS,
+  messagingInputSchema,
+  NO_SECURITY,
+} from '../../api/create-experiment';
+import { axisParameters, type AxisParameter } from '../../components/design-axes';
+import type { Drafts, MatrixDraft } from '../../components/experiment-form-values';
+import { fillDraft, toNumber } from '../draft-values';
+import type { KindDraftContext, KindValues } from '../types';
+
+/** A messaging design's fields: what its protocols allow, its defaults, its request. */
+
+/** The protocols a messaging design runs: its protocol axis' values, else the fixed one. */
+export const messagingProtocols = (draft: Drafts['messaging'], matrix: MatrixDraft): string[] => {
+  const axis = matrix.axes.find((a) => axisParameters(a).includes('protocol'));
+  if (!axis) return [draft.protocol];
+  return axis.type === 'vary' ? axis.choices : axis.values.map((value) => String(value.protocol));
+};
+
+/**
+ * The messaging fields that mean something for these protocols (experiments/rules.py
+ * _protocol_errors): only broker protocols (MQTT, SRUP) have an MQTT version, TLS and
+ * network profiles; SRUP signs instead of securing the payload; CoAP has a message type and
+ * method instead of a QoS; MQTT-SN a topic id type. Hidden fields are sent as their
+ * neutral values and cannot vary.
+ */
+export const shownMessagingFields = (protocols: readonly string[]) => {
+  const broker = protocols.some((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p));
+  return {
+    mqtt_version: broker,
+    transport: broker,
+    network_profile: broker,
+    srup_signature: protocols.includes('srup'),
+    security: protocols.some((p) => p !== 'srup'),
+    qos: protocols.some((p) => p !== 'coap'),
+    coap_type: protocols.includes('coap'),
+    coap_method: protocols.includes('coap'),
+    topic_id_type: protocols.includes('mqttsn'),
+  } satisfies Partial<Record<AxisParameter, boolean>>;
+};
+
+/**
+ * The measurements these protocols allow: one way only when every protocol goes through the
+ * broker (the API answers CoAP and MQTT-SN with a field error on `measurement`).
+ */
+export const offeredMeasurements = (protocols: readonly string[]): readonly Measurement[] =>
+  protocols.every((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p)) ? MEASUREMENTS : ['round_trip'];
+
+/** The draft's measurement if the protocols allow it, else round trip (what is shown and sent). */
+export const effectiveMeasurement = (draft: Drafts['messaging'], protocols: readonly string[]): string =>
+  (offeredMeasurements(protocols) as readonly string[]).includes(draft.measurement)
+    ? draft.measurement
+    : EXPERIMENT_DEFAULTS.measurement;
+
+type ShownField = keyof ReturnType<typeof shownMessagingFields>;
+
+const isShownField = (parameter: AxisParameter): parameter is ShownField => parameter in shownMessagingFields([]);
+
+const DEFAULTS: Drafts['messaging'] = {
+  protocol: EXPERIMENT_DEFAULTS.protocol,
+  srup_signature: EXPERIMENT_DEFAULTS.srup_signature,
+  mqtt_version: EXPERIMENT_DEFAULTS.mqtt_version,
+  transport: EXPERIMENT_DEFAULTS.transport,
+  qos: String(EXPERIMENT_DEFAULTS.qos),
+  coap_type: EXPERIMENT_DEFAULTS.coap_type,
+  coap_method: EXPERIMENT_DEFAULTS.coap_method,
+  topic_id_type: EXPERIMENT_DEFAULTS.topic_id_type,
+  security: EXPERIMENT_DEFAULTS.security,
+  payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
+  message_count: String(EXPERIMENT_DEFAULTS.message_count),
+  interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
+  interval_distribution: EXPERIMENT_DEFAULTS.interval_distribution,
+  measurement: EXPERIMENT_DEFAULTS.measurement,
+  network_profile: '',
+};
+
+const toInput = ({ draft, matrix }: KindDraftContext<'messaging'>) => {
+  const protocols = messagingProtocols(draft, matrix);
+  const shown = shownMessagingFields(protocols);
+  return {
+    protocol: draft.protocol,
+    srup_signature: draft.srup_signature,
+    mqtt_version: draft.mqtt_version,
+    transport: shown.transport ? draft.transport : EXPERIMENT_DEFAULTS.transport,
+    qos: toNumber(draft.qos),
+    coap_type: draft.coap_type,
+    coap_method: draft.coap_method,
+    topic_id_type: draft.topic_id_type,
+    // SRUP signs every message itself; its payload goes unencrypted inside the signature.
+    security: shown.security ? draft.security : NO_SECURITY,
+    payload_size: toNumber(draft.payload_size),
+    message_count: toNumber(draft.message_count),
+    interval_ms: toNumber(draft.interval_ms),
+    interval_distribution: draft.interval_distribution,
+    measurement: effectiveMeasurement(draft, protocols),
+    // "" is "None (no shaping)": left out, so the server applies its default (none).
+    ...(draft.network_profile && shown.network_profile ? { network_profile: draft.network_profile } : {}),
+  };
+};
+
+export const MESSAGING_VALUES: KindValues<'messaging'> = {
+  defaults: DEFAULTS,
+  schema: messagingInputSchema,
+  numberSchemas: {
+    payload_size: messagingInputSchema.shape.payload_size,
+    message_count: messagingInputSchema.shape.message_count,
+    interval_ms: messagingInputSchema.shape.interval_ms,
+  },
+  toInput,
+  fromDesign: (design) => fillDraft(DEFAULTS, design),
+  isShown: (parameter, { draft, matrix }) =>
+    !isShownField(parameter) || shownMessagingFields(messagingProtocols(draft, matrix))[parameter],
+};
