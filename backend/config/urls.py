@@ -13,6 +13,7 @@ from devices.urls import agent_urlpatterns as device_agent_urls
 from experiments.urls import catalogue_urlpatterns, preset_urlpatterns
 from measurements.urls import agent_urlpatterns as measurement_agent_urls
 from results.urls import compare_urlpatterns as results_compare_urls
+from results.urls import experiment_urlpatterns as results_experiment_urls
 from results.urls import run_page_urlpatterns
 from results.urls import run_urlpatterns as results_run_urls
 from sharing.urls import public_urlpatterns as sharing_public_urls
@@ -24,6 +25,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/", include(("accounts.urls", "auth"))),
     path("devices/", include(("devices.urls", "devices"))),
     path("experiments/", include(("experiments.urls", "experiments"))),
+    path("experiments/", include((results_experiment_urls, "experiment-results"))),
     path("runs/", include((run_page_urlpatterns, "runs"))),
     path("runs/", include((results_run_urls, "results"))),
     path("compare/", include((results_compare_urls, "compare"))),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from results.apis import compare, exports, runs, sizes, statistics
+from results.apis import compare, experiment_results, exports, runs, sizes, statistics
 
 # A run's page, cancel and retry: mounted under /api/runs/ in the `runs` namespace.
 run_page_urlpatterns = [
@@ -43,4 +43,13 @@ run_urlpatterns = [
 
 compare_urlpatterns = [
     path("", compare.CompareApi.as_view(), name="compare"),
+]
+
+# Mounted under /api/experiments/ beside the experiments' own URLs.
+experiment_urlpatterns = [
+    path(
+        "<uuid:experiment_id>/results/",
+        experiment_results.ExperimentResultsApi.as_view(),
+        name="experiment-results",
+    ),
 ]

@@ -1,0 +1,326 @@
+"""An experiment's results per cell of its matrix, and each cell's overhead against a
+baseline cell, with run-level (two-stage bootstrap) intervals (results.hierarchical;
+docs/results.md, "Experiment results").
+
+A cell is the runs whose frozen specs agree on everything but the per-run keys
+(results.pairing.repeat_key): the repeats of one parameter combination. Only completed runs
+(status done) are measured; a cell says how many of its other runs exist, by status.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+from django.core.cache import cache
+from django.db.models import Prefetch
+
+from core.exceptions import ApplicationError
+from experiments.models import Experiment, ExperimentKind, Run, RunDevice, RunStatus
+from measurements.models import Outcome
+from results.hierarchical import (
+    LEVEL_RUNS,
+    Replicates,
+    cell_difference,
+    hierarchical_replicates,
+)
+from results.pairing import PER_RUN_KEYS, repeat_key
+from results.services.round_trips import run_round_trips_load
+from results.statistics import BOOTSTRAP_SEED, CONFIDENCE
+
+CELL_MEMO_KEY = "results:experiment-cell:v1:{digest}"
+# A day, as the run statistics: a cell of completed runs never changes (its runs' records
+# are final); a new completed repeat makes another set of runs, hence another key.
+CELL_MEMO_SECONDS = 24 * 3600
+# Spec keys that follow from others (the transport's broker and CA): never a cell's label.
+_DERIVED_KEYS = frozenset({"broker_url", "ca_cert", *PER_RUN_KEYS})
+SINGLE_CELL_LABEL = "All runs"
+# How a label shows a value of these parameters ("1024 B", "QoS 1").
+_UNITS = {"payload_size": "{} B", "interval_ms": "{} ms", "qos": "QoS {}", "window_ms": "{} ms"}
+
+VERDICT_SLOWER = "slower"
+VERDICT_FASTER = "faster"
+VERDICT_NO_DIFFERENCE = "no_difference"
+_VERDICT_TEXT = {
+    (VERDICT_NO_DIFFERENCE, True): "no detectable difference beyond run-to-run variation",
+    (VERDICT_SLOWER, True): "slower than the baseline beyond run-to-run variation",
+    (VERDICT_FASTER, True): "faster than the baseline beyond run-to-run variation",
+    (VERDICT_NO_DIFFERENCE, False): "no detectable difference between messages; run-to-run "
+    "variation is not measured (a cell has one completed run: repeat it)",
+    (VERDICT_SLOWER, False): "slower than the baseline at the message level only; run-to-run "
+    "variation is not measured (a cell has one completed run: repeat it)",
+    (VERDICT_FASTER, False): "faster than the baseline at the message level only; run-to-run "
+    "variation is not measured (a cell has one completed run: repeat it)",
+}
+UNKNOWN_BASELINE_MESSAGE = (
+    "baseline {key!r} is not a cell of this experiment with completed runs; use one of: {keys}."
+)
+NOT_MESSAGING_MESSAGE = (
+    "Experiment {experiment_id} is a {kind} experiment: its results per cell are the "
+    "benchmark summaries of its runs' pages (cells of round trips are for messaging "
+    "experiments)."
+)
+
+
+class UnknownBaselineCell(ApplicationError):
+    code = "unknown_baseline_cell"
+    status_code = 400
+
+
+class ExperimentHasNoRoundTrips(ApplicationError):
+    code = "experiment_has_no_round_trips"
+    status_code = 400
+
+
+@dataclass(frozen=True)
+class CellRun:
+    """One completed run of a cell: its delivered messages' mean and median (ms)."""
+
+    run_id: UUID
+    repeat: int
+    messages: int
+    lost: int
+    mean_ms: float | None
+    median_ms: float | None
+
+
+@dataclass(frozen=True)
+class CellFigures:
+    """What a cell's completed runs measured (memoized per set of runs)."""
+
+    runs: list[CellRun]
+    replicates: Replicates | None = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Cell:
+    key: str
+    label: str
+    parameters: dict[str, Any]
+    runs: list[CellRun]
+    other_runs: dict[str, int]  # runs of the cell that did not complete, by status
+    interval_level: str | None  # LEVEL_RUNS, LEVEL_MESSAGES, or None (nothing delivered)
+    messages: int
+    lost: int
+    mean_ms: float | None
+    mean_ci_ms: tuple[float, float] | None
+    median_ms: float | None
+    median_ci_ms: tuple[float, float] | None
+    replicates: Replicates | None = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Overhead:
+    """A cell against its baseline cell: the difference of their means (ms)."""
+
+    cell: str
+    baseline: str
+    label: str
+    baseline_label: str
+    interval_level: str
+    overhead_ms: float
+    ci_ms: tuple[float, float]
+    relative_percent: float
+    relative_ci_percent: tuple[float, float]
+    verdict: str
+    verdict_text: str
+    # 1000 / overhead_ms: how many messages a second the added work alone allows; only when
+    # the overhead is above zero (the interval's upper end None when it reaches zero).
+    max_rate_per_s: float | None
+    max_rate_ci_per_s: tuple[float, float | None] | None
+
+
+@dataclass(frozen=True)
+class ExperimentResults:
+    experiment_id: UUID
+    kind: str
+    confidence: float
+    baseline: str | None  # the cell asked for, None: each cell's security-none twin
+    cells: list[Cell]
+    overheads: list[Overhead]
+
+
+def _spec_key(spec: Mapping[str, Any]) -> str:
+    return hashlib.sha256(repeat_key(spec).encode()).hexdigest()[:12]
+
+
+def _shown(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in spec.items() if k not in _DERIVED_KEYS}
+
+
+def _describe(parameter: str, value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return _UNITS.get(parameter, "{}").format(value)
+
+
+def experiment_runs(*, experiment: Experiment) -> list[Run]:
+    """Every run of the experiment, in queue order, with its devices."""
+    return list(
+        Run.objects.filter(experiment=experiment)
+        .order_by("position", "created_at")
+        .prefetch_related(
+            Prefetch("run_devices", queryset=RunDevice.objects.select_related("device"))
+        )
+    )
+
+
+def _cell_figures(runs: Sequence[Run]) -> CellFigures:
+    """Load the runs' round trips and bootstrap them, or read both from the memo."""
+    digest = hashlib.sha256(",".join(sorted(str(r.pk) for r in runs)).encode()).hexdigest()
+    memo_key = CELL_MEMO_KEY.format(digest=digest)
+    memo = cache.get(memo_key)
+    if isinstance(memo, CellFigures):
+        return memo
+    cell_runs: list[CellRun] = []
+    values: list[np.ndarray] = []
+    for run in runs:
+        devices = run_round_trips_load(run=run, with_seq=False)
+        delivered = np.concatenate([d.rtt_ms for d in devices]) if devices else np.empty(0)
+        lost = sum(d.trips.outcomes.get(Outcome.LOST, 0) for d in devices)
+        has = bool(delivered.size)
+        cell_runs.append(
+            CellRun(
+                run_id=run.pk,
+                repeat=run.repeat,
+                messages=int(delivered.size),
+                lost=lost,
+                mean_ms=float(delivered.mean()) if has else None,
+                median_ms=float(np.median(delivered)) if has else None,
+            )
+        )
+        values.append(delivered)
+    # Each cell its own seed (from its runs): two cells' resamples are independent.
+    seed = BOOTSTRAP_SEED + zlib.crc32(digest.encode())
+    figures = CellFigures(cell_runs, hierarchical_replicates(values, seed=seed))
+    cache.set(memo_key, figures, timeout=CELL_MEMO_SECONDS)
+    return figures
+
+
+def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> Cell:
+    done = [r for r in runs if r.status == RunStatus.DONE]
+    others = Counter(r.status for r in runs if r.status != RunStatus.DONE)
+    figures = _cell_figures(done) if done else CellFigures([], None)
+    reps = figures.replicates
+    return Cell(
+        key=key,
+        label=label,
+        parameters=parameters,
+        runs=figures.runs,
+        other_runs=dict(sorted(others.items())),
+        interval_level=reps.level if reps else None,
+        messages=sum(r.messages for r in figures.runs),
+        lost=sum(r.lost for r in figures.runs),
+        mean_ms=reps.mean if reps else None,
+        mean_ci_ms=reps.mean_interval() if reps else None,
+        median_ms=reps.median if reps else None,
+        median_ci_ms=reps.median_interval() if reps else None,
+        replicates=reps,
+    )
+
+
+def _cells(runs: Sequence[Run]) -> list[Cell]:
+    """Runs grouped by spec (per-run keys aside), in queue order of each cell's first run;
+    labelled by the parameters in which cells differ."""
+    groups: dict[str, list[Run]] = defaultdict(list)
+    for run in runs:
+        groups[_spec_key(run.spec)].append(run)
+    shown = {key: _shown(group[0].spec) for key, group in groups.items()}
+    varying = [
+        p
+        for p in dict.fromkeys(p for s in shown.values() for p in s)
+        if len({repr(s.get(p)) for s in shown.values()}) > 1
+    ]
+    cells = []
+    for key, group in groups.items():
+        parameters = {p: shown[key].get(p) for p in varying}
+        label = " · ".join(_describe(p, v) for p, v in parameters.items()) or SINGLE_CELL_LABEL
+        cells.append(_cell(key, label, parameters, group))
+    return cells
+
+
+def _security_none_twins(cells: Sequence[Cell], runs: Sequence[Run]) -> dict[str, str]:
+    """cell key -> the key of the cell that differs from it only in security = none."""
+    specs = {_spec_key(r.spec): r.spec for r in runs}
+    keys = {c.key for c in cells}
+    twins = {}
+    for cell in cells:
+        spec = specs[cell.key]
+        if spec.get("security", "none") == "none":
+            continue
+        twin = _spec_key({**spec, "security": "none"})
+        if twin in keys:
+            twins[cell.key] = twin
+    return twins
+
+
+def _overhead(cell: Cell, baseline: Cell) -> Overhead | None:
+    if cell.replicates is None or baseline.replicates is None:
+        return None
+    diff = cell_difference(baseline.replicates, cell.replicates)
+    if diff.ci_low > 0:
+        verdict = VERDICT_SLOWER
+    elif diff.ci_high < 0:
+        verdict = VERDICT_FASTER
+    else:
+        verdict = VERDICT_NO_DIFFERENCE
+    rate = rate_ci = None
+    if diff.estimate > 0:
+        rate = 1000 / diff.estimate
+        rate_ci = (1000 / diff.ci_high, 1000 / diff.ci_low if diff.ci_low > 0 else None)
+    return Overhead(
+        cell=cell.key,
+        baseline=baseline.key,
+        label=cell.label,
+        baseline_label=baseline.label,
+        interval_level=diff.level,
+        overhead_ms=diff.estimate,
+        ci_ms=(diff.ci_low, diff.ci_high),
+        relative_percent=diff.relative_percent,
+        relative_ci_percent=(diff.relative_ci_low, diff.relative_ci_high),
+        verdict=verdict,
+        verdict_text=_VERDICT_TEXT[(verdict, diff.level == LEVEL_RUNS)],
+        max_rate_per_s=rate,
+        max_rate_ci_per_s=rate_ci,
+    )
+
+
+def experiment_results_compute(
+    *, experiment: Experiment, baseline: str | None = None
+) -> ExperimentResults:
+    """The cells of the experiment and their overheads: against `baseline` (a cell key) when
+    given, else each cell against the cell that differs from it only in security = none."""
+    if experiment.kind != ExperimentKind.MESSAGING:
+        raise ExperimentHasNoRoundTrips(
+            NOT_MESSAGING_MESSAGE.format(experiment_id=experiment.pk, kind=experiment.kind)
+        )
+    runs = experiment_runs(experiment=experiment)
+    cells = _cells(runs)
+    by_key = {c.key: c for c in cells}
+    if baseline is not None:
+        measured = [c.key for c in cells if c.replicates is not None]
+        if baseline not in measured:
+            keys = ", ".join(f"{k} ({by_key[k].label})" for k in measured) or "none yet"
+            raise UnknownBaselineCell(UNKNOWN_BASELINE_MESSAGE.format(key=baseline, keys=keys))
+        pairs = {c.key: baseline for c in cells if c.key != baseline}
+    else:
+        pairs = _security_none_twins(cells, runs)
+    overheads = [
+        o
+        for cell_key, base_key in pairs.items()
+        if (o := _overhead(by_key[cell_key], by_key[base_key])) is not None
+    ]
+    return ExperimentResults(
+        experiment_id=experiment.pk,
+        kind=experiment.kind,
+        confidence=CONFIDENCE,
+        baseline=baseline,
+        cells=cells,
+        overheads=overheads,
+    )
