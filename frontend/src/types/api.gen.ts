@@ -345,6 +345,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/experiments/{experiment_id}/results/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["experiments_results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/experiments/{experiment_id}/runs/": {
         parameters: {
             query?: never;
@@ -1416,6 +1432,55 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description One parameter combination: its completed runs and their figures (ms). */
+        ExperimentCell: {
+            /** @description Give it as ?baseline= to compare against this cell. */
+            key: string;
+            /** @description The parameters in which the cells differ. */
+            label: string;
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** @description Completed runs only. */
+            runs: components["schemas"]["ExperimentCellRun"][];
+            /** @description Runs of the cell that did not complete (not measured), by status. */
+            other_runs: {
+                [key: string]: number;
+            };
+            /**
+             * @description 'runs': two-stage bootstrap, runs then messages within runs (two completed runs or more); 'messages': one completed run, a message-level interval that cannot see run-to-run variation.
+             *
+             *     * `runs` - runs
+             *     * `messages` - messages
+             */
+            interval_level: (components["schemas"]["IntervalLevelEnum"] | components["schemas"]["NullEnum"]) | null;
+            messages: number;
+            lost: number;
+            /**
+             * Format: double
+             * @description Mean of the runs' means.
+             */
+            mean_ms: number | null;
+            mean_ci_ms: number[] | null;
+            /**
+             * Format: double
+             * @description Mean of the runs' medians.
+             */
+            median_ms: number | null;
+            median_ci_ms: number[] | null;
+        };
+        ExperimentCellRun: {
+            /** Format: uuid */
+            run_id: string;
+            repeat: number;
+            /** @description Delivered messages (all devices). */
+            messages: number;
+            lost: number;
+            /** Format: double */
+            mean_ms: number | null;
+            /** Format: double */
+            median_ms: number | null;
+        };
         /**
          * @description An experiment's design. Strict: a field not listed here is a 400 naming it
          *     (``{"<field>": ["Unknown field. Known fields: ..."]}``), never ignored.
@@ -1496,6 +1561,53 @@ export interface components {
          * @enum {string}
          */
         ExperimentKindEnum: "messaging" | "cipher_bench" | "throughput";
+        /** @description A cell's mean minus its baseline cell's (ms). */
+        ExperimentOverhead: {
+            cell: string;
+            baseline: string;
+            label: string;
+            baseline_label: string;
+            /**
+             * @description 'runs': two-stage bootstrap, runs then messages within runs (two completed runs or more); 'messages': one completed run, a message-level interval that cannot see run-to-run variation.
+             *
+             *     * `runs` - runs
+             *     * `messages` - messages
+             */
+            interval_level: components["schemas"]["IntervalLevelEnum"];
+            /** Format: double */
+            overhead_ms: number;
+            ci_ms: number[];
+            /** Format: double */
+            relative_percent: number;
+            relative_ci_percent: number[];
+            /**
+             * @description From the interval: slower when it lies above 0, faster below, else none.
+             *
+             *     * `slower` - slower
+             *     * `faster` - faster
+             *     * `no_difference` - no_difference
+             */
+            verdict: components["schemas"]["VerdictEnum"];
+            verdict_text: string;
+            /**
+             * Format: double
+             * @description 1000 / overhead_ms: messages a second the added work alone allows; null unless the overhead is above zero.
+             */
+            max_rate_per_s: number | null;
+            /** @description From the overhead's interval; the upper end null when it reaches zero. */
+            max_rate_ci_per_s: (number | null)[] | null;
+        };
+        ExperimentResults: {
+            /** Format: uuid */
+            experiment_id: string;
+            kind: string;
+            /** Format: double */
+            confidence: number;
+            /** @description The cell asked for; null: each cell against the cell that differs only in security = none. */
+            baseline: string | null;
+            cells: components["schemas"]["ExperimentCell"][];
+            overheads: components["schemas"]["ExperimentOverhead"][];
+        };
         Health: {
             status: string;
         };
@@ -1513,6 +1625,12 @@ export interface components {
          * @enum {string}
          */
         IntervalDistributionEnum: "fixed" | "uniform" | "exponential";
+        /**
+         * @description * `runs` - runs
+         *     * `messages` - messages
+         * @enum {string}
+         */
+        IntervalLevelEnum: "runs" | "messages";
         /**
          * @description * `link` - link
          *     * `ip` - ip
@@ -2532,6 +2650,13 @@ export interface components {
             username: string;
             workspace: components["schemas"]["Workspace"];
         };
+        /**
+         * @description * `slower` - slower
+         *     * `faster` - faster
+         *     * `no_difference` - no_difference
+         * @enum {string}
+         */
+        VerdictEnum: "slower" | "faster" | "no_difference";
         Workspace: {
             /** Format: uuid */
             id: string;
@@ -3094,6 +3219,30 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+        };
+    };
+    experiments_results: {
+        parameters: {
+            query?: {
+                /** @description A cell's key: every cell against it. */
+                baseline?: string;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentResults"];
                 };
             };
         };

@@ -16,6 +16,15 @@ export const ONE_WAY_MIN_PAYLOAD = 16;
 // A cipher benchmark's or throughput job's lists of mechanisms and data sizes.
 export const MAX_MECHANISMS = 64;
 export const MAX_DATA_SIZES = 16;
+// A cipher benchmark's data size: 1 GiB, the OpenSSL-on-Pi paper's largest file size that
+// a Pi's SD card and a run's duration still take (the agent streams data above 1 MiB).
+export const MAX_BENCH_DATA_BYTES = 1_073_741_824;
+// A cipher benchmark's repetitions per mechanism and size: 10,000 repetitions of the
+// slowest mechanism (RSA-4096 signing, ~0.5 s on a Pi) already take well over an hour.
+export const MAX_BENCH_REPETITIONS = 10_000;
+// A throughput run's repetitions: 1000 repetitions of 2 × 2 s windows are already over an
+// hour per mechanism and size.
+export const MAX_THROUGHPUT_REPETITIONS = 1000;
 // A throughput window. Below ~10 ms a window is a few scheduler ticks (4 ms at a Pi's
 // HZ=250); above 10 s a SIGTERM would wait too long (the stop flag is checked between
 // windows, and systemd's TimeoutStopSec, 30 s, must cover a window and the report).

@@ -217,7 +217,7 @@ def test_throughput_methods_paragraph_names_the_window_and_both_modes(make_bench
         "Packet rates were measured with IoTSecBench",
         "in windows of 2,000 ms with None and PRESENT-80-CBC at payloads of 16 B",
         "securing each packet only (nothing sent)",
-        "over UDP to a sink on the device itself (127.0.0.1)",
+        "over UDP to a sink on the device itself (127.0.0.1; the MQTT-SN paper's loopback mode)",
         "2 windows were stored.",  # no planned total recorded
     ):
         assert expected in text

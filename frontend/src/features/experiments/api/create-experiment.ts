@@ -10,7 +10,16 @@ import type {
   ExperimentKind,
   MechanismName,
 } from '@/types/api';
-import { MAX_DATA_SIZES, MAX_MECHANISMS, MAX_UDP_PAYLOAD, MIN_WINDOW_MS } from '@/types/limits.gen';
+import {
+  MAX_BENCH_DATA_BYTES,
+  MAX_BENCH_REPETITIONS,
+  MAX_DATA_SIZES,
+  MAX_MECHANISMS,
+  MAX_THROUGHPUT_REPETITIONS,
+  MAX_UDP_PAYLOAD,
+  MAX_WINDOW_MS,
+  MIN_WINDOW_MS,
+} from '@/types/limits.gen';
 
 import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
 
@@ -18,18 +27,17 @@ import { EXPERIMENTS_QUERY_KEY } from './get-experiments';
 // server stays the authority and its field errors are shown the same way.
 export const PAYLOAD_SIZE_MAX_BYTES = 65_536; // one MQTT message the agents can echo back
 export const MESSAGE_COUNT_MAX = 100_000; // per device, bounds a run's RTT storage
-export const BENCH_DATA_SIZE_MAX_BYTES = 1024 ** 3; // 1 GiB, the largest file of the OpenSSL-on-Pi paper
 // The limits the agents check too come from the contract (src/types/limits.gen.ts, make schema).
+export const BENCH_DATA_SIZE_MAX_BYTES = MAX_BENCH_DATA_BYTES; // 1 GiB, the OpenSSL-on-Pi paper's largest file
 export const BENCH_DATA_SIZES_MAX = MAX_DATA_SIZES; // sizes per benchmark, bounds one run's matrix
 export const BENCH_MECHANISMS_MAX = MAX_MECHANISMS; // more than the catalogue holds
-export const BENCH_REPETITIONS_MAX = 10_000; // the backend's BENCH_REPETITIONS_MAX (experiments/models.py)
+export const BENCH_REPETITIONS_MAX = MAX_BENCH_REPETITIONS;
+export const THROUGHPUT_REPETITIONS_MAX = MAX_THROUGHPUT_REPETITIONS;
 // A UDP datagram carries at most 65,507 bytes; the server also checks each mechanism's framing
 // (IV, padding, tag or signature) against it and names the largest size that fits.
 export const THROUGHPUT_PAYLOAD_MAX_BYTES = MAX_UDP_PAYLOAD;
 export const WINDOW_MS_MIN = MIN_WINDOW_MS; // shorter windows measure the timer more than the packets
-// The backend's WINDOW_MS_MAX (experiments/models.py), which is not yet the contract's
-// MAX_WINDOW_MS: the form accepts what the API accepts until the two are one limit.
-export const WINDOW_MS_MAX = 60_000;
+export const WINDOW_MS_MAX = MAX_WINDOW_MS;
 /** Runs of each combination of the matrix (the backend's REPEATS_MAX). */
 export const REPEATS_MAX = 100;
 export const DESCRIPTION_MAX_CHARS = 5000;
@@ -168,9 +176,10 @@ const sizeList = (noun: string, max: number, maxText: string) =>
       error: `Enter each ${noun} only once.`,
     });
 
-const repetitions = wholeNumber('Repetitions')
-  .min(1, { error: 'Repeat at least once.' })
-  .max(BENCH_REPETITIONS_MAX, { error: `Repeat at most ${BENCH_REPETITIONS_MAX} times.` });
+const repetitions = (max: number) =>
+  wholeNumber('Repetitions')
+    .min(1, { error: 'Repeat at least once.' })
+    .max(max, { error: `Repeat at most ${max} times.` });
 
 export const cipherBenchInputSchema = z.object({
   kind: z.literal('cipher_bench'),
@@ -181,7 +190,7 @@ export const cipherBenchInputSchema = z.object({
     .min(1, { error: 'Choose at least one mechanism.' })
     .max(BENCH_MECHANISMS_MAX, { error: `Choose at most ${BENCH_MECHANISMS_MAX} mechanisms.` }),
   data_sizes: sizeList('data size', BENCH_DATA_SIZE_MAX_BYTES, '1 GiB'),
-  repetitions,
+  repetitions: repetitions(BENCH_REPETITIONS_MAX),
   device_ids: commonFields.device_ids,
 });
 
@@ -196,7 +205,7 @@ export const throughputInputSchema = z.object({
     .min(1, { error: 'Choose at least one mechanism.' })
     .max(BENCH_MECHANISMS_MAX, { error: `Choose at most ${BENCH_MECHANISMS_MAX} mechanisms.` }),
   data_sizes: sizeList('payload size', THROUGHPUT_PAYLOAD_MAX_BYTES, `${THROUGHPUT_PAYLOAD_MAX_BYTES} bytes`),
-  repetitions,
+  repetitions: repetitions(THROUGHPUT_REPETITIONS_MAX),
   window_ms: wholeNumber('Window')
     .min(WINDOW_MS_MIN, { error: `The window must be at least ${WINDOW_MS_MIN} ms.` })
     .max(WINDOW_MS_MAX, { error: `The window must be at most ${WINDOW_MS_MAX} ms.` }),

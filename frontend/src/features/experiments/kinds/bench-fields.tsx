@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 
 import { InputField } from '@/components/ui/form-field';
 
-import { BENCH_REPETITIONS_MAX } from '../api/create-experiment';
 import { groupByFamily } from '../components/catalogue';
 import type { Drafts } from '../components/experiment-form-values';
 import { MechanismFieldset } from '../components/mechanism-fieldset';
@@ -14,6 +13,8 @@ import type { FieldChange, KindFieldsProps } from './types';
 type BenchDraft = Pick<Drafts['cipher_bench'], 'mechanisms' | 'data_sizes' | 'repetitions'>;
 
 type BenchFieldProps<D extends BenchDraft> = Omit<KindFieldsProps<'cipher_bench'>, 'draft' | 'matrix' | 'onChange' | 'setDraft'> & {
+  /** The kind's largest number of repetitions (the contract's limit). */
+  repetitionsMax?: number;
   draft: D;
   onChange: (field: 'data_sizes' | 'repetitions') => FieldChange;
   setDraft: (update: (draft: D) => D) => void;
@@ -81,14 +82,20 @@ export const SizesField = <D extends BenchDraft>({ draft, errors, onChange, vary
 );
 
 /** How many times each measurement is repeated. */
-export const RepetitionsField = <D extends BenchDraft>({ draft, errors, onChange, vary }: BenchFieldProps<D>) => (
+export const RepetitionsField = <D extends BenchDraft>({
+  draft,
+  errors,
+  onChange,
+  vary,
+  repetitionsMax,
+}: BenchFieldProps<D>) => (
   <VaryingField parameter="repetitions" label="Repetitions" vary={vary} error={errors.repetitions}>
     <InputField
       label="Repetitions"
       type="number"
       inputMode="numeric"
       min={1}
-      max={BENCH_REPETITIONS_MAX}
+      max={repetitionsMax}
       step={1}
       value={draft.repetitions}
       onChange={onChange('repetitions')}

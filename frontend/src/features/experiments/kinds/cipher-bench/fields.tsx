@@ -1,3 +1,4 @@
+import { BENCH_REPETITIONS_MAX } from '../../api/create-experiment';
 import { benchMechanisms } from '../../components/catalogue';
 import { DATA_SIZES_HINT } from '../../components/data-sizes';
 import { MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
@@ -9,7 +10,7 @@ export const CipherBenchFields = (props: KindFieldsProps<'cipher_bench'>) => (
     <MechanismsField {...props} offers={benchMechanisms} />
     <div className="field-row">
       <SizesField {...props} label="Data sizes" noun="data size" hint={DATA_SIZES_HINT} />
-      <RepetitionsField {...props} />
+      <RepetitionsField {...props} repetitionsMax={BENCH_REPETITIONS_MAX} />
     </div>
   </>
 );

@@ -1,6 +1,11 @@
 import { InputField } from '@/components/ui/form-field';
 
-import { THROUGHPUT_PAYLOAD_MAX_BYTES, WINDOW_MS_MAX, WINDOW_MS_MIN } from '../../api/create-experiment';
+import {
+  THROUGHPUT_PAYLOAD_MAX_BYTES,
+  THROUGHPUT_REPETITIONS_MAX,
+  WINDOW_MS_MAX,
+  WINDOW_MS_MIN,
+} from '../../api/create-experiment';
 import { PAYLOAD_SIZES_HINT } from '../../components/data-sizes';
 import { VaryingField } from '../../components/vary-controls';
 import { MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
@@ -25,7 +30,7 @@ export const ThroughputFields = (props: KindFieldsProps<'throughput'>) => {
           noun="payload size"
           hint={PAYLOAD_SIZES_HINT(THROUGHPUT_PAYLOAD_MAX_BYTES)}
         />
-        <RepetitionsField {...props} />
+        <RepetitionsField {...props} repetitionsMax={THROUGHPUT_REPETITIONS_MAX} />
         <VaryingField parameter="window_ms" label="Window (ms)" vary={vary} error={errors.window_ms}>
           <InputField
             label="Window (ms)"
