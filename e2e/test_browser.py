@@ -175,9 +175,18 @@ def test_power_trace_is_uploaded_confirmed_parsed_and_measured_in_the_browser(
             )
             figures = page.get_by_role("table", name="Figures")
             expect(figures).to_be_visible(timeout=PARSE_TIMEOUT_MS)
-            # Mean of the six samples' power column: 3.868 W / 6.
+            # Mean power = energy / duration: the trapezoid over the six samples' power
+            # column, 3.2876 J over 5.000113 s = 0.658 W; their plain average, 3.868 W / 6,
+            # is shown as the sample mean.
             expect(
-                figures.get_by_role("row", name="Mean power (W) 0.645", exact=True)
+                figures.get_by_role(
+                    "row", name="Mean power (W), energy / duration 0.658", exact=True
+                )
+            ).to_be_visible()
+            expect(
+                figures.get_by_role(
+                    "row", name="Sample mean (W), plain average of the samples 0.645", exact=True
+                )
             ).to_be_visible()
             expect(page.locator(".js-plotly-plot").first).to_be_visible()
             POWER_SCREENSHOT.parent.mkdir(exist_ok=True)

@@ -33,7 +33,7 @@ ENCRYPT = "encrypt"
 DECRYPT = "decrypt"
 SIGN = "sign"
 VERIFY = "verify"
-# throughput operations (§8): secure only (loopback mode), secure and send (network mode)
+# throughput operations (§8): secure only, secure and send (to the own sink or a target)
 SECURE = "secure"
 SEND = "send"
 OPERATIONS = (ENCRYPT, DECRYPT, SIGN, VERIFY, SECURE, SEND)

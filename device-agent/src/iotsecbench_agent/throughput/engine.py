@@ -1,13 +1,14 @@
 """The throughput engine (§8 of docs/control-plane.md): how many secured packets the device
 completes in a time window, as the MQTT-SN lightweight-cipher paper measured it (packets
-sent in 2 s, minimum and maximum payload, loopback and network, against no security).
+sent in 2 s, minimum and maximum payload, against no security).
 
 For each mechanism × payload size × repetition it runs two windows of ``window_ms``:
 
-- ``secure`` (loopback mode): ``mechanism.secure(payload)`` in a loop, nothing sent;
-- ``send`` (network mode): ``secure`` and ``sendto()`` over UDP, to the agent's own sink
-  on 127.0.0.1 (``sink.UdpSink``, a thread draining the socket) or to
-  ``spec.target``.
+- ``secure``: ``mechanism.secure(payload)`` in a loop, nothing sent (the paper did not
+  measure this);
+- ``send``: ``secure`` and ``sendto()`` over UDP, to the agent's own sink on 127.0.0.1
+  (``sink.UdpSink``, a thread draining the socket: the paper's loopback mode, the Pi
+  sending to itself) or to ``spec.target`` (its network mode, to the gateway).
 
 The plan (spec validation, limits) is ``plan``'s; ``summarize`` gives the
 statistics the CLI prints.

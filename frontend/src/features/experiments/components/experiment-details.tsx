@@ -13,12 +13,17 @@ import { labelOf } from './catalogue';
 import { hasSeveralRuns, parseAxes, parseExclusions } from './design-axes';
 import { ExperimentRunsTable } from './experiment-runs-table';
 import {
+  COAP_METHOD_LABELS,
+  COAP_TYPE_LABELS,
   describeCell,
   INTERVAL_DISTRIBUTION_LABELS,
   MEASUREMENT_LABELS,
   MQTT_VERSION_LABELS,
+  overUdp,
   PROTOCOL_LABELS,
+  qosLabel,
   SRUP_SIGNATURE_LABELS,
+  TOPIC_ID_TYPE_LABELS,
   TRANSPORT_LABELS,
   type ValueNames,
 } from './labels';
@@ -28,12 +33,32 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
   <>
     <dt>Protocol</dt>
     <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
-    <dt>MQTT version</dt>
-    <dd>{MQTT_VERSION_LABELS[experiment.mqtt_version]}</dd>
+    {experiment.protocol === 'coap' ? (
+      <>
+        <dt>CoAP message type</dt>
+        <dd>{COAP_TYPE_LABELS[experiment.coap_type]}</dd>
+        <dt>CoAP method</dt>
+        <dd>{COAP_METHOD_LABELS[experiment.coap_method]}</dd>
+      </>
+    ) : (
+      <>
+        {experiment.protocol === 'mqttsn' ? (
+          <>
+            <dt>Topic id type</dt>
+            <dd>{TOPIC_ID_TYPE_LABELS[experiment.topic_id_type]}</dd>
+          </>
+        ) : (
+          <>
+            <dt>MQTT version</dt>
+            <dd>{MQTT_VERSION_LABELS[experiment.mqtt_version]}</dd>
+          </>
+        )}
+        <dt>QoS</dt>
+        <dd>{qosLabel(experiment.qos)}</dd>
+      </>
+    )}
     <dt>Transport</dt>
-    <dd>{TRANSPORT_LABELS[experiment.transport]}</dd>
-    <dt>QoS</dt>
-    <dd>{experiment.qos}</dd>
+    <dd>{overUdp(experiment.protocol) ? 'UDP' : TRANSPORT_LABELS[experiment.transport]}</dd>
     {experiment.protocol === 'srup' ? (
       <>
         <dt>SRUP signature</dt>

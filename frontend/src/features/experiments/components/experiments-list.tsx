@@ -8,7 +8,7 @@ import type { Catalogue, Experiment } from '@/types/api';
 import { designFileUrl } from '../api/design-file';
 
 import { labelOf } from './catalogue';
-import { PROTOCOL_LABELS } from './labels';
+import { PROTOCOL_LABELS, reliabilityLabel } from './labels';
 
 const latestRun = (experiment: Experiment) =>
   experiment.runs.reduce<Experiment['runs'][number] | undefined>(
@@ -40,7 +40,7 @@ export const ExperimentsList = ({ experiments, filtered = false, catalogue }: Ex
             <th scope="col">Name</th>
             <th scope="col">Kind</th>
             <th scope="col">Protocol</th>
-            <th scope="col">QoS</th>
+            <th scope="col">QoS / CoAP type</th>
             <th scope="col">Payload (bytes)</th>
             <th scope="col">Messages per device</th>
             <th scope="col">Devices</th>
@@ -61,7 +61,7 @@ export const ExperimentsList = ({ experiments, filtered = false, catalogue }: Ex
                 </th>
                 <td>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</td>
                 <td>{messaging ? PROTOCOL_LABELS[experiment.protocol] : MISSING}</td>
-                <td className="num">{messaging ? experiment.qos : MISSING}</td>
+                <td>{messaging ? reliabilityLabel(experiment) : MISSING}</td>
                 <td className="num">{messaging ? experiment.payload_size : MISSING}</td>
                 <td className="num">{messaging ? experiment.message_count : MISSING}</td>
                 <td className="num">{experiment.device_ids.length}</td>

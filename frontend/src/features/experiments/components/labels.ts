@@ -1,46 +1,40 @@
+import {
+  COAP_METHOD_LABELS,
+  COAP_TYPE_LABELS,
+  MQTT_VERSION_LABELS,
+  PROTOCOL_LABELS,
+  qosLabel,
+  TRANSPORT_LABELS,
+} from '@/lib/protocol-labels';
 import type { Experiment } from '@/types/api';
 
 import { wireToChoice } from './design-axes';
+
+export {
+  COAP_METHOD_LABELS,
+  COAP_TYPE_LABELS,
+  MQTT_VERSION_LABELS,
+  overUdp,
+  PROTOCOL_LABELS,
+  protocolSummary,
+  qosLabel,
+  reliabilityLabel,
+  TRANSPORT_LABELS,
+} from '@/lib/protocol-labels';
 
 // Human labels for the wire values the catalogue does not describe. Security mechanisms and
 // experiment kinds are labelled by GET /api/catalogue/ (see ./catalogue.ts); new protocols,
 // MQTT versions, transports, interval distributions and measurements get a label here (the
 // backend's choice label, see openapi.yaml) and an entry in create-experiment.ts.
-export const PROTOCOL_LABELS: Record<Experiment['protocol'], string> = {
-  mqtt: 'MQTT',
-  srup: 'SRUP (signed MQTT)',
-  coap: 'CoAP',
-  mqttsn: 'MQTT-SN',
-};
-export const COAP_TYPE_LABELS: Record<Experiment['coap_type'], string> = {
-  con: 'Confirmable (CON)',
-  non: 'Non-confirmable (NON)',
-};
-export const COAP_METHOD_LABELS: Record<Experiment['coap_method'], string> = {
-  get: 'GET',
-  put: 'PUT',
-  post: 'POST',
-};
 export const TOPIC_ID_TYPE_LABELS: Record<Experiment['topic_id_type'], string> = {
   normal: 'Normal (registered)',
   short: 'Short (2 characters)',
   predefined: 'Predefined',
 };
-/** QoS -1 is MQTT-SN's publish without a connection. */
-export const qosLabel = (qos: number): string => (qos === -1 ? '-1 (no connection)' : String(qos));
 export const SRUP_SIGNATURE_LABELS: Record<Experiment['srup_signature'], string> = {
   'rsa-2048': 'RSA-2048 (PKCS#1 v1.5, SHA-256)',
   'rsa-4096': 'RSA-4096 (PKCS#1 v1.5, SHA-256)',
   ed25519: 'Ed25519',
-};
-export const MQTT_VERSION_LABELS: Record<Experiment['mqtt_version'], string> = {
-  '3.1.1': 'MQTT 3.1.1',
-  '5': 'MQTT 5',
-};
-export const TRANSPORT_LABELS: Record<Experiment['transport'], string> = {
-  tcp: 'MQTT over TCP',
-  'tls1.2': 'MQTT over TLS 1.2',
-  'tls1.3': 'MQTT over TLS 1.3',
 };
 export const INTERVAL_DISTRIBUTION_LABELS: Record<Experiment['interval_distribution'], string> = {
   fixed: 'Fixed',

@@ -127,7 +127,12 @@ export const TraceUpload = ({ devices, runId, onUploaded }: TraceUploadProps) =>
   const sent = progress !== null && progress.total > 0 && progress.loaded >= progress.total;
 
   return (
-    <form className="form form-wide" noValidate onSubmit={(event) => void handleSubmit(event)}>
+    <form
+      className="form form-wide"
+      noValidate
+      onSubmit={(event) => void handleSubmit(event)}
+      aria-label="Upload a power trace"
+    >
       {formError ? <ErrorAlert message={formError} /> : null}
       <div
         className={['dropzone', dragging ? 'dropzone-active' : ''].filter(Boolean).join(' ')}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { RunSizes, SizeComponent } from '@/types/api';
 
-import { describeSizes, describeWireBytes, sizeChartData, sizeTableRows } from './size-breakdown-data';
+import { carrierOf, describeSizes, describeWireBytes, sizeChartData, sizeTableRows } from './size-breakdown-data';
 
 // The server's stack order, bottom first (results/services/sizes.py COMPONENTS).
 const ORDER: readonly [SizeComponent['key'], string, SizeComponent['basis']][] = [
@@ -112,7 +112,7 @@ describe('sizeTableRows', () => {
       ['Ethernet header', 14],
     ]);
     expect(rows.find((r) => r.key === 'tls')?.basis).toBe('measured');
-    expect(rows.find((r) => r.key === 'link')?.basis).toBe('assumed, per TCP segment');
+    expect(rows.find((r) => r.key === 'link')?.basis).toBe('assumed (below the socket)');
     expect(rows.find((r) => r.key === 'payload')?.basis).toBe('from the run’s parameters');
   });
 });
@@ -122,6 +122,19 @@ describe('describeSizes', () => {
     const labels = new Map([['aes-128-cbc', 'AES-128-CBC']]);
     expect(describeSizes(AES, (name) => labels.get(name) ?? name)).toBe('MQTT 3.1.1, QoS 1, AES-128-CBC, TCP');
     expect(describeSizes(SRUP, (name) => name)).toBe('SRUP (ed25519) over MQTT 5, QoS 1, no payload security, TLS 1.3');
+  });
+
+  it("should name each run's own stack: CoAP and MQTT-SN over UDP, whatever the spec's MQTT transport", () => {
+    const labels = new Map([['aes-128-gcm', 'AES-128-GCM']]);
+    const label = (name: string) => labels.get(name) ?? name;
+    expect(describeSizes(sizes({}, { protocol: 'coap', security: 'aes-128-gcm', transport: 'tcp' }), label)).toBe(
+      'CoAP, AES-128-GCM, UDP',
+    );
+    expect(describeSizes(sizes({}, { protocol: 'mqttsn', security: 'none', transport: 'tcp' }), label)).toBe(
+      'MQTT-SN, QoS 1, no payload security, UDP',
+    );
+    expect(carrierOf({ protocol: 'coap' })).toBe('UDP');
+    expect(carrierOf({ protocol: 'srup' })).toBe('TCP');
   });
 });
 

@@ -37,7 +37,7 @@ export const sizeChartData = (bars: readonly SizeBar[]): CategoryChartData => {
 const BASIS_LABELS: Record<SizeComponent['basis'], string> = {
   measured: 'measured',
   spec: 'from the run’s parameters',
-  assumed: 'assumed, per TCP segment',
+  assumed: 'assumed (below the socket)',
 };
 
 export type SizeTableRow = { key: string; name: string; bytes: number; basis: string };
@@ -54,14 +54,21 @@ export const sizeTableRows = (sizes: RunSizes): SizeTableRow[] =>
     }))
     .reverse();
 
-/** "MQTT 3.1.1, QoS 1, AES-128-CBC, TCP" or "SRUP (ed25519) over MQTT 5, QoS 1, …, TLS 1.3". */
+/** Each run's own stack: "MQTT 3.1.1, QoS 1, AES-128-CBC, TCP", "SRUP (ed25519) over MQTT 5,
+ * QoS 1, …, TLS 1.3", "CoAP, AES-128-GCM, UDP", "MQTT-SN, QoS 1, no payload security, UDP". */
 export const describeSizes = (sizes: RunSizes, labelFor: (mechanism: string) => string): string => {
+  const security = sizes.security === 'none' ? 'no payload security' : labelFor(sizes.security);
+  if (sizes.protocol === 'coap') return `CoAP, ${security}, UDP`;
+  if (sizes.protocol === 'mqttsn') return `MQTT-SN, QoS ${sizes.qos}, ${security}, UDP`;
   const mqtt = `MQTT ${sizes.mqtt_version}`;
   const protocol = sizes.protocol === 'srup' ? `SRUP (${sizes.srup_signature ?? '?'}) over ${mqtt}` : mqtt;
-  const security = sizes.security === 'none' ? 'no payload security' : labelFor(sizes.security);
   const transport = sizes.transport.startsWith('tls') ? `TLS ${sizes.transport.slice('tls'.length)}` : 'TCP';
   return `${protocol}, QoS ${sizes.qos}, ${security}, ${transport}`;
 };
+
+/** What carries a run's messages: UDP for CoAP and MQTT-SN, TCP (or TLS over it) else. */
+export const carrierOf = (sizes: Pick<RunSizes, 'protocol'>): 'UDP' | 'TCP' =>
+  sizes.protocol === 'coap' || sizes.protocol === 'mqttsn' ? 'UDP' : 'TCP';
 
 /** What was measured: "193 bytes (median of 3 delivered messages, 190–200)". */
 export const describeWireBytes = (sizes: RunSizes): string => {

@@ -8,7 +8,14 @@ import type { RunSizes } from '@/types/api';
 
 import { NO_DELIVERED_MESSAGES_CODE, useRunSizes, useRunSizesList } from '../api/get-run-sizes';
 
-import { describeSizes, describeWireBytes, sizeChartData, sizeTableRows, type SizeBar } from './size-breakdown-data';
+import {
+  carrierOf,
+  describeSizes,
+  describeWireBytes,
+  sizeChartData,
+  sizeTableRows,
+  type SizeBar,
+} from './size-breakdown-data';
 
 const BYTES_LABEL = 'Bytes per message';
 const MODEL_WARNING_TITLE = 'The size model does not match the measured bytes.';
@@ -86,8 +93,8 @@ export const RunSizeBreakdown = ({ runId, mechanismLabels }: RunSizeBreakdownPro
           {data.warning ? <ErrorAlert title={MODEL_WARNING_TITLE} message={data.warning} /> : null}
           <StackedBarChart data={chart} categoryLabel="Run" valueLabel={BYTES_LABEL} />
           <p className="muted">
-            Measured at the agent’s socket: {describeWireBytes(data)} of TCP payload per message; the parts below
-            TCP are assumed.
+            Measured at the agent’s socket: {describeWireBytes(data)} of {carrierOf(data)} payload per message; the
+            parts below {carrierOf(data)} are assumed.
           </p>
           <SizeTable sizes={data} />
           <Assumptions assumptions={data.assumptions} />
@@ -128,8 +135,8 @@ export const SizeComparison = ({ runIds, labels }: SizeComparisonProps) => {
           ))}
           <StackedBarChart data={chart} categoryLabel="Run" valueLabel={BYTES_LABEL} />
           <p className="muted">
-            Wire bytes measured at each agent’s socket (median per run); Ethernet, IPv4 and TCP headers assumed per
-            segment.
+            Wire bytes measured at each agent’s socket (median per run); Ethernet, IPv4 and TCP or UDP headers
+            assumed per segment or datagram.
           </p>
         </>
       ) : null}

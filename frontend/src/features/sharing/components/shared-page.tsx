@@ -6,6 +6,7 @@ import { Loading } from '@/components/ui/loading';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { isApiError } from '@/lib/api-client';
 import { formatDataSize, formatDateTime } from '@/lib/format';
+import { protocolSummary } from '@/lib/protocol-labels';
 import type { Experiment, Run, SharedContent } from '@/types/api';
 
 import { useSharedContent } from '../api/get-shared-content';
@@ -38,10 +39,7 @@ const ExperimentDesign = ({ experiment, labelFor }: { experiment: Experiment; la
       <Fact term="Kind">{experiment.kind.replace('_', ' ')}</Fact>
       {experiment.kind === 'messaging' ? (
         <>
-          <Fact term="Protocol">
-            {experiment.protocol.toUpperCase()} (MQTT {experiment.mqtt_version}, QoS {experiment.qos},{' '}
-            {experiment.transport.toUpperCase()})
-          </Fact>
+          <Fact term="Protocol">{protocolSummary(experiment)}</Fact>
           <Fact term="Payload security">{labelFor(experiment.security)}</Fact>
           <Fact term="Messages">
             {experiment.message_count} × {formatDataSize(experiment.payload_size)}

@@ -155,6 +155,23 @@ describe('Experiments pages', () => {
     expect(parameters()).toMatchObject({ 'MQTT version': 'MQTT 3.1.1', Transport: 'MQTT over TLS 1.3' });
   });
 
+  it("should show a CoAP experiment's message type, method and UDP, and no MQTT version or QoS", async () => {
+    db.experiments.push({ ...experiment, protocol: 'coap', coap_type: 'con', coap_method: 'get', transport: 'tcp' });
+    renderApp(`/experiments/${experiment.id}`);
+
+    expect(await screen.findByRole('heading', { name: 'QoS 1 baseline' })).toBeInTheDocument();
+    await vi.waitFor(() =>
+      expect(parameters()).toMatchObject({
+        Protocol: 'CoAP',
+        'CoAP message type': 'Confirmable (CON)',
+        'CoAP method': 'GET',
+        Transport: 'UDP',
+      }),
+    );
+    expect(parameters()).not.toHaveProperty('MQTT version');
+    expect(parameters()).not.toHaveProperty('QoS');
+  });
+
   it("should show a cipher benchmark's mechanisms, data sizes and repetitions", async () => {
     db.experiments.push(benchmark);
     renderApp(`/experiments/${benchmark.id}`);

@@ -420,6 +420,8 @@ describe('Power trace page, parsed', () => {
               continuous_hours: 18.137,
               hours: [30.8, 29.9, 29.1],
               reason: '',
+              source: 'trace',
+              warnings: [],
             },
             {
               trace: PLAIN_ID,
@@ -430,6 +432,8 @@ describe('Power trace page, parsed', () => {
               continuous_hours: 28.24,
               hours: null,
               reason: 'The run sent no messages in the window.',
+              source: 'trace',
+              warnings: [],
             },
           ],
         });
@@ -455,7 +459,7 @@ describe('Power trace page, parsed', () => {
     );
     const table = await within(panel).findByRole('table', { name: 'Battery life on 37.0 Wh' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Trace', 'Mean power (W)', 'Continuous operation', 'Idle power (W)', 'Energy per message (mJ)', 'Duty-cycled, 60 msg/min',
+      'Trace', 'Mean power (W), energy / duration', 'Continuous operation', 'Idle power (W)', 'Energy per message (mJ)', 'Duty-cycled, 60 msg/min',
     ]);
     expect(cellsOf(table, 'srup run')).toEqual(['2.040', '18.1 h', '1.200', '50.000', '29.1 h']);
     expect(cellsOf(table, 'plain run')).toEqual(['1.310', '28.2 h', '—', '—', 'The run sent no messages in the window.']);

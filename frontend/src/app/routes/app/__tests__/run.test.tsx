@@ -595,22 +595,22 @@ describe('Run page', () => {
     await within(table).findAllByRole('cell', { name: 'PRESENT-80-CBC' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 3).map((c) => c.textContent).join(' | '))).toEqual([
-      'None | Loopback (secure only) | 1 B',
-      'None | Loopback (secure only) | 1280 B',
-      'None | Network (secure + send) | 1 B',
-      'None | Network (secure + send) | 1280 B',
-      'AES-128-CBC | Loopback (secure only) | 1 B',
-      'AES-128-CBC | Loopback (secure only) | 1280 B',
-      'AES-128-CBC | Network (secure + send) | 1 B',
-      'AES-128-CBC | Network (secure + send) | 1280 B',
-      'PRESENT-80-CBC | Loopback (secure only) | 1 B',
-      'PRESENT-80-CBC | Loopback (secure only) | 1280 B',
-      'PRESENT-80-CBC | Network (secure + send) | 1 B',
-      'PRESENT-80-CBC | Network (secure + send) | 1280 B',
+      'None | Secure only (nothing sent) | 1 B',
+      'None | Secure only (nothing sent) | 1280 B',
+      'None | Secure + send over UDP | 1 B',
+      'None | Secure + send over UDP | 1280 B',
+      'AES-128-CBC | Secure only (nothing sent) | 1 B',
+      'AES-128-CBC | Secure only (nothing sent) | 1280 B',
+      'AES-128-CBC | Secure + send over UDP | 1 B',
+      'AES-128-CBC | Secure + send over UDP | 1280 B',
+      'PRESENT-80-CBC | Secure only (nothing sent) | 1 B',
+      'PRESENT-80-CBC | Secure only (nothing sent) | 1280 B',
+      'PRESENT-80-CBC | Secure + send over UDP | 1 B',
+      'PRESENT-80-CBC | Secure + send over UDP | 1280 B',
     ]);
     expect(within(rows[0]!).getByRole('rowheader', { name: 'pi-lab-1' })).toBeInTheDocument();
     expect(within(rows[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      'None', 'Loopback (secure only)', '1 B', '2', '200000.0', '1500.0', '1.00×',
+      'None', 'Secure only (nothing sent)', '1 B', '2', '200000.0', '1500.0', '1.00×',
     ]);
     expect(within(rows[8]!).getAllByRole('cell').map((c) => c.textContent).slice(4)).toEqual(['50000.0', '600.0', '4.00×']);
     expect(within(rows[10]!).getAllByRole('cell').map((c) => c.textContent).slice(4)).toEqual(['30000.0', '—', '2.00×']);
@@ -625,14 +625,14 @@ describe('Run page', () => {
       expect(lastFigureOf(PACKETS_AXIS)?.data).toEqual([
         expect.objectContaining({
           type: 'bar',
-          name: 'Loopback (secure only)',
+          name: 'Secure only (nothing sent)',
           x: categories,
           y: [200_000, 80_000, 50_000.04],
           error_y: { type: 'data', array: [1500, 900, 600], visible: true },
         }),
         expect.objectContaining({
           type: 'bar',
-          name: 'Network (secure + send)',
+          name: 'Secure + send over UDP',
           x: categories,
           y: [60_000, 40_000, 30_000],
           error_y: { type: 'data', array: [800, 500, null], visible: true },
@@ -647,8 +647,8 @@ describe('Run page', () => {
     expect(costPanel).toHaveTextContent('Payload 1 B');
     await vi.waitFor(() =>
       expect(lastFigureOf(RELATIVE_COST_AXIS)?.data).toEqual([
-        expect.objectContaining({ type: 'bar', name: 'Loopback (secure only)', x: categories, y: [1, 2.5, 4] }),
-        expect.objectContaining({ type: 'bar', name: 'Network (secure + send)', x: categories, y: [1, 1.5, 2] }),
+        expect.objectContaining({ type: 'bar', name: 'Secure only (nothing sent)', x: categories, y: [1, 2.5, 4] }),
+        expect.objectContaining({ type: 'bar', name: 'Secure + send over UDP', x: categories, y: [1, 1.5, 2] }),
       ]),
     );
     expect(lastFigureOf(RELATIVE_COST_AXIS)?.data[0]).not.toHaveProperty('error_y');
@@ -724,7 +724,8 @@ describe('Run page', () => {
     expect(within(table).queryByRole('columnheader', { name: 'Run' })).not.toBeInTheDocument();
 
     // Only the run's devices, and no baseline: this trace belongs to the run.
-    const device = within(section).getByRole('combobox', { name: 'Device' });
+    const upload = within(section).getByRole('form', { name: 'Upload a power trace' });
+    const device = within(upload).getByRole('combobox', { name: 'Device' });
     expect(within(device).getAllByRole('option').map((o) => o.textContent)).toEqual(['No device', 'pi-lab-1', 'pi-lab-2']);
     expect(within(section).queryByRole('textbox', { name: 'Baseline name (optional)' })).not.toBeInTheDocument();
     await user.upload(within(section).getByLabelText('Choose a trace file'), new File(['t,i'], 'ppk2.csv'));

@@ -45,15 +45,15 @@ const labelFor = (name: string) => LABELS[name] ?? name;
 const ORDER = ['none', 'aes-128-cbc', 'present-80-cbc'];
 
 describe('modeLabel', () => {
-  it('should name the loopback and network modes, and fall back to the operation', () => {
-    expect(modeLabel('secure')).toBe('Loopback (secure only)');
-    expect(modeLabel('send')).toBe('Network (secure + send)');
+  it('should name the secure-only and secure-and-send modes, and fall back to the operation', () => {
+    expect(modeLabel('secure')).toBe('Secure only (nothing sent)');
+    expect(modeLabel('send')).toBe('Secure + send over UDP');
     expect(modeLabel('encrypt')).toBe('encrypt');
   });
 });
 
 describe('sortThroughputRows', () => {
-  it('should order by device, catalogue mechanism order, mode (loopback first), then payload size', () => {
+  it('should order by device, catalogue mechanism order, mode (secure only first), then payload size', () => {
     const rows = [
       row('present-80-cbc', 'send', 1, 1),
       row('aes-128-cbc', 'send', 1280, 1),
@@ -103,8 +103,8 @@ describe('packetRateChartData', () => {
     expect(packetRateChartData(rows, 1, labelFor)).toEqual({
       categories: ['None', 'AES-128-CBC'],
       series: [
-        { name: 'Loopback (secure only)', values: [null, 80_000], errors: [null, 800] },
-        { name: 'Network (secure + send)', values: [50_000, 30_000], errors: [null, 300] },
+        { name: 'Secure only (nothing sent)', values: [null, 80_000], errors: [null, 800] },
+        { name: 'Secure + send over UDP', values: [50_000, 30_000], errors: [null, 300] },
       ],
     });
   });
@@ -113,8 +113,8 @@ describe('packetRateChartData', () => {
     expect(packetRateChartData(rows, 1280, labelFor)).toEqual({
       categories: ['None'],
       series: [
-        { name: 'Loopback (secure only)', values: [150_000], errors: [1500] },
-        { name: 'Network (secure + send)', values: [40_000], errors: [400] },
+        { name: 'Secure only (nothing sent)', values: [150_000], errors: [1500] },
+        { name: 'Secure + send over UDP', values: [40_000], errors: [400] },
       ],
     });
     expect(packetRateChartData(rows, undefined, labelFor)).toEqual({ categories: [], series: [] });
@@ -130,9 +130,9 @@ describe('packetRateChartData', () => {
       ORDER,
     );
     expect(packetRateChartData(twoDevices, 1, labelFor).series.map((s) => s.name)).toEqual([
-      'pi-lab-1 · Loopback (secure only)',
-      'pi-lab-2 · Loopback (secure only)',
-      'pi-lab-2 · Network (secure + send)',
+      'pi-lab-1 · Secure only (nothing sent)',
+      'pi-lab-2 · Secure only (nothing sent)',
+      'pi-lab-2 · Secure + send over UDP',
     ]);
   });
 });
@@ -151,8 +151,8 @@ describe('relativeCostChartData', () => {
     expect(relativeCostChartData(rows, 1, labelFor)).toEqual({
       categories: ['None', 'PRESENT-80-CBC'],
       series: [
-        { name: 'Loopback (secure only)', values: [1, 4] },
-        { name: 'Network (secure + send)', values: [1, 2.5] },
+        { name: 'Secure only (nothing sent)', values: [1, 4] },
+        { name: 'Secure + send over UDP', values: [1, 2.5] },
       ],
     });
   });

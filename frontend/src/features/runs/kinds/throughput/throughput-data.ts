@@ -14,8 +14,8 @@ import { mechanismBarsData, rank, rowSorter, type LabelFor } from '../bench/benc
 const MODE_ORDER = ['secure', 'send'] as const satisfies readonly BenchOperation[];
 
 export const MODE_LABELS: Record<(typeof MODE_ORDER)[number], string> = {
-  secure: 'Loopback (secure only)',
-  send: 'Network (secure + send)',
+  secure: 'Secure only (nothing sent)',
+  send: 'Secure + send over UDP',
 };
 
 const isMode = (operation: string): operation is keyof typeof MODE_LABELS => operation in MODE_LABELS;
@@ -28,7 +28,7 @@ const modeRank = (operation: string) => rank(MODE_ORDER, operation);
 
 /**
  * Rows by device name, then mechanism in `mechanismOrder` (the catalogue's, where "none"
- * comes first; unknown ones last, by name), mode (loopback before network), payload size:
+ * comes first; unknown ones last, by name), mode (secure only before secure + send), payload size:
  * the table's column order, so each mechanism's rows sit together.
  */
 export const sortThroughputRows = rowSorter(
@@ -39,7 +39,7 @@ export const sortThroughputRows = rowSorter(
 export const hasRelativeCosts = (rows: readonly BenchSummaryRow[]): boolean =>
   rows.some((row) => row.relative_cost !== null);
 
-/** One series per mode (per device and mode when several devices took part), loopback first. */
+/** One series per mode (per device and mode when several devices took part), secure only first. */
 const BY_MODE = {
   seriesOf: (row: BenchSummaryRow) => row.operation,
   // A series is one mode: one operation.
