@@ -101,7 +101,7 @@ class PowerSampleBlock(models.Model):
     `t` is float64 seconds from the trace's first sample; `power`, `voltage` and `current`
     are float32 (W, V, A). `envelope` summarises every ENVELOPE_STRIDE samples as float64
     rows (t_mean, min_w, max_w, sum_w, count) so plots of long windows never read the
-    samples (power.selectors.trace_plot).
+    samples (power.plot.trace_plot).
     """
 
     pk = models.CompositePrimaryKey("trace_id", "index")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -19,12 +18,7 @@ from measurements.models import MessageRecord
 from power import energy
 from power.errors import BaselineInvalid, TraceNotParsed, WindowInvalid
 from power.models import BatteryReading, PowerSampleBlock, PowerTrace, TraceStatus
-from power.services import ENVELOPE_STRIDE
 from power.warnings import FigureWarning, alignment_warnings, window_warnings
-
-# Above this many samples in a window, plots read the envelopes instead of the samples.
-RAW_PLOT_LIMIT = 500_000
-ENVELOPE_COLUMNS = 5  # t_mean, min_w, max_w, sum_w, count
 
 NOT_PARSED_MESSAGE = "Trace {name} has no samples yet ({status}); parse it first."
 EMPTY_WINDOW_MESSAGE = (
@@ -148,12 +142,12 @@ def trace_alignment_warnings(
 # --- samples -----------------------------------------------------------------------------
 
 
-def _require_parsed(trace: PowerTrace) -> None:
+def require_parsed(trace: PowerTrace) -> None:
     if trace.status != TraceStatus.PARSED:
         raise TraceNotParsed(NOT_PARSED_MESSAGE.format(name=trace.name, status=trace.status))
 
 
-def _blocks(trace: PowerTrace, start: float, end: float) -> QuerySet[PowerSampleBlock]:
+def trace_blocks(trace: PowerTrace, start: float, end: float) -> QuerySet[PowerSampleBlock]:
     return PowerSampleBlock.objects.filter(
         trace=trace, t_end__gte=start, t_start__lte=end
     ).order_by("index")
@@ -169,9 +163,11 @@ class Samples:
 
 def trace_samples(*, trace: PowerTrace, start: float, end: float) -> Samples:
     """The samples with start <= t <= end."""
-    _require_parsed(trace)
+    require_parsed(trace)
     ts, ps, cs, vs = [], [], [], []
-    for t, p, c, v in _blocks(trace, start, end).values_list("t", "power", "current", "voltage"):
+    for t, p, c, v in trace_blocks(trace, start, end).values_list(
+        "t", "power", "current", "voltage"
+    ):
         ts.append(np.frombuffer(t, "<f8"))
         ps.append(np.frombuffer(p, "<f4"))
         cs.append(None if c is None else np.frombuffer(c, "<f4"))
@@ -190,110 +186,13 @@ def trace_samples(*, trace: PowerTrace, start: float, end: float) -> Samples:
     return Samples(t_all[lo:hi], np.concatenate(ps)[lo:hi], cut(cs), cut(vs))
 
 
-def _window(trace: PowerTrace, start: float | None, end: float | None) -> tuple[float, float]:
+def trace_window(trace: PowerTrace, start: float | None, end: float | None) -> tuple[float, float]:
     duration = trace.duration_s or 0.0
     lo = 0.0 if start is None else start
     hi = duration if end is None else end
     if hi < lo or hi < 0 or lo > duration:
         raise WindowInvalid(EMPTY_WINDOW_MESSAGE.format(start=lo, end=hi, duration=duration))
     return lo, hi
-
-
-# --- plot ----------------------------------------------------------------------------------
-
-
-def _buckets(
-    t: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    total: np.ndarray,
-    count: np.ndarray,
-    start: float,
-    end: float,
-    points: int,
-) -> dict[str, list[float]]:
-    """Min/max/mean per time bucket of (possibly pre-aggregated) rows sorted by t."""
-    edges = np.linspace(start, end, points + 1)
-    idx = np.searchsorted(t, edges, side="left")
-    idx[-1] = np.searchsorted(t, end, side="right")
-    first, last = idx[0], idx[-1]
-    bounds = idx[:-1][idx[1:] > idx[:-1]] - first
-    if last <= first:
-        return {"t": [], "min_w": [], "max_w": [], "mean_w": []}
-    t, lo, hi = t[first:last], lo[first:last], hi[first:last]
-    total, count = total[first:last], count[first:last]
-    n = np.add.reduceat(count, bounds)
-    return {
-        "t": np.round(np.add.reduceat(t * count, bounds) / n, 6).tolist(),
-        "min_w": np.round(np.minimum.reduceat(lo, bounds), 6).tolist(),
-        "max_w": np.round(np.maximum.reduceat(hi, bounds), 6).tolist(),
-        "mean_w": np.round(np.add.reduceat(total, bounds) / n, 6).tolist(),
-    }
-
-
-def trace_plot(
-    *, trace: PowerTrace, start: float | None, end: float | None, points: int
-) -> dict[str, Any]:
-    """Downsampled plot data of a window: min/max envelopes and means per bucket.
-
-    Long windows are built from the stored envelopes (ENVELOPE_STRIDE samples each), so a
-    plot of ten million samples reads about 40 thousand rows, not the samples; an envelope
-    row on the window's edge counts wholly inside it.
-    """
-    _require_parsed(trace)
-    lo, hi = _window(trace, start, end)
-    blocks = list(_blocks(trace, lo, hi).values_list("n", "t_start", "t_end"))
-    estimate = sum(
-        n * (min(b_end, hi) - max(b_start, lo)) / (b_end - b_start) if b_end > b_start else n
-        for n, b_start, b_end in blocks
-    )
-    window = trace_run_window(trace=trace)
-    data: dict[str, Any]
-    # Envelopes only when each bucket spans at least one envelope row.
-    if estimate <= max(RAW_PLOT_LIMIT, points * ENVELOPE_STRIDE):
-        samples = trace_samples(trace=trace, start=lo, end=hi)
-        p = samples.power.astype(np.float64)
-        if len(p) <= points:
-            values = np.round(p, 6).tolist()
-            data = {"t": np.round(samples.t, 6).tolist(), "min_w": values, "max_w": values}
-            data["mean_w"] = values
-            exact = True
-        else:
-            ones = np.ones(len(p))
-            data = _buckets(samples.t, p, p, p, ones, lo, hi, points)
-            exact = False
-        count = len(p)
-    else:
-        rows = [
-            np.frombuffer(env, "<f8").reshape(-1, ENVELOPE_COLUMNS)
-            for (env,) in _blocks(trace, lo, hi).values_list("envelope")
-        ]
-        env_rows = np.concatenate(rows)
-        inside = (env_rows[:, 0] >= lo - 0.0) & (env_rows[:, 0] <= hi)
-        env_rows = env_rows[inside]
-        data = _buckets(
-            env_rows[:, 0],
-            env_rows[:, 1],
-            env_rows[:, 2],
-            env_rows[:, 3],
-            env_rows[:, 4],
-            lo,
-            hi,
-            points,
-        )
-        exact = False
-        count = int(env_rows[:, 4].sum())
-    return {
-        "start_s": lo,
-        "end_s": hi,
-        "duration_s": trace.duration_s or 0.0,
-        "samples": count,
-        "exact": exact,
-        **data,
-        "run_window": None
-        if window is None
-        else {"start_s": window.start_s, "end_s": window.end_s},
-    }
 
 
 # --- figures -------------------------------------------------------------------------------
@@ -371,12 +270,12 @@ def trace_figures(
     reference: PowerTrace | None = None,
 ) -> dict[str, Any]:
     """Energy figures of a window (default: the run window, else the whole trace)."""
-    _require_parsed(trace)
+    require_parsed(trace)
     run_window = trace_run_window(trace=trace)
     far = trace_alignment_warnings(trace=trace, run_window=run_window)
     default_lo, default_hi = trace_default_window(trace=trace, run_window=run_window)
     try:
-        lo, hi = _window(
+        lo, hi = trace_window(
             trace, default_lo if start is None else start, default_hi if end is None else end
         )
         samples = trace_samples(trace=trace, start=lo, end=hi)
@@ -426,7 +325,7 @@ def trace_figures(
         "warnings": warnings,
     }
     if reference is not None:
-        _require_parsed(reference)
+        require_parsed(reference)
         ref_lo, ref_hi = trace_default_window(trace=reference)
         ref_samples = trace_samples(trace=reference, start=ref_lo, end=ref_hi)
         if len(ref_samples.t):
@@ -493,98 +392,4 @@ def trace_battery_figures(
         "mean_w": joules / duration if duration > 0 else None,
         "energy_per_message_j": joules / messages if messages else None,
         "net_energy_per_message_j": net / messages if messages else None,
-    }
-
-
-def _finite(value: float) -> float | None:
-    return None if math.isinf(value) or math.isnan(value) else round(value, 4)
-
-
-NO_BASELINE_REASON = (
-    "Give an idle baseline (a baseline trace or a constant) to project duty cycles."
-)
-NO_MESSAGES_REASON = "The trace is attached to no run with messages: no energy per message."
-
-
-def _series(
-    *,
-    trace: PowerTrace,
-    name: str,
-    source: str,
-    mean_w: float,
-    net_per_message_j: float | None,
-    messages: int,
-    capacity: float,
-    idle_w: float | None,
-    rates_per_min: np.ndarray,
-    warnings: list[FigureWarning],
-) -> dict[str, Any]:
-    """One projection curve: continuous life at mean_w, duty-cycled life when it can be."""
-    item: dict[str, Any] = {
-        "trace": str(trace.pk),
-        "name": name,
-        "source": source,
-        "mean_w": mean_w,
-        "idle_w": idle_w,
-        "energy_per_message_j": net_per_message_j,
-        "continuous_hours": _finite(energy.hours_continuous(capacity, mean_w)),
-        "hours": None,
-        "reason": "",
-        "warnings": warnings,
-    }
-    if idle_w is None:
-        item["reason"] = NO_BASELINE_REASON
-    elif not messages or net_per_message_j is None:
-        item["reason"] = NO_MESSAGES_REASON
-    else:
-        hours = energy.hours_duty_cycled(capacity, idle_w, net_per_message_j, rates_per_min)
-        item["hours"] = [_finite(float(h)) for h in hours]
-    return item
-
-
-def trace_projection(
-    *,
-    traces: list[PowerTrace],
-    capacity: float,
-    baseline: Baseline,
-    rates_per_min: np.ndarray,
-) -> dict[str, Any]:
-    series = []
-    idle_w = baseline.power_w if baseline.source != "none" else None
-    for trace in traces:
-        fig = trace_figures(trace=trace, start=None, end=None, baseline=baseline)
-        series.append(
-            _series(
-                trace=trace,
-                name=trace.name,
-                source="trace",
-                mean_w=fig["mean_w"],
-                net_per_message_j=fig["net_energy_per_message_j"],
-                messages=fig["messages"],
-                capacity=capacity,
-                idle_w=idle_w,
-                rates_per_min=rates_per_min,
-                warnings=fig["warnings"],
-            )
-        )
-        battery = fig["battery"]
-        if battery is not None and battery["mean_w"] is not None:
-            series.append(
-                _series(
-                    trace=trace,
-                    name=f"{trace.name} ({BATTERY_GAUGE})",
-                    source=BATTERY_GAUGE,
-                    mean_w=battery["mean_w"],
-                    net_per_message_j=battery["net_energy_per_message_j"],
-                    messages=fig["messages"],
-                    capacity=capacity,
-                    idle_w=idle_w,
-                    rates_per_min=rates_per_min,
-                    warnings=[],
-                )
-            )
-    return {
-        "capacity_wh": capacity,
-        "rates_per_min": [float(r) for r in rates_per_min],
-        "series": series,
     }

@@ -20,13 +20,13 @@ from power.apis.serializers import (
     ProjectionOutputSerializer,
 )
 from power.models import TraceStatus
+from power.plot import trace_plot
+from power.projection import trace_projection
 from power.selectors import (
     baseline_resolve,
     trace_figures,
     trace_find,
     trace_get,
-    trace_plot,
-    trace_projection,
     traces_by_id,
 )
 

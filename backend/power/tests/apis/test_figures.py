@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from power import selectors
+from power import plot, projection
 from power.tests.conftest import CUSTOM_SPEC, DATETIME_SPEC, parsed_trace, upload, vi_csv
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def test_a_small_window_is_plotted_sample_by_sample(owner_client, parse) -> None
 def test_downsampling_keeps_every_spike_visible(
     owner_client, parse, monkeypatch, raw_limit
 ) -> None:
-    monkeypatch.setattr(selectors, "RAW_PLOT_LIMIT", raw_limit)
+    monkeypatch.setattr(plot, "RAW_PLOT_LIMIT", raw_limit)
     rows = [(i * 0.001, 5.0, 1.0 if i == 42_345 else 0.1) for i in range(60_000)]
     trace_id = parsed_trace(owner_client, parse, rows)
     data = owner_client.get(f"/api/power-traces/{trace_id}/plot/?points=100").json()
@@ -150,7 +150,7 @@ def test_projection_without_a_baseline_says_why(owner_client, parse) -> None:
     trace_id = parsed_trace(owner_client, parse, [(i, 5.0, 0.4) for i in range(5)])
     data = owner_client.get(f"/api/power-traces/projection/?trace={trace_id}&capacity_wh=50").json()
     assert data["series"][0]["hours"] is None
-    assert data["series"][0]["reason"] == selectors.NO_BASELINE_REASON
+    assert data["series"][0]["reason"] == projection.NO_BASELINE_REASON
     missing = owner_client.get(f"/api/power-traces/projection/?trace={trace_id}")
     assert missing.status_code == 400
 
