@@ -272,14 +272,20 @@ def battery_reading_record(
             BATTERY_DEVICE_MESSAGE.format(device=device.name, run=run.pk),
             extra={"field": "device"},
         )
-    reading = BatteryReading.objects.filter(run=run, device=device).first() or BatteryReading(
-        workspace=workspace, run=run, device=device
+    values = {
+        "created_by": user if isinstance(user, User) else None,
+        "charge_mah": charge_mah,
+        "voltage_v": voltage_v,
+    }
+    BatteryReading(workspace=workspace, run=run, device=device, **values).full_clean(
+        validate_unique=False,
+        validate_constraints=False,  # the range checks above say more
     )
-    reading.created_by = user if isinstance(user, User) else None
-    reading.charge_mah = charge_mah
-    reading.voltage_v = voltage_v
-    reading.full_clean(validate_constraints=False)  # the range checks above say more
-    reading.save()
+    # One statement-level upsert (locks the row, or creates it and falls back to the update
+    # when a concurrent request created it first): two requests at once never answer 500.
+    reading, _ = BatteryReading.objects.update_or_create(
+        run=run, device=device, defaults=values, create_defaults={"workspace": workspace, **values}
+    )
     logger.info("power.battery_reading_recorded run=%s device=%s", run.pk, device and device.pk)
     return reading
 
