@@ -109,7 +109,7 @@ test-agent: deps tshark coap-client ## contract and device-agent tests (unit + a
 test-frontend: deps ## vitest
 	cd frontend && npm test
 
-test-e2e: deps frontend chromium ## the whole path: real worker, agents, broker and Chromium
+test-e2e: deps frontend chromium tshark ## the whole path: real worker, agents, broker and Chromium
 	$(VENV)/bin/pytest e2e -p no:cacheprovider
 
 # CONTAINERS_CONF: runc with cgroupfs and no default ulimits (see the file); `-p no:django`:
