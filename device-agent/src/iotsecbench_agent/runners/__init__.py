@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from iotsecbench_agent.runners import (
     coap_roundtrip,
+    mqtt_ack,
     mqtt_roundtrip,
     mqttsn_roundtrip,
     oneway_receiver,
@@ -24,6 +25,7 @@ __all__ = [
     "RunContext",
     "Runner",
     "coap_roundtrip",
+    "mqtt_ack",
     "messaging_runner_for",
     "mqtt_roundtrip",
     "mqttsn_roundtrip",
