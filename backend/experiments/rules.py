@@ -39,15 +39,15 @@ ONE_WAY_PAYLOAD_TOO_SMALL = (
     f"{ONE_WAY_MIN_PAYLOAD} bytes."
 )
 ACK_NEEDS_QOS = (
-    "QoS {qos} has no acknowledgement to time: measurement \"ack\" needs QoS 1 (publish to "
+    'QoS {qos} has no acknowledgement to time: measurement "ack" needs QoS 1 (publish to '
     "PUBACK) or QoS 2 (publish to PUBCOMP); set qos to 1 or 2, or measure a round trip."
 )
 ACK_NEEDS_CON = (
-    "A non-confirmable CoAP request has no ACK: measurement \"ack\" times CON to ACK; set "
-    "coap_type to \"con\", or measure a round trip."
+    'A non-confirmable CoAP request has no ACK: measurement "ack" times CON to ACK; set '
+    'coap_type to "con", or measure a round trip.'
 )
 ACK_COAP_ONE_BLOCK = (
-    "Measurement \"ack\" times one CON request and its ACK, so the secured body must fit "
+    'Measurement "ack" times one CON request and its ACK, so the secured body must fit '
     "one {block:,}-byte block: with {mechanism} use at most {fits:,} bytes of payload."
 )
 ACK_PROTOCOLS = (

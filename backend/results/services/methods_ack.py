@@ -44,9 +44,7 @@ def mqtt_ack_method(words: AckWords, protocol: str, qos: object, transport: str)
     )
 
 
-def coap_ack_method(
-    words: AckWords, kind: str, method: str, server: str, retransmit: str
-) -> str:
+def coap_ack_method(words: AckWords, kind: str, method: str, server: str, retransmit: str) -> str:
     """CON → ACK (device-agent runners/coap_roundtrip.py, measurement ``ack``)."""
     return (
         f"Each device sent {words.messages} CoAP {kind} {method} requests carrying "

@@ -4,6 +4,8 @@ change, with how to fix it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from core.testing.factories import DeviceFactory
@@ -28,7 +30,7 @@ ACK_DESIGN = {
 }
 
 
-def _create(client, personas, **overrides):
+def _create(client: Any, personas: Any, **overrides: Any) -> Any:
     device = DeviceFactory.create(workspace=personas.workspace)
     body = {**ACK_DESIGN, "device_ids": [str(device.pk)], **overrides}
     return client.post("/api/experiments/", body, format="json")

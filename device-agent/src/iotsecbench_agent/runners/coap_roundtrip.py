@@ -52,7 +52,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from iotsecbench_contract.mechanisms import describe as mechanism_info
 from iotsecbench_contract.jobspec import (
     ACK,
     ROUND_TRIP,
@@ -62,6 +61,7 @@ from iotsecbench_contract.jobspec import (
     int_field,
     number_field,
 )
+from iotsecbench_contract.mechanisms import describe as mechanism_info
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
 from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES

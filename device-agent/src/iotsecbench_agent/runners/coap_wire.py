@@ -33,7 +33,6 @@ from aiocoap.transports.udp6 import MessageInterfaceUDP6
 
 from iotsecbench_agent.errors import DataPlaneError
 
-
 ACK_TYPE = 2
 
 

@@ -32,7 +32,13 @@ import paho.mqtt.client as mqtt
 from iotsecbench_contract.jobspec import ACK, ACK_OF_QOS
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
-from iotsecbench_agent.links.mqtt_link import ConnectionLost, MqttLink, check_publish, pump, ride_out
+from iotsecbench_agent.links.mqtt_link import (
+    ConnectionLost,
+    MqttLink,
+    check_publish,
+    pump,
+    ride_out,
+)
 from iotsecbench_agent.links.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import RoundTripSpec, SeqTags
