@@ -93,6 +93,9 @@ class Measurement(models.TextChoices):
     # The SRUP paper's method: the platform (controller) sends, each device receives; the
     # device's clock is corrected by its offset to the platform's (device-agent one-way.md).
     ONE_WAY = "one_way", "One way (controller to device)"
+    # The MQTT/CoAP paper's quantity: publish → PUBACK (QoS 1) / PUBCOMP (QoS 2), CoAP
+    # CON → ACK (device-agent runners/mqtt_ack.py, coap_roundtrip.py).
+    ACK = "ack", "Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)"
 
 
 # An experiment's matrix: how many runs one start may queue (cells x repeats).

@@ -12,6 +12,7 @@ from iotsecbench_contract.mechanisms import describe as mechanism_info
 
 from experiments.models import (
     BROKER_PROTOCOLS,
+    CoapType,
     Measurement,
     Protocol,
     Transport,
@@ -37,6 +38,26 @@ ONE_WAY_PAYLOAD_TOO_SMALL = (
     f"One-way messages carry their sequence number and send time: at least "
     f"{ONE_WAY_MIN_PAYLOAD} bytes."
 )
+ACK_NEEDS_QOS = (
+    'QoS {qos} has no acknowledgement to time: measurement "ack" needs QoS 1 (publish to '
+    "PUBACK) or QoS 2 (publish to PUBCOMP); set qos to 1 or 2, or measure a round trip."
+)
+ACK_NEEDS_CON = (
+    'A non-confirmable CoAP request has no ACK: measurement "ack" times CON to ACK; set '
+    'coap_type to "con", or measure a round trip.'
+)
+ACK_COAP_ONE_BLOCK = (
+    'Measurement "ack" times one CON request and its ACK, so the secured body must fit '
+    "one {block:,}-byte block: with {mechanism} use at most {fits:,} bytes of payload."
+)
+ACK_PROTOCOLS = (
+    "Acknowledgement time is measured for MQTT (publish to PUBACK/PUBCOMP) and CoAP (CON to "
+    "ACK). SRUP adds no acknowledgement of its own (its only one is its MQTT publish's "
+    "PUBACK: measure MQTT with the same payload for that), and the MQTT-SN runner does not "
+    "time PUBACKs yet: measure these as round trips."
+)
+# The agent's CoAP block size when a design does not set one (runners/coap_roundtrip.py).
+COAP_BLOCK_BYTES = 1024
 QOS_MINUS_ONE_MQTTSN = "QoS -1 (publish without a connection) exists in MQTT-SN only."
 MQTTSN_QOS = "MQTT-SN runs use QoS -1, 0 or 1."
 MQTTSN_QOS_MINUS_ONE_TOPIC = (
@@ -78,6 +99,10 @@ def protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
             return {"measurement": [ONE_WAY_PROTOCOLS]}
         if attrs["payload_size"] < ONE_WAY_MIN_PAYLOAD:
             return {"payload_size": [ONE_WAY_PAYLOAD_TOO_SMALL]}
+    if attrs["measurement"] == Measurement.ACK:
+        errors = _ack_errors(attrs)
+        if errors:
+            return errors
     if protocol not in BROKER_PROTOCOLS and attrs["transport"] != Transport.TCP:
         return {"transport": [TLS_NEEDS_BROKER_PROTOCOL]}
     if protocol not in BROKER_PROTOCOLS and attrs.get("network_profile") is not None:
@@ -87,6 +112,26 @@ def protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
         if attrs["payload_size"] > fits:
             message = MQTTSN_PAYLOAD_TOO_LARGE.format(
                 limit=MAX_PUBLISH_DATA, mechanism=attrs["security"], fits=fits
+            )
+            return {"payload_size": [message]}
+    return {}
+
+
+def _ack_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """What measurement ``ack`` needs: an acknowledged message (device-agent mqtt_ack.py,
+    coap_roundtrip.py, which refuse the same)."""
+    protocol = attrs["protocol"]
+    if protocol not in (Protocol.MQTT, Protocol.COAP):
+        return {"measurement": [ACK_PROTOCOLS]}
+    if protocol == Protocol.MQTT and attrs["qos"] not in (1, 2):
+        return {"qos": [ACK_NEEDS_QOS.format(qos=attrs["qos"])]}
+    if protocol == Protocol.COAP:
+        if attrs["coap_type"] != CoapType.CON:
+            return {"coap_type": [ACK_NEEDS_CON]}
+        fits = mechanism_info(attrs["security"]).largest_payload(COAP_BLOCK_BYTES)
+        if attrs["payload_size"] > fits:
+            message = ACK_COAP_ONE_BLOCK.format(
+                block=COAP_BLOCK_BYTES, mechanism=attrs["security"], fits=fits
             )
             return {"payload_size": [message]}
     return {}

@@ -24,6 +24,7 @@ from experiments.models import (
     Transport,
 )
 from measurements.models import BenchSample
+from results.services.methods_ack import MEASURED, AckWords, coap_ack_method, mqtt_ack_method
 from results.services.summaries import RunStatistics
 from results.statistics import CI_METHOD, CI_METHOD_T, CONFIDENCE
 
@@ -188,9 +189,8 @@ def _srup_method(spec: dict[str, Any]) -> str:
     )
 
 
-def _coap_method(spec: dict[str, Any]) -> str:
-    """A CoAP round trip: one request to an echo resource, its response carrying the body
-    back (device-agent runners/coap_roundtrip.py, docs/coap.md)."""
+def _coap_parts(spec: dict[str, Any]) -> tuple[str, str, str, str]:
+    """A CoAP run's message type, method, server and retransmission sentence."""
     confirmable = spec.get("coap_type", CoapType.CON) == CoapType.CON
     kind = "confirmable (CON)" if confirmable else "non-confirmable (NON)"
     method = str(spec.get("coap_method", CoapMethod.GET)).upper()
@@ -209,6 +209,13 @@ def _coap_method(spec: dict[str, Any]) -> str:
             f"{_count(ack)} ms (times a random factor up to 1.5), the wait doubling each time, "
             f"up to {_count(tries)} times (RFC 7252 §4.2), and "
         )
+    return kind, method, server, retransmit
+
+
+def _coap_method(spec: dict[str, Any]) -> str:
+    """A CoAP round trip: one request to an echo resource, its response carrying the body
+    back (device-agent runners/coap_roundtrip.py, docs/coap.md)."""
+    kind, method, server, retransmit = _coap_parts(spec)
     return (
         f"Each device sent {_count(spec.get('message_count', _UNKNOWN))} CoAP {kind} "
         f"{method} requests carrying {_count(spec.get('payload_size', _UNKNOWN))} bytes over "
@@ -217,6 +224,22 @@ def _coap_method(spec: dict[str, Any]) -> str:
         f"received and unsecured, {_MONOTONIC}; {retransmit}"
         f"{_lost(spec, 'a request not answered')}."
     )
+
+
+def _ack_method(spec: dict[str, Any]) -> str:
+    """Measurement ``ack`` (device-agent runners/mqtt_ack.py, coap_roundtrip.py)."""
+    common = AckWords(
+        messages=_count(spec.get("message_count", _UNKNOWN)),
+        size=_count(spec.get("payload_size", _UNKNOWN)),
+        secured=_secured(spec),
+        schedule=_schedule(spec),
+        clock=_MONOTONIC,
+        lost=_lost(spec, "a message not acknowledged"),
+    )
+    if spec.get("protocol") == Protocol.COAP:
+        return coap_ack_method(common, *_coap_parts(spec))
+    transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
+    return mqtt_ack_method(common, _protocol(spec), spec.get("qos", _UNKNOWN), transport)
 
 
 _TOPIC_ID_TYPES = {
@@ -276,6 +299,8 @@ def _messaging_method(spec: dict[str, Any]) -> str:
     """What each device did and what was timed, in the run's own protocol and measurement."""
     if spec.get("measurement") == Measurement.ONE_WAY:
         return _one_way_method(spec)
+    if spec.get("measurement") == Measurement.ACK:
+        return _ack_method(spec)
     protocol = spec.get("protocol", Protocol.MQTT)
     if protocol == Protocol.COAP:
         return _coap_method(spec)
@@ -292,12 +317,11 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
     counts and dates, and the headline figures with their definitions."""
     spec = run.spec
     devices = list(run.run_devices.all())
-    one_way = spec.get("measurement") == Measurement.ONE_WAY
-    figure = "one-way delay" if one_way else "round-trip time"
+    figure, measured = MEASURED.get(spec.get("measurement", ""), MEASURED[Measurement.ROUND_TRIP])
     total = statistics.all_devices
     s = total.summary
     sentences = [
-        *_provenance(run, "One-way delays" if one_way else "Round-trip times", devices),
+        *_provenance(run, measured, devices),
         _messaging_method(spec),
         f"Of {total.records:,} messages, {s.n:,} were delivered, {total.lost:,} lost and "
         f"{total.rejected:,} rejected.",

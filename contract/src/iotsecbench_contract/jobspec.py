@@ -21,6 +21,11 @@ from iotsecbench_contract.errors import BrokerUrlError, JobSpecError
 from iotsecbench_contract.intervals import DISTRIBUTIONS, FIXED, interval_sampler
 
 ROUND_TRIP = "round_trip"
+# The time from sending a message to its protocol acknowledgement (MQTT PUBACK at QoS 1,
+# PUBCOMP at QoS 2; CoAP's ACK of a confirmable request): the MQTT/CoAP paper's quantity.
+ACK = "ack"
+# The protocol acknowledgement each QoS waits for in an ``ack`` run (QoS 0 has none).
+ACK_OF_QOS = {1: "PUBACK", 2: "PUBCOMP"}
 MQTT_VERSIONS = ("3.1.1", "5", "5.0")
 MQTT5_VERSIONS = ("5", "5.0")
 DEFAULT_MQTT_VERSION = "3.1.1"

@@ -1663,9 +1663,10 @@ export interface components {
         /**
          * @description * `round_trip` - Round trip
          *     * `one_way` - One way (controller to device)
+         *     * `ack` - Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)
          * @enum {string}
          */
-        MeasurementEnum: "round_trip" | "one_way";
+        MeasurementEnum: "round_trip" | "one_way" | "ack";
         /**
          * @description * `none` - None
          *     * `null` - Null (harness floor, no cryptography)

@@ -90,3 +90,44 @@ def test_srup_round_trip_paragraph_times_the_signed_request_and_its_verified_rep
     )
     assert "from before building and signing the request to after the reply was received" in text
     assert "broker's copy" not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("qos", "ack"),
+    [
+        (1, "the arrival of the broker's PUBACK (QoS 1)"),
+        (2, "the arrival of the broker's PUBCOMP, which completes the QoS 2 exchange"),
+    ],
+)
+def test_mqtt_ack_paragraph_names_the_acknowledgement_time_and_its_packet(make_run, qos, ack):
+    text = _paragraph(make_run, protocol="mqtt", measurement="ack", qos=qos)
+    for expected in (
+        "Acknowledgement times were measured",
+        f"over MQTT 3.1.1 (QoS {qos}, MQTT over TCP) without payload security",
+        f"timed each from before securing the message to {ack}",
+        "nothing was subscribed, so no copy came back",
+        "a message not acknowledged within 5000 ms counted as lost",
+        "The mean acknowledgement time was 1.50 ms",
+    ):
+        assert expected in text
+    for wrong in ("round trip", "round-trip", "broker's copy was received"):
+        assert wrong not in text
+
+
+@pytest.mark.django_db
+def test_coap_ack_paragraph_times_con_to_ack_not_the_echo(make_run):
+    text = _paragraph(
+        make_run, protocol="coap", measurement="ack", coap_type="con", coap_method="put"
+    )
+    for expected in (
+        "Acknowledgement times were measured",
+        "100 CoAP confirmable (CON) PUT requests carrying 66 bytes over UDP",
+        "to when its socket read the ACK carrying the request's Message ID (a piggybacked "
+        "response or an empty ACK)",
+        "retransmitted after an ACK timeout of 2,000 ms",
+        "The mean acknowledgement time was 1.50 ms",
+    ):
+        assert expected in text
+    for wrong in (*MQTT_ONLY, "QoS", "round trip", "round-trip"):
+        assert wrong not in text

@@ -95,6 +95,8 @@ LOST_CONNECTION_CODES = (
 )
 
 MessageCallback = Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]
+# paho on_publish, callback API 2: (client, userdata, mid, reason_code, properties).
+PublishCallback = Callable[[mqtt.Client, Any, int, Any, Any], None]
 
 # paho's protocol and ssl's version for the contract's version strings (jobspec).
 PAHO_PROTOCOLS = {"3.1.1": mqtt.MQTTv311, "5": mqtt.MQTTv5, "5.0": mqtt.MQTTv5}
@@ -157,6 +159,7 @@ class MqttLink:
         on_message: MessageCallback,
         via: tuple[str, int] | None = None,
         manual_ack: bool = False,
+        on_publish: PublishCallback | None = None,
     ) -> None:
         if len(client_id) > MAX_CLIENT_ID_CHARS:
             raise ValueError(f"client id {client_id!r} is longer than {MAX_CLIENT_ID_CHARS}")
@@ -170,6 +173,8 @@ class MqttLink:
         self._client_id = client_id
         self._on_message = on_message
         self._manual_ack = manual_ack
+        # paho's on_publish (callback API 2): our QoS 1 publish's PUBACK, QoS 2's PUBCOMP.
+        self._on_publish = on_publish
         self._tls_context = tls_context(spec) if self._broker.tls else None
         self._topics: list[str] = []  # subscribed, in order: subscribed again on reconnect
         # Called after a reconnect's CONNACK, before the topics are subscribed again (a
@@ -198,6 +203,8 @@ class MqttLink:
         client.on_connect = self._on_connect
         client.on_subscribe = self._on_subscribe
         client.on_message = self._on_message
+        if self._on_publish is not None:
+            client.on_publish = self._on_publish
         return client
 
     def connect(self, timeout_s: float = CONNECT_TIMEOUT_S) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from iotsecbench_agent.runners import (
     coap_roundtrip,
+    mqtt_ack,
     mqtt_roundtrip,
     mqttsn_roundtrip,
     oneway_receiver,
@@ -25,6 +26,7 @@ __all__ = [
     "Runner",
     "coap_roundtrip",
     "messaging_runner_for",
+    "mqtt_ack",
     "mqtt_roundtrip",
     "mqttsn_roundtrip",
     "oneway_receiver",

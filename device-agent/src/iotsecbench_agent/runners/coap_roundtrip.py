@@ -31,6 +31,14 @@ Measurement choices, and why:
   ``unattributed_bytes``, not in a record.
 - A response with an error code (4.xx, 5.xx) fails the run: the server is not an echo
   resource, and a record cannot say so.
+- Measurement ``ack`` (the MQTT/CoAP paper's CON → ACK): the same exchange, but the
+  record's ``t_recv`` is the reading taken when the client socket read the ACK carrying the
+  request's Message ID (``coap_wire.CountingDatagramSocket.take_ack``; a piggybacked
+  response or an empty ACK before a separate response), before aiocoap parses it; nothing
+  is unsecured in the timed window (``unsecure_ns`` empty). The response is still awaited
+  before the next message, so one exchange is in flight at a time. Only ``con`` requests
+  whose secured body fits one block are accepted (one CON, one ACK per message); no ACK
+  within ``timeout_ms`` → ``lost``.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from iotsecbench_contract.jobspec import (
+    ACK,
     ROUND_TRIP,
     Schedule,
     choice_field,
@@ -52,6 +61,7 @@ from iotsecbench_contract.jobspec import (
     int_field,
     number_field,
 )
+from iotsecbench_contract.mechanisms import describe as mechanism_info
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
 from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES
@@ -59,6 +69,7 @@ from iotsecbench_agent.runners.base import Runner, message_seqs, register, requi
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
+    ack_record,
     refusal_outcome,
     round_trip_record,
     time_secure,
@@ -117,6 +128,8 @@ class CoapSpec:
     max_retransmit: int = DEFAULT_MAX_RETRANSMIT
     security: str = SECURITY_NONE
     security_key: bytes | None = field(default=None, repr=False)
+    # Measurement ``ack``: time each CON request until its ACK (not the response's body).
+    ack: bool = False
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> CoapSpec:
@@ -139,7 +152,7 @@ class CoapSpec:
         url = spec.get("coap_url")
         if url is not None:
             url = _coap_url(url)
-        return cls(
+        parsed = cls(
             schedule=Schedule.parse(
                 spec, min_payload=MIN_PAYLOAD_BYTES, max_payload=MAX_PAYLOAD_BYTES
             ),
@@ -159,12 +172,45 @@ class CoapSpec:
             ),
             security=choice_field(spec, "security", tuple(registry.names()), SECURITY_NONE),
             security_key=hex_field(spec, "security_key"),
+            ack=spec.get("measurement") == ACK,
         )
+        if parsed.ack:
+            _check_ack(parsed)
+        return parsed
 
     @property
     def size_exponent(self) -> int:
         """RFC 7959's SZX: block size = 2 ** (SZX + 4)."""
         return int(math.log2(self.block_size)) - 4
+
+
+NON_HAS_NO_ACK = (
+    "spec.coap_type 'non': a non-confirmable request has no ACK to time; measurement 'ack' "
+    "needs coap_type 'con'"
+)
+ACK_NEEDS_ONE_BLOCK = (
+    "spec.payload_size: measurement 'ack' times one CON request and its ACK, and {security} "
+    "makes {size} bytes a {frame}-byte body, over block_size {block}: use at most {fits} bytes"
+)
+
+
+def _check_ack(spec: CoapSpec) -> None:
+    """An ``ack`` run needs one confirmable request per message (one CON, one ACK)."""
+    if spec.coap_type != "con":
+        raise UnsupportedJob(NON_HAS_NO_ACK)
+    info = mechanism_info(spec.security)
+    size = spec.schedule.payload_size
+    frame = size + info.overhead(size)
+    if frame > spec.block_size:
+        raise UnsupportedJob(
+            ACK_NEEDS_ONE_BLOCK.format(
+                security=spec.security,
+                size=size,
+                frame=frame,
+                block=spec.block_size,
+                fits=info.largest_payload(spec.block_size),
+            )
+        )
 
 
 def _coap_url(value: object) -> str:
@@ -195,7 +241,7 @@ def message_payload(seq: int, filler: bytes, size: int) -> bytes:
 @register
 class CoapRoundTripRunner(Runner):
     protocol = "coap"
-    measurements = (ROUND_TRIP,)
+    measurements = (ROUND_TRIP, ACK)
     spec_type = CoapSpec
 
     def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
@@ -234,6 +280,7 @@ class CoapRoundTripRunner(Runner):
         self._loop = asyncio.new_event_loop()
         self._client, self._sock = self._loop.run_until_complete(open_client_context(self._loop))
         self._loop.run_until_complete(self._resolve())
+        self.socket.watch_acks = spec.ack
 
     def run(self) -> None:
         require(self._loop).run_until_complete(self._run())
@@ -323,6 +370,7 @@ class CoapRoundTripRunner(Runner):
         for seq in message_seqs(schedule.message_count, stop):
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
+            sock.take_ack()  # an ACK read between two messages belongs to neither
             wire, t_send, t_secured = time_secure(secure, payload)
             request = self._client.request(self._message(wire))
             outcome = OK
@@ -345,13 +393,21 @@ class CoapRoundTripRunner(Runner):
                     outcome = refusal_outcome(error)
             wire_bytes, datagrams = sock.take()
             self.datagrams_sent += datagrams
-            # The round trip is over (t_recv taken): the floor beside it, on the same size.
-            times = (t_send, t_secured, t_recv)
-            emit(
-                round_trip_record(
-                    clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
+            if spec.ack:
+                # The ACK's reading, taken when the socket read it (coap_wire); the
+                # response it carried (or that followed it) was awaited all the same, so
+                # one exchange is in flight at a time.
+                t_ack = sock.take_ack()
+                times = (t_send, t_secured, t_ack)
+                emit(ack_record(clock, floor, seq, payload, times, wire_bytes, OK))
+            else:
+                # The round trip is over (t_recv taken): the floor beside it, same size.
+                times = (t_send, t_secured, t_recv)
+                emit(
+                    round_trip_record(
+                        clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
+                    )
                 )
-            )
             interval_ns = next_interval_ns()
             if interval_ns and seq + 1 < schedule.message_count:
                 await _wait(interval_ns, stop)

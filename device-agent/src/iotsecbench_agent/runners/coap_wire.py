@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from time import perf_counter_ns
 from typing import Any
 
 from aiocoap import Context
 from aiocoap.transports.udp6 import MessageInterfaceUDP6
 
 from iotsecbench_agent.errors import DataPlaneError
+
+ACK_TYPE = 2
 
 
 class CountingDatagramSocket(socket.socket):
@@ -41,18 +44,45 @@ class CountingDatagramSocket(socket.socket):
 
     # socket.socket has __slots__; a subclass without them would still work, but keep the
     # instance small and its attributes explicit.
-    __slots__ = ("datagrams_total", "sent", "sent_total")
+    __slots__ = ("acks", "datagrams_total", "first_mid", "sent", "sent_total", "watch_acks")
 
     def __init__(self, family: int, type: int) -> None:
         super().__init__(family, type)
         self.sent: list[int] = []
         self.sent_total = 0  # bytes over the socket's life (taken or not)
         self.datagrams_total = 0
+        # Measurement ``ack``: the Message ID of the exchange's first datagram sent, and
+        # (perf_counter_ns, Message ID) of every ACK read, until ``take_ack``.
+        self.watch_acks = False
+        self.first_mid: int | None = None
+        self.acks: list[tuple[int, int]] = []
 
     def sendmsg(self, buffers: Any, *args: Any) -> int:
         n = super().sendmsg(buffers, *args)
         self.sent.append(n)
+        if self.watch_acks and self.first_mid is None:
+            head = bytes(buffers[0][:4])
+            if len(head) == 4:
+                self.first_mid = int.from_bytes(head[2:4], "big")
         return n
+
+    def recvmsg(self, bufsize: int, *args: Any) -> Any:
+        result = super().recvmsg(bufsize, *args)
+        if self.watch_acks:
+            t_read = perf_counter_ns()
+            data = result[0]
+            # RFC 7252 §3: Ver(2) T(2) TKL(4), Code, Message ID; T = 2 is an ACK.
+            if len(data) >= 4 and (data[0] >> 4) & 0x3 == ACK_TYPE:
+                self.acks.append((t_read, int.from_bytes(data[2:4], "big")))
+        return result
+
+    def take_ack(self) -> int | None:
+        """When the ACK of the exchange's first datagram (a CON request: the same Message
+        ID across its retransmissions) was read, as a ``perf_counter_ns`` reading, or None;
+        the watch starts again for the next exchange."""
+        mid, acks = self.first_mid, self.acks
+        self.first_mid, self.acks = None, []
+        return next((t for t, ack_mid in acks if ack_mid == mid), None)
 
     def sendto(self, data: Any, *args: Any) -> int:
         n = super().sendto(data, *args)

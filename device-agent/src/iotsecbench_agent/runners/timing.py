@@ -163,3 +163,34 @@ def round_trip_record(
         floor_secure_ns=floor_secure_ns,
         floor_unsecure_ns=floor_unsecure_ns,
     )
+
+
+def ack_record(
+    clock: RunClock,
+    floor: HarnessFloor | None,
+    seq: int,
+    payload: bytes,
+    times: tuple[int, int, int | None],
+    wire_bytes: int,
+    outcome: str,
+) -> recordlog.Record:
+    """The record of acknowledgement-timed message ``seq`` (measurement ``ack``):
+    ``times`` are ``(t_send, t_secured, t_ack)``, ``t_ack`` the reading taken when the
+    protocol acknowledgement arrived, stored as ``t_recv_ns``. Nothing comes back to
+    unsecure, so ``unsecure_ns`` and ``floor_unsecure_ns`` stay empty; the floor's
+    ``secure`` is measured now, on the same payload."""
+    t_send, t_secured, t_ack = times
+    acked = outcome != recordlog.LOST and t_ack is not None
+    floor_secure_ns = floor.measure(payload, echoed=False)[0] if floor is not None else None
+    return recordlog.Record(
+        seq=seq,
+        t_send_ns=clock.wall_ns(t_send),
+        t_recv_ns=clock.wall_ns(t_ack) if acked and t_ack is not None else None,
+        app_bytes=len(payload),
+        wire_bytes=wire_bytes,
+        outcome=outcome if acked else recordlog.LOST,
+        secure_ns=t_secured - t_send,
+        unsecure_ns=None,
+        floor_secure_ns=floor_secure_ns,
+        floor_unsecure_ns=None,
+    )

@@ -75,7 +75,7 @@ export const ALL_QOS_LEVELS = [-1, 0, 1, 2] as const satisfies readonly Experime
  * Round trip, or one way: the platform's controller sends each device its messages through
  * the broker, so only the broker protocols (MQTT, SRUP) can be measured one way.
  */
-export const MEASUREMENTS = ['round_trip', 'one_way'] as const satisfies readonly ExperimentInput['measurement'][];
+export const MEASUREMENTS = ['round_trip', 'one_way', 'ack'] as const satisfies readonly ExperimentInput['measurement'][];
 /**
  * How the gaps between a device's messages are drawn: all equal to the interval, or random
  * with the interval as their mean (uniform on 0 to 2 × interval, or exponential: Poisson

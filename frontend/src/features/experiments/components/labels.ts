@@ -44,6 +44,7 @@ export const INTERVAL_DISTRIBUTION_LABELS: Record<Experiment['interval_distribut
 export const MEASUREMENT_LABELS: Record<Experiment['measurement'], string> = {
   round_trip: 'Round trip',
   one_way: 'One way (controller to device)',
+  ack: 'Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)',
 };
 
 /** How the labels of a design's values find the names of what they refer to. */

@@ -7,12 +7,18 @@ import { server } from '@/testing/mocks/server';
 import { captureCreateBody, renderNewExperimentForm as renderForm } from '@/testing/new-experiment-form';
 import { screen, within } from '@/testing/test-utils';
 
-// The measurement choice of the new-experiment form: round trip, or one way for the broker
-// protocols (docs/experiment-design.md). The rest of the form: experiment-new.test.tsx.
+// The measurement choice of the new-experiment form: round trip, one way for the broker
+// protocols, acknowledgement time for MQTT and CoAP (docs/experiment-design.md). The rest of
+// the form: experiment-new.test.tsx.
 
 // The backend's message (experiments/rules.py ONE_WAY_PROTOCOLS).
 const ONE_WAY_PROTOCOLS =
   'One-way delay is measured for MQTT and SRUP (the platform sends through the broker); measure CoAP and MQTT-SN as round trips.';
+
+const ACK = 'Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)';
+// The backend's message (experiments/rules.py ACK_NEEDS_QOS with QoS 0).
+const ACK_NEEDS_QOS =
+  'QoS 0 has no acknowledgement to time: measurement "ack" needs QoS 1 (publish to PUBACK) or QoS 2 (publish to PUBCOMP); set qos to 1 or 2, or measure a round trip.';
 
 const measurementOptions = () =>
   within(screen.getByRole('combobox', { name: 'Measurement' }))
@@ -24,7 +30,7 @@ describe('New experiment page: measurement', () => {
     const sent = captureCreateBody();
     const { user } = await renderForm();
 
-    expect(measurementOptions()).toEqual(['Round trip', 'One way (controller to device)']);
+    expect(measurementOptions()).toEqual(['Round trip', 'One way (controller to device)', ACK]);
     await user.type(screen.getByRole('textbox', { name: 'Name' }), 'SRUP one way');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Measurement' }), 'One way (controller to device)');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Protocol' }), 'SRUP (signed MQTT)');
@@ -51,11 +57,50 @@ describe('New experiment page: measurement', () => {
     expect(screen.getByRole('combobox', { name: 'Measurement' })).toHaveDisplayValue('Round trip');
 
     await user.selectOptions(protocol, 'CoAP');
-    expect(measurementOptions()).toEqual(['Round trip']);
+    expect(measurementOptions()).toEqual(['Round trip', ACK]);
     await user.click(screen.getByRole('button', { name: 'Create' }));
 
     expect(await screen.findByRole('heading', { name: 'CoAP baseline' })).toBeInTheDocument();
     expect(sent.body).toMatchObject({ protocol: 'coap', measurement: 'round_trip' });
+  });
+
+  it('should offer acknowledgement time for MQTT and CoAP only and send it', async () => {
+    const sent = captureCreateBody();
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'CON to ACK');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Measurement' }), ACK);
+    const protocol = screen.getByRole('combobox', { name: 'Protocol' });
+    await user.selectOptions(protocol, 'SRUP (signed MQTT)');
+    expect(measurementOptions()).toEqual(['Round trip', 'One way (controller to device)']);
+    expect(screen.getByRole('combobox', { name: 'Measurement' })).toHaveDisplayValue('Round trip');
+
+    await user.selectOptions(protocol, 'CoAP');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Measurement' }), ACK);
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('heading', { name: 'CON to ACK' })).toBeInTheDocument();
+    expect(sent.body).toMatchObject({ protocol: 'coap', measurement: 'ack' });
+    expect(screen.getByText('Measurement').nextElementSibling).toHaveTextContent(ACK);
+  });
+
+  it('should show the server error about QoS 0 acknowledgement next to the QoS', async () => {
+    server.use(
+      http.post('/api/experiments/', () =>
+        errorResponse(400, 'validation_error', 'Some fields are invalid: correct them and send again.', {
+          fields: { qos: [ACK_NEEDS_QOS] },
+        }),
+      ),
+    );
+    const { user } = await renderForm();
+
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'QoS 0 ack');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Measurement' }), ACK);
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Some fields are invalid');
+    expect(screen.getByRole('combobox', { name: 'QoS' })).toHaveAccessibleDescription(ACK_NEEDS_QOS);
+    expect(db.experiments).toHaveLength(0);
   });
 
   it('should show the server field error about one-way measurement next to the measurement', async () => {

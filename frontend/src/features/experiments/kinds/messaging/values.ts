@@ -43,12 +43,22 @@ export const shownMessagingFields = (protocols: readonly string[]) => {
   } satisfies Partial<Record<AxisParameter, boolean>>;
 };
 
+/** The protocols whose messages an `ack` run times until their acknowledgement (MQTT's PUBACK or
+ * PUBCOMP, CoAP's ACK); the API answers SRUP and MQTT-SN with a field error on `measurement`. */
+const ACK_PROTOCOLS: readonly string[] = ['mqtt', 'coap'];
+
 /**
  * The measurements these protocols allow: one way only when every protocol goes through the
- * broker (the API answers CoAP and MQTT-SN with a field error on `measurement`).
+ * broker (the API answers CoAP and MQTT-SN with a field error on `measurement`), ack only when
+ * every protocol has an acknowledgement the agent times.
  */
 export const offeredMeasurements = (protocols: readonly string[]): readonly Measurement[] =>
-  protocols.every((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p)) ? MEASUREMENTS : ['round_trip'];
+  MEASUREMENTS.filter(
+    (m) =>
+      m === 'round_trip' ||
+      (m === 'one_way' && protocols.every((p) => (BROKER_PROTOCOLS as readonly string[]).includes(p))) ||
+      (m === 'ack' && protocols.every((p) => ACK_PROTOCOLS.includes(p))),
+  );
 
 /** The draft's measurement if the protocols allow it, else round trip (what is shown and sent). */
 export const effectiveMeasurement = (draft: Drafts['messaging'], protocols: readonly string[]): string =>

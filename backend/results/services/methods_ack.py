@@ -1,0 +1,56 @@
+"""The methods text of an acknowledgement-time run (measurement ``ack``, issue #19 point 4):
+what was timed, in the run's own protocol. The shared phrases (counts, security, schedule,
+clock, loss) are methods.py's, passed in as ``AckWords``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from experiments.models import Measurement
+
+# Per measurement: the figure's name in a sentence, and the opening's "<these> were measured".
+MEASURED: dict[str, tuple[str, str]] = {
+    Measurement.ROUND_TRIP: ("round-trip time", "Round-trip times"),
+    Measurement.ONE_WAY: ("one-way delay", "One-way delays"),
+    Measurement.ACK: ("acknowledgement time", "Acknowledgement times"),
+}
+# The acknowledgement that ends an MQTT ack measurement, by QoS (QoS 0 is refused).
+_MQTT_ACKS: dict[object, str] = {
+    1: "the broker's PUBACK (QoS 1)",
+    2: "the broker's PUBCOMP, which completes the QoS 2 exchange (PUBLISH, PUBREC, PUBREL, "
+    "PUBCOMP)",
+}
+
+
+@dataclass(frozen=True)
+class AckWords:
+    messages: str
+    size: str
+    secured: str
+    schedule: str
+    clock: str
+    lost: str
+
+
+def mqtt_ack_method(words: AckWords, protocol: str, qos: object, transport: str) -> str:
+    """Publish → PUBACK / PUBCOMP (device-agent runners/mqtt_ack.py)."""
+    ack = _MQTT_ACKS.get(qos, f"the broker's acknowledgement (QoS {qos})")
+    return (
+        f"Each device published {words.messages} messages of {words.size} bytes over "
+        f"{protocol} (QoS {qos}, {transport}) {words.secured}, {words.schedule}, and timed "
+        f"each from before securing the message to the arrival of {ack}, read as the MQTT "
+        f"client reported the acknowledgement, {words.clock}; nothing was subscribed, so no "
+        f"copy came back; {words.lost}."
+    )
+
+
+def coap_ack_method(words: AckWords, kind: str, method: str, server: str, retransmit: str) -> str:
+    """CON → ACK (device-agent runners/coap_roundtrip.py, measurement ``ack``)."""
+    return (
+        f"Each device sent {words.messages} CoAP {kind} {method} requests carrying "
+        f"{words.size} bytes over UDP to {server} {words.secured}, {words.schedule}, and "
+        "timed each from before securing the request to when its socket read the ACK "
+        "carrying the request's Message ID (a piggybacked response or an empty ACK), before "
+        f"the message was parsed, {words.clock}; the response was awaited before the next "
+        f"request; {retransmit}{words.lost}."
+    )
