@@ -45,6 +45,7 @@ from experiments.matrix import (
     AXIS_VALUES_MAX,
     EXCLUSIONS_MAX,
     KIND_AXIS_PARAMETERS,
+    ORDER_SEED_MAX,
 )
 from experiments.models import (
     INTERVAL_MS_MAX,
@@ -177,6 +178,11 @@ def schema() -> dict[str, Any]:
             },
             "exclusions": {"type": "array", "maxItems": EXCLUSIONS_MAX, "items": _assignment()},
             "repeats": _int(1, REPEATS_MAX),
+            "order_seed": {
+                **_int(0, ORDER_SEED_MAX),
+                "description": "The seed that shuffles the runs within each repeat block; "
+                "omit it for a fresh order at every start.",
+            },
             "devices": {
                 "type": "array",
                 "items": {"type": "string", "minLength": 1},
@@ -324,6 +330,7 @@ def to_input(
         "axes": axes,
         "exclusions": exclusions,
         "repeats": document.get("repeats", 1),
+        "order_seed": document.get("order_seed"),
         "device_ids": device_ids,
     }
     preset = document.get("preset")
@@ -375,6 +382,7 @@ def from_experiment(experiment: Experiment) -> dict[str, Any]:
         "axes": axes,
         "exclusions": exclusions,
         "repeats": experiment.repeats,
+        **({"order_seed": experiment.order_seed} if experiment.order_seed is not None else {}),
         "devices": sorted(d.name for d in experiment.devices.all()),
     }
     return document

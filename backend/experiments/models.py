@@ -168,6 +168,10 @@ class Experiment(models.Model):
     axes = models.JSONField(default=list, blank=True)
     exclusions = models.JSONField(default=list, blank=True)
     repeats = models.PositiveIntegerField(default=1)
+    # The seed of the run order (matrix.run_order: cells shuffled within each repeat block).
+    # Given by the user to reproduce an order; null: a fresh seed at every start, recorded
+    # on the runs it ordered (Run.order_seed).
+    order_seed = models.PositiveIntegerField(null=True, blank=True)
     description = models.TextField(blank=True, default="")
     # The preset (fixtures/presets/<slug>.yaml) the design started from, if any.
     preset = models.CharField(max_length=64, blank=True, default="")
@@ -240,6 +244,9 @@ class Run(models.Model):
     cell_label = models.CharField(max_length=500, blank=True, default="")
     repeat = models.PositiveIntegerField(default=1)
     position = models.PositiveIntegerField(default=0)
+    # The seed that shuffled the start that queued it (matrix.run_order): with the matrix
+    # and the repeats it reproduces the order; null for runs queued before orders were shuffled.
+    order_seed = models.PositiveIntegerField(null=True, blank=True)
     # Runs start in (queued_at, position) order; a retry is queued anew.
     queued_at = models.DateTimeField(default=timezone.now)
     # Secrets the run's controller needs and the API never shows (one-way runs: the

@@ -27,7 +27,7 @@ from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.apis.strict import StrictSerializer, bounded_int
 from experiments.catalogue import MECHANISM_CHOICES
 from experiments.estimate import duration_words
-from experiments.matrix import MESSAGING_PARAMETERS, MatrixError
+from experiments.matrix import MESSAGING_PARAMETERS, ORDER_SEED_MAX, MatrixError
 from experiments.matrix import build as build_matrix
 from experiments.models import (
     INTERVAL_MS_MAX,
@@ -108,6 +108,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "axes",
             "exclusions",
             "repeats",
+            "order_seed",
             "description",
             "preset",
             "created_at",
@@ -194,6 +195,16 @@ class ExperimentInputSerializer(StrictSerializer):
         default=1,
         help_text="How many times every combination runs (runs of the same combination are "
         "repeats; results pool them).",
+    )
+    order_seed = serializers.IntegerField(
+        min_value=0,
+        max_value=ORDER_SEED_MAX,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The seed that shuffles the runs within each repeat block (every "
+        "combination of repeat 1 runs before repeat 2). Give one to reproduce an order; "
+        "default: a fresh seed at every start, recorded on the runs.",
     )
     description = serializers.CharField(allow_blank=True, default="", max_length=5000)
     preset = serializers.CharField(allow_blank=True, default="", max_length=64)
@@ -311,10 +322,18 @@ class DesignPlanSerializer(serializers.Serializer[object]):
     cells = serializers.IntegerField()
     excluded = serializers.IntegerField()
     repeats = serializers.IntegerField()
+    order_seed = serializers.IntegerField(
+        help_text="The seed of this order: the design's, or a fresh one when it has none "
+        "(give it in the design to run in this order)."
+    )
     estimated_seconds = serializers.FloatField()
     estimated = serializers.CharField(help_text="The estimate in words, e.g. '2.5 h'.")
     warnings = serializers.ListField(child=serializers.CharField())
-    runs = PlannedRunSerializer(many=True, help_text="The first 200 runs, in queue order.")
+    runs = PlannedRunSerializer(
+        many=True,
+        help_text="The first 200 runs, in queue order: repeat blocks in turn, the runs of "
+        "each block shuffled by `order_seed`.",
+    )
 
 
 class ExperimentPlanApi(APIView):
@@ -338,6 +357,7 @@ class ExperimentPlanApi(APIView):
             "cells": plan.cells,
             "excluded": plan.excluded,
             "repeats": plan.repeats,
+            "order_seed": plan.order_seed,
             "estimated_seconds": plan.estimated_seconds,
             "estimated": duration_words(plan.estimated_seconds),
             "warnings": plan.warnings,

@@ -150,6 +150,11 @@ class RunOutputSerializer(serializers.Serializer[RunPage]):
     cell_label = serializers.CharField(source="run.cell_label")
     repeat = serializers.IntegerField(source="run.repeat")
     position = serializers.IntegerField(source="run.position")
+    order_seed = serializers.IntegerField(
+        source="run.order_seed",
+        allow_null=True,
+        help_text="The seed that shuffled its start's runs within each repeat block.",
+    )
     retry_of = serializers.UUIDField(source="run.retry_of_id", allow_null=True)
     transitions = RunTransitionSerializer(
         source="run.transitions",

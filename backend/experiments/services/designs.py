@@ -103,6 +103,7 @@ def experiment_create(
     axes: Sequence[dict[str, Any]] = (),
     exclusions: Sequence[Cell] = (),
     repeats: int = 1,
+    order_seed: int | None = None,
     description: str = "",
     preset: str = "",
 ) -> Experiment:
@@ -142,6 +143,7 @@ def experiment_create(
         axes=list(axes),
         exclusions=list(exclusions),
         repeats=repeats,
+        order_seed=order_seed,
         description=description,
         preset=preset,
     )

@@ -14,7 +14,7 @@ from accounts.models import Workspace
 from devices.models import Device
 from experiments import estimate
 from experiments.describe import describe
-from experiments.matrix import Cell, Matrix, run_order
+from experiments.matrix import Cell, Matrix, order_seed_draw, run_order
 from experiments.matrix import label as matrix_label
 from experiments.services.designs import _reasons, _unable_to_enforce, workspace_devices
 from netprofiles.models import NetworkProfile
@@ -43,6 +43,7 @@ class DesignPlan:
     cells: int
     excluded: int
     repeats: int
+    order_seed: int
     estimated_seconds: float
     warnings: list[str]
 
@@ -51,8 +52,9 @@ PLAN_RUNS_LISTED = 200
 
 
 def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) -> DesignPlan:
-    """The runs a checked design expands to (``attrs``: the API's validated design), each
-    with its label and estimated duration (experiments.estimate), and the warnings."""
+    """The runs a checked design expands to (``attrs``: the API's validated design), in the
+    order its order seed gives (a fresh seed, returned, when the design has none), each with
+    its label and estimated duration (experiments.estimate), and the warnings."""
     profile_ids = {str(attrs["network_profile"])} if attrs.get("network_profile") else set()
     profile_ids |= {str(c["network_profile"]) for c in matrix.cells if c.get("network_profile")}
     profiles = {
@@ -71,7 +73,10 @@ def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) 
     designs: list[dict[str, Any]] = []
     runs: list[PlannedRun] = []
     total = 0.0
-    for position, (repeat, cell) in enumerate(run_order(matrix.cells, attrs["repeats"])):
+    seed = attrs.get("order_seed")
+    if seed is None:
+        seed = order_seed_draw()
+    for position, (repeat, cell) in enumerate(run_order(matrix.cells, attrs["repeats"], seed)):
         design = {**attrs, **cell}
         profile = profiles.get(str(design.get("network_profile")))
         seconds = estimate.run_seconds(design, profile.spec if profile else None)
@@ -86,6 +91,7 @@ def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) 
         cells=len(matrix.cells),
         excluded=matrix.excluded,
         repeats=attrs["repeats"],
+        order_seed=seed,
         estimated_seconds=total,
         warnings=estimate.warnings(designs, total) + _enforcement_warnings(designs, devices),
     )

@@ -23,7 +23,7 @@ from experiments.describe import describe
 from experiments.errors import DevicesOffline, RunAlreadyActive, RunNotCancellable, RunNotRetryable
 from experiments.matrix import build as build_matrix
 from experiments.matrix import label as matrix_label
-from experiments.matrix import run_order
+from experiments.matrix import order_seed_draw, run_order
 from experiments.models import (
     ACTIVE_STATUSES,
     FINISHED_STATUSES,
@@ -60,10 +60,11 @@ def _no_check(parameter: str, value: Any) -> Any:
 @transaction.atomic
 def experiment_start(*, experiment: Experiment) -> list[Run]:
     """Queue every run of the experiment's matrix (each combination x repeats, in
-    matrix.run_order). The scheduler (runs_schedule) starts them one after another, never
-    two on one device at a time. Refused, before anything is queued, while runs of the
-    experiment are queued or active, when a device is offline, or when a network profile
-    cannot be enforced on a device."""
+    matrix.run_order: shuffled within each repeat block by the experiment's order seed, or
+    by a fresh one recorded on the runs when it has none). The scheduler (runs_schedule)
+    starts them one after another, never two on one device at a time. Refused, before
+    anything is queued, while runs of the experiment are queued or active, when a device is
+    offline, or when a network profile cannot be enforced on a device."""
     from experiments.tasks import runs_schedule_task
 
     # Lock the experiment so two clicks cannot queue the matrix twice.
@@ -91,7 +92,8 @@ def experiment_start(*, experiment: Experiment) -> list[Run]:
     now = timezone.now()
     runs: list[Run] = []
     parts: list[RunDevice] = []
-    for position, (repeat, cell) in enumerate(run_order(matrix.cells, experiment.repeats)):
+    seed = experiment.order_seed if experiment.order_seed is not None else order_seed_draw()
+    for position, (repeat, cell) in enumerate(run_order(matrix.cells, experiment.repeats, seed)):
         design = _design(experiment, cell, profiles)
         run_devices = (
             [devices[str(i)] for i in sorted(cell["device_ids"], key=lambda i: devices[i].name)]
@@ -110,6 +112,7 @@ def experiment_start(*, experiment: Experiment) -> list[Run]:
             else "",
             repeat=repeat,
             position=position,
+            order_seed=seed,
             queued_at=now,
         )
         runs.append(run)
@@ -264,6 +267,7 @@ def run_retry(*, run: Run) -> Run:
         cell_label=run.cell_label,
         repeat=run.repeat,
         position=run.position,
+        order_seed=run.order_seed,
         retry_of=run,
     )
     total = RunDevice.objects.filter(run=run).values_list("total", flat=True).first() or 0

@@ -10,6 +10,7 @@ A cell is the runs whose frozen specs agree on everything but the per-run keys
 from __future__ import annotations
 
 import hashlib
+import json
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from django.core.cache import cache
 from django.db.models import Prefetch
 
 from core.exceptions import ApplicationError
+from experiments.matrix import build as build_matrix
 from experiments.models import Experiment, ExperimentKind, Run, RunDevice, RunStatus
 from measurements.models import Outcome
 from results.hierarchical import (
@@ -171,6 +173,15 @@ def experiment_runs(*, experiment: Experiment) -> list[Run]:
     )
 
 
+def _in_matrix_order(experiment: Experiment, runs: list[Run]) -> list[Run]:
+    """The runs sorted by their cell's place in the matrix (first axis outermost), queue
+    order within a cell: runs are queued shuffled within each repeat block
+    (experiments.matrix.run_order), cells are shown in the order the design lists them."""
+    cells = build_matrix(experiment.axes, experiment.exclusions, lambda _p, v: v).cells
+    index = {json.dumps(c, sort_keys=True): n for n, c in enumerate(cells)}
+    return sorted(runs, key=lambda r: index.get(json.dumps(r.cell, sort_keys=True), len(index)))
+
+
 def _cell_figures(runs: Sequence[Run]) -> CellFigures:
     """Load the runs' round trips and bootstrap them, or read both from the memo."""
     digest = hashlib.sha256(",".join(sorted(str(r.pk) for r in runs)).encode()).hexdigest()
@@ -226,7 +237,7 @@ def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> 
 
 
 def _cells(runs: Sequence[Run]) -> list[Cell]:
-    """Runs grouped by spec (per-run keys aside), in queue order of each cell's first run;
+    """Runs grouped by spec (per-run keys aside), in the order of each cell's first run;
     labelled by the parameters in which cells differ."""
     groups: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
@@ -300,7 +311,7 @@ def experiment_results_compute(
         raise ExperimentHasNoRoundTrips(
             NOT_MESSAGING_MESSAGE.format(experiment_id=experiment.pk, kind=experiment.kind)
         )
-    runs = experiment_runs(experiment=experiment)
+    runs = _in_matrix_order(experiment, experiment_runs(experiment=experiment))
     cells = _cells(runs)
     by_key = {c.key: c for c in cells}
     if baseline is not None:

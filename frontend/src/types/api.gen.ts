@@ -1246,12 +1246,14 @@ export interface components {
             cells: number;
             excluded: number;
             repeats: number;
+            /** @description The seed of this order: the design's, or a fresh one when it has none (give it in the design to run in this order). */
+            order_seed: number;
             /** Format: double */
             estimated_seconds: number;
             /** @description The estimate in words, e.g. '2.5 h'. */
             estimated: string;
             warnings: string[];
-            /** @description The first 200 runs, in queue order. */
+            /** @description The first 200 runs, in queue order: repeat blocks in turn, the runs of each block shuffled by `order_seed`. */
             runs: components["schemas"]["PlannedRun"][];
         };
         /** @description A design to plan: the experiment input, the name optional. Strict as creating it. */
@@ -1320,6 +1322,8 @@ export interface components {
              * @default 1
              */
             repeats: number;
+            /** @description The seed that shuffles the runs within each repeat block (every combination of repeat 1 runs before repeat 2). Give one to reproduce an order; default: a fresh seed at every start, recorded on the runs. */
+            order_seed?: number | null;
             /** @default  */
             description: string;
             /** @default  */
@@ -1421,6 +1425,7 @@ export interface components {
             readonly axes: unknown;
             readonly exclusions: unknown;
             readonly repeats: number;
+            readonly order_seed: number | null;
             readonly description: string;
             readonly preset: string;
             /** Format: date-time */
@@ -1549,6 +1554,8 @@ export interface components {
              * @default 1
              */
             repeats: number;
+            /** @description The seed that shuffles the runs within each repeat block (every combination of repeat 1 runs before repeat 2). Give one to reproduce an order; default: a fresh seed at every start, recorded on the runs. */
+            order_seed?: number | null;
             /** @default  */
             description: string;
             /** @default  */
@@ -2307,6 +2314,8 @@ export interface components {
             cell_label: string;
             repeat: number;
             position: number;
+            /** @description The seed that shuffled its start's runs within each repeat block. */
+            order_seed: number | null;
             /** Format: uuid */
             retry_of: string | null;
             /** @description Every status change with its time, oldest first. */

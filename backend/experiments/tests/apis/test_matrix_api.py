@@ -47,14 +47,11 @@ def test_plan_counts_runs_and_estimates_before_anything_is_created(owner_client,
     assert response.status_code == 200, response.json()
     plan = response.json()
     assert (plan["run_count"], plan["cells"], plan["excluded"], plan["repeats"]) == (10, 5, 1, 2)
-    assert [r["label"] for r in plan["runs"][:5]] == [
-        "QoS 0 · 66 B",
-        "QoS 0 · 1,700 B",
-        "QoS 1 · 66 B",
-        "QoS 1 · 1,700 B",
-        "QoS 2 · 66 B",
-    ]
+    labels = {"QoS 0 · 66 B", "QoS 0 · 1,700 B", "QoS 1 · 66 B", "QoS 1 · 1,700 B", "QoS 2 · 66 B"}
+    assert {r["label"] for r in plan["runs"][:5]} == labels
+    assert {r["label"] for r in plan["runs"][5:]} == labels
     assert [r["repeat"] for r in plan["runs"]] == [1] * 5 + [2] * 5
+    assert [r["position"] for r in plan["runs"]] == list(range(10))
     # 20 messages 10 ms apart plus the fixed cost per run: about 5.2 s each.
     assert plan["estimated_seconds"] == pytest.approx(10 * (5 + 20 * 0.0105), rel=1e-6)
     assert Experiment.objects.count() == 0
@@ -128,7 +125,7 @@ def test_starting_queues_one_run_per_combination_and_repeat_with_its_own_spec(
 
     assert response.status_code == 201
     assert response.json()["status"] == "queued"
-    runs = list(Run.objects.filter(experiment_id=experiment_id).order_by("position"))
+    runs = list(Run.objects.filter(experiment_id=experiment_id).order_by("repeat", "cell_label"))
     assert len(runs) == 8
     assert [(r.repeat, r.spec["security"], r.cell_label) for r in runs[:4]] == [
         (1, "none", "None · pi-1"),
@@ -143,6 +140,37 @@ def test_starting_queues_one_run_per_combination_and_repeat_with_its_own_spec(
     assert RunTransition.objects.filter(run__in=runs, status="queued").count() == 8
     again = owner_client.post(f"/api/experiments/{experiment_id}/runs/")
     assert (again.status_code, again.json()["code"]) == (409, "run_already_active")
+
+
+@pytest.mark.django_db
+def test_plan_shows_the_order_its_seed_gives_and_the_started_runs_follow_it(
+    owner_client, devices, monkeypatch
+):
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    body = _design(
+        devices, axes=[{"parameter": "payload_size", "values": [16, 32, 64, 128]}], repeats=2
+    )
+    drawn = owner_client.post("/api/experiments/plan/", body, format="json").json()
+    seeded = {**body, "order_seed": drawn["order_seed"]}
+    plan = owner_client.post("/api/experiments/plan/", seeded, format="json").json()
+    assert plan["order_seed"] == drawn["order_seed"]
+    assert [r["cell"] for r in plan["runs"]] == [r["cell"] for r in drawn["runs"]]
+
+    created = owner_client.post("/api/experiments/", seeded, format="json").json()
+    assert created["order_seed"] == drawn["order_seed"]
+    owner_client.post(f"/api/experiments/{created['id']}/runs/")
+    runs = Run.objects.filter(experiment_id=created["id"]).order_by("position")
+    assert [(r.repeat, r.cell) for r in runs] == [(r["repeat"], r["cell"]) for r in plan["runs"]]
+    assert {r.order_seed for r in runs} == {drawn["order_seed"]}
+
+
+@pytest.mark.django_db
+def test_an_order_seed_out_of_range_is_a_field_error(owner_client, devices):
+    response = owner_client.post(
+        "/api/experiments/plan/", _design(devices, order_seed=2**31), format="json"
+    )
+    assert response.status_code == 400
+    assert "order_seed" in response.json()["extra"]["fields"]
 
 
 @pytest.mark.django_db
@@ -194,7 +222,8 @@ def test_one_way_jobs_carry_the_runs_keys_which_the_api_never_shows(
     )
     experiment_id = owner_client.post("/api/experiments/", body, format="json").json()["id"]
     owner_client.post(f"/api/experiments/{experiment_id}/runs/")
-    plain, aes = Run.objects.filter(experiment_id=experiment_id).order_by("position")
+    plain = Run.objects.get(experiment_id=experiment_id, spec__security="none")
+    aes = Run.objects.get(experiment_id=experiment_id, spec__security="aes-128-cbc")
 
     assert plain.controller == {}
     key = aes.controller["security_key"]

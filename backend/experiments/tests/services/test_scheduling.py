@@ -236,3 +236,54 @@ def test_a_retried_one_way_run_keeps_the_keys_its_spec_was_made_with(personas, q
 
     assert retry.controller == run.controller
     assert len(bytes.fromhex(retry.controller["security_key"])) == 16
+
+
+@pytest.mark.django_db
+def test_runs_are_dispatched_in_the_shuffled_order_their_seed_gives(personas, quiet):
+    from experiments.matrix import run_order
+
+    device = DeviceFactory.create(workspace=personas.workspace)
+    experiment = ExperimentFactory.create(
+        workspace=personas.workspace,
+        devices=[device],
+        axes=[{"name": "Size", "values": [{"payload_size": n} for n in (16, 32, 64, 128, 256)]}],
+        repeats=2,
+        order_seed=42,
+    )
+    experiment_start(experiment=experiment)
+
+    dispatched = []
+    while started := runs_schedule():
+        run = Run.objects.get(pk=started[0])
+        dispatched.append((run.repeat, run.cell))
+        _finish(run)
+
+    expected = run_order([{"payload_size": n} for n in (16, 32, 64, 128, 256)], 2, seed=42)
+    assert dispatched == expected
+    assert [c["payload_size"] for _, c in dispatched[:5]] != [16, 32, 64, 128, 256]
+    assert set(Run.objects.filter(experiment=experiment).values_list("order_seed", flat=True)) == {
+        42
+    }
+
+
+@pytest.mark.django_db
+def test_a_start_without_a_seed_records_the_one_it_drew_and_that_seed_reproduces_it(
+    personas, quiet
+):
+    from experiments.matrix import run_order
+
+    device = DeviceFactory.create(workspace=personas.workspace)
+    cells = [{"qos": q} for q in (0, 1, 2)]
+    experiment = ExperimentFactory.create(
+        workspace=personas.workspace,
+        devices=[device],
+        axes=[{"name": "QoS", "values": cells}],
+        repeats=3,
+    )
+    runs = experiment_start(experiment=experiment)
+
+    rows = list(Run.objects.filter(experiment=experiment).order_by("position"))
+    (seed,) = {r.order_seed for r in rows}
+    assert seed is not None
+    assert [(r.repeat, r.cell) for r in rows] == run_order(cells, 3, seed=seed)
+    assert [r.pk for r in rows] == [r.pk for r in runs]

@@ -8,6 +8,8 @@ import pytest
 
 from experiments.matrix import MatrixError, build, label, run_order
 
+PINNED_42 = [7, 3, 2, 8, 5, 6, 9, 4, 0, 1]
+
 
 def _accept(parameter: str, value: Any) -> Any:
     if parameter == "qos" and value not in (0, 1, 2):
@@ -104,14 +106,25 @@ def test_unusable_axes_and_exclusions_say_what_is_wrong(axes, exclusions, field,
     assert words in " ".join(raised.value.errors[field])
 
 
-def test_repeats_queue_every_cell_before_any_cell_again():
-    cells = [{"qos": 0}, {"qos": 1}]
-    assert run_order(cells, 2) == [
-        (1, {"qos": 0}),
-        (1, {"qos": 1}),
-        (2, {"qos": 0}),
-        (2, {"qos": 1}),
-    ]
+def test_repeats_queue_every_cell_before_any_cell_again_shuffled_within_each_block():
+    cells = [{"qos": q, "security": s} for q in (0, 1, 2) for s in ("none", "null", "aes")]
+    order = run_order(cells, 3, seed=7)
+
+    assert [repeat for repeat, _ in order] == [1] * 9 + [2] * 9 + [3] * 9
+    blocks = [[cell for repeat, cell in order if repeat == r] for r in (1, 2, 3)]
+    for block in blocks:
+        assert sorted(block, key=str) == sorted(cells, key=str)  # a permutation of the cells
+    # Shuffled: the blocks are not all the matrix order, and not all alike.
+    assert any(block != cells for block in blocks)
+    assert len({str(block) for block in blocks}) > 1
+
+
+def test_the_same_seed_gives_the_same_order_and_another_seed_another():
+    cells = [{"payload_size": n} for n in range(10)]
+    assert run_order(cells, 2, seed=42) == run_order(cells, 2, seed=42)
+    assert run_order(cells, 2, seed=42) != run_order(cells, 2, seed=43)
+    # Pinned: random.Random(seed).shuffle is the documented, stable generator for an int seed.
+    assert [cell["payload_size"] for _, cell in run_order(cells, 1, seed=42)] == PINNED_42
 
 
 def test_label_names_the_cell_values_in_axis_order():

@@ -193,3 +193,22 @@ def test_an_experiment_without_runs_has_no_cells(personas, owner_client):
     experiment = ExperimentFactory.create(workspace=personas.workspace)
     body = _get(owner_client, experiment).json()
     assert (body["cells"], body["overheads"]) == ([], [])
+
+
+def test_cells_follow_the_matrix_order_whatever_order_the_runs_were_shuffled_into(
+    make_run, owner_client
+):
+    experiment = _matrix(make_run)
+    experiment.axes = [
+        {"name": "payload security", "values": [{"security": s} for s in MECHANISMS]}
+    ]
+    experiment.save(update_fields=["axes"])
+    # Queued in reverse of the matrix within each repeat block, as a shuffle may give.
+    runs = list(Run.objects.filter(experiment=experiment).order_by("repeat", "-created_at"))
+    assert [r.spec["security"] for r in runs[:3]] == list(MECHANISMS)[::-1]
+    for position, run in enumerate(runs):
+        Run.objects.filter(pk=run.pk).update(
+            cell={"security": run.spec["security"]}, position=position
+        )
+    body = _get(owner_client, experiment).json()
+    assert [cell["label"] for cell in body["cells"]] == list(MECHANISMS)

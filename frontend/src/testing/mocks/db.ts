@@ -118,6 +118,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   axes: [],
   exclusions: [],
   repeats: 1,
+  order_seed: null,
   description: '',
   preset: '',
 });
@@ -145,6 +146,7 @@ export const runFixture = (overrides: Partial<Run> = {}): Run => ({
   cell_label: '',
   repeat: 1,
   position: 0,
+  order_seed: null,
   retry_of: null,
   transitions: [{ status: 'queued', at: '2025-01-02T10:00:00Z' }],
   queued_at: '2025-01-02T10:00:00Z',

@@ -243,6 +243,8 @@ const queueRun = (experiment: Experiment, cell: Record<string, unknown>, repeat:
     cell_label: Object.keys(cell).length > 0 ? cellLabel(cell) : '',
     repeat,
     position,
+    // The fake keeps the matrix order (no shuffle); the backend shuffles within each repeat block.
+    order_seed: experiment.order_seed ?? 0,
     retry_of: null,
     transitions: [{ status: 'queued', at: now }],
     queued_at: now,
@@ -318,7 +320,8 @@ function experimentHandlers() {
 
     http.post('/api/experiments/plan/', async ({ request }) => {
       if (!currentUser()) return notAuthenticated();
-      const checked = checkDesign((await request.json()) as DesignBody);
+      const body = (await request.json()) as DesignBody;
+      const checked = checkDesign(body);
       if ('errors' in checked) return validationError(checked.errors);
       const runs = Array.from({ length: checked.repeats }, (_, r) => r + 1).flatMap((repeat) =>
         checked.cells.map((cell) => ({ repeat, cell })),
@@ -329,6 +332,7 @@ function experimentHandlers() {
         cells: checked.cells.length,
         excluded: checked.excluded,
         repeats: checked.repeats,
+        order_seed: body.order_seed ?? 0,
         estimated_seconds: seconds,
         estimated: `${seconds / 60} min`,
         warnings: db.planWarnings,
