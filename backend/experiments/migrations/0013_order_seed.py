@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('experiments', '0011_part_outcomes'),
+        ('experiments', '0012_measurement_ack'),
     ]
 
     operations = [
