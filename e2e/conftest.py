@@ -148,7 +148,7 @@ def running_platform(
         stack.manage("migrate", "--noinput")
         stack.sync_broker()
         stack.manage("bootstrap_demo", "--username", USERNAME, f"--password={password}")
-        token = stack.manage("drf_create_token", USERNAME).split()[2]
+        token = stack.manage("api_token_create", USERNAME).strip()
         stack.start_web(web_port, host)
         stack.start_worker()
         stack.start_controller()

@@ -6,6 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from accounts.urls import invitation_urlpatterns, workspace_urlpatterns
 from accounts.views import admin_login
 from core.apis import HealthApi
 from core.views import spa_index
@@ -23,6 +24,8 @@ agent_urlpatterns: list[URLPattern | URLResolver] = [*device_agent_urls, *measur
 api_urlpatterns: list[URLPattern | URLResolver] = [
     path("health/", HealthApi.as_view(), name="health"),
     path("auth/", include(("accounts.urls", "auth"))),
+    path("workspace/", include((workspace_urlpatterns, "workspace"))),
+    path("invitations/", include((invitation_urlpatterns, "invitations"))),
     path("devices/", include(("devices.urls", "devices"))),
     path("experiments/", include(("experiments.urls", "experiments"))),
     path("experiments/", include((results_experiment_urls, "experiment-results"))),

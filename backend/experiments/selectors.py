@@ -10,7 +10,15 @@ from django.shortcuts import get_object_or_404
 
 from accounts.models import Workspace
 from devices.models import Device
-from experiments.models import FINISHED_STATUSES, Experiment, Run, RunDevice
+from experiments.models import (
+    ACTIVE_STATUSES,
+    FINISHED_STATUSES,
+    Experiment,
+    Run,
+    RunDevice,
+    RunStatus,
+)
+from experiments.queue import dispatch_blockers
 
 
 def experiment_list(*, workspace: Workspace) -> QuerySet[Experiment]:
@@ -111,8 +119,84 @@ class RunPage:
     run: Run
     summary: Sequence[Mapping[str, object]] = ()
     bench_summary: Sequence[Mapping[str, object]] = ()
+    # Why a queued run has not started (run_waiting_for); None otherwise, and on shared pages
+    # (it names the workspace's other runs).
+    waiting_for: Mapping[str, object] | None = None
 
 
 def run_kind(*, run_id: UUID | str) -> str:
     """The kind of the run's experiment."""
     return str(Run.objects.values_list("experiment__kind", flat=True).get(pk=run_id))
+
+
+NO_WORKER_MESSAGE = (
+    "Nothing holds it back: it starts when a worker picks it up (the scheduler runs every few "
+    "seconds). If it stays queued, no worker is free or running: check `make worker`."
+)
+EXPERIMENT_BUSY_MESSAGE = "Waits for run {position} of this experiment to finish."
+DEVICES_BUSY_MESSAGE = "Waits for {devices}."
+DEVICE_BUSY_PART = "{device} (busy with run {position} of “{experiment}”)"
+
+
+def run_waiting_for(*, run: Run) -> dict[str, object] | None:
+    """What a queued run waits for, by the scheduler's own rule (experiments.queue):
+    `reason` is `experiment` (an earlier run of its experiment is active), `devices` (some
+    of its devices are busy in other runs; `blockers` names each device and run) or
+    `worker` (nothing blocks it: no worker has started it yet). None unless queued."""
+    if run.status != RunStatus.QUEUED:
+        return None
+    active = {
+        r.pk: r for r in Run.objects.filter(status__in=ACTIVE_STATUSES).select_related("experiment")
+    }
+    by_experiment = {r.experiment_id: r for r in active.values()}
+    by_device = {
+        device_id: active[run_id]
+        for device_id, run_id in RunDevice.objects.filter(run__in=active.keys()).values_list(
+            "device_id", "run_id"
+        )
+    }
+    device_ids = list(run.run_devices.values_list("device_id", flat=True))
+    blockers = dispatch_blockers(
+        experiment_id=run.experiment_id,
+        device_ids=device_ids,
+        active_by_experiment=by_experiment,
+        active_by_device=by_device,
+    )
+    names = dict(Device.objects.filter(pk__in=blockers.device_runs).values_list("pk", "name"))
+    rows = [
+        {
+            "device": names[device_id],
+            "run_id": busy.pk,
+            "run_position": busy.position + 1,
+            "experiment_id": busy.experiment_id,
+            "experiment_name": busy.experiment.name,
+        }
+        for device_id, busy in sorted(blockers.device_runs.items(), key=lambda i: names[i[0]])
+    ]
+    if rows:
+        parts = [
+            DEVICE_BUSY_PART.format(
+                device=r["device"], position=r["run_position"], experiment=r["experiment_name"]
+            )
+            for r in rows
+        ]
+        return {
+            "reason": "devices",
+            "message": DEVICES_BUSY_MESSAGE.format(devices="; ".join(parts)),
+            "blockers": rows,
+        }
+    if blockers.experiment_run is not None:
+        busy = blockers.experiment_run
+        row = {
+            "device": None,
+            "run_id": busy.pk,
+            "run_position": busy.position + 1,
+            "experiment_id": busy.experiment_id,
+            "experiment_name": busy.experiment.name,
+        }
+        return {
+            "reason": "experiment",
+            "message": EXPERIMENT_BUSY_MESSAGE.format(position=busy.position + 1),
+            "blockers": [row],
+        }
+    return {"reason": "worker", "message": NO_WORKER_MESSAGE, "blockers": []}

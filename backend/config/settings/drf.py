@@ -2,8 +2,9 @@
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes "not signed in" a 401, not a 403.
+    # Personal API tokens (accounts.ApiToken, stored hashed), not DRF's plaintext authtoken.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

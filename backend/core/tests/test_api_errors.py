@@ -7,6 +7,7 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.authentication import UNKNOWN_MESSAGE
 from core.views import API_NOT_FOUND_MESSAGE
 
 
@@ -17,7 +18,7 @@ def test_unknown_token_answers_authentication_failed(personas):
     response = client.get("/api/experiments/")
     assert response.status_code == 401
     assert response.json() == {
-        "message": "Invalid token.",
+        "message": UNKNOWN_MESSAGE,
         "code": "authentication_failed",
         "extra": {},
     }

@@ -135,6 +135,24 @@ class RunTransitionSerializer(serializers.Serializer[object]):
     at = serializers.DateTimeField()
 
 
+@extend_schema_serializer(component_name="RunBlocker")
+class RunBlockerSerializer(serializers.Serializer[object]):
+    device = serializers.CharField(
+        allow_null=True, help_text="The busy device; null: the run's own experiment is busy."
+    )
+    run_id = serializers.UUIDField()
+    run_position = serializers.IntegerField(help_text="1-based, in its experiment's queue.")
+    experiment_id = serializers.UUIDField()
+    experiment_name = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="RunWaitingFor")
+class RunWaitingForSerializer(serializers.Serializer[object]):
+    reason = serializers.ChoiceField(choices=["experiment", "devices", "worker"])
+    message = serializers.CharField()
+    blockers = RunBlockerSerializer(many=True)
+
+
 # Reads a RunPage (experiments.selectors): the run's fields, then its summary rows.
 @extend_schema_serializer(component_name="Run")
 class RunOutputSerializer(serializers.Serializer[RunPage]):
@@ -168,6 +186,10 @@ class RunOutputSerializer(serializers.Serializer[RunPage]):
     devices = RunDeviceOutputSerializer(source="run.run_devices", many=True)
     summary = RunSummaryRowSerializer(many=True)
     bench_summary = BenchSummaryRowSerializer(many=True)
+    waiting_for = RunWaitingForSerializer(
+        allow_null=True,
+        help_text="Why a queued run has not started; null when it is not queued.",
+    )
 
 
 def run_output(page: RunPage) -> dict[str, object]:

@@ -32,6 +32,7 @@ from experiments.models import (
     RunDevice,
     RunStatus,
 )
+from experiments.queue import dispatch_blockers
 from experiments.services.designs import (
     _controller_secrets,
     _design,
@@ -145,25 +146,30 @@ def runs_schedule() -> list[str]:
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SCHEDULER_LOCK])
-        busy_experiments = set(
-            Run.objects.filter(status__in=ACTIVE_STATUSES).values_list("experiment_id", flat=True)
+        busy_experiments: dict[UUID, UUID] = dict(
+            Run.objects.filter(status__in=ACTIVE_STATUSES).values_list("experiment_id", "pk")
         )
-        busy_devices = set(
+        busy_devices: dict[UUID, UUID] = dict(
             RunDevice.objects.filter(run__status__in=ACTIVE_STATUSES).values_list(
-                "device_id", flat=True
+                "device_id", "run_id"
             )
         )
         queued = Run.objects.filter(status=RunStatus.QUEUED).order_by("queued_at", "position")
         for run in queued.prefetch_related("run_devices"):
             devices = {rd.device_id for rd in run.run_devices.all()}
-            if run.experiment_id in busy_experiments or devices & busy_devices:
+            if dispatch_blockers(
+                experiment_id=run.experiment_id,
+                device_ids=devices,
+                active_by_experiment=busy_experiments,
+                active_by_device=busy_devices,
+            ):
                 continue
             claimed = Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
                 status=RunStatus.PREPARING, started_at=timezone.now()
             )
             if claimed:
-                busy_experiments.add(run.experiment_id)
-                busy_devices |= devices
+                busy_experiments[run.experiment_id] = run.pk
+                busy_devices.update(dict.fromkeys(devices, run.pk))
                 started.append(str(run.pk))
         for run_id in started:
             logger.info("experiments.run_started run=%s", run_id)

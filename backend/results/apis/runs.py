@@ -3,6 +3,7 @@ measurements, whose summaries the page shows; its serializer is experiments.apis
 
 from __future__ import annotations
 
+from dataclasses import replace
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
@@ -13,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
 from experiments.apis.runs import RunOutputSerializer, run_output
-from experiments.selectors import run_get
+from experiments.selectors import run_get, run_waiting_for
 from experiments.services.scheduling import run_cancel, run_retry
 from measurements.selectors import run_page
 
@@ -22,7 +23,8 @@ class RunDetailApi(APIView):
     @extend_schema(operation_id="runs_retrieve", responses=RunOutputSerializer)
     def get(self, request: Request, run_id: UUID) -> Response:
         run = run_get(workspace=workspace_for_user(user=request.user), run_id=run_id)
-        return Response(run_output(run_page(run=run)))
+        page = replace(run_page(run=run), waiting_for=run_waiting_for(run=run))
+        return Response(run_output(page))
 
 
 class RunCancelApi(APIView):

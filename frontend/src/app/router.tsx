@@ -34,6 +34,7 @@ const topLevel = { HydrateFallback: RouteLoading, ErrorBoundary: RouteError } as
 export const createAppRoutes = (): RouteObject[] => [
   { ...topLevel, path: paths.login.path, lazy: load(() => import('./routes/login')) },
   { ...topLevel, path: paths.shared.path, lazy: load(() => import('./routes/shared')) },
+  { ...topLevel, path: paths.invite.path, lazy: load(() => import('./routes/invite')) },
   {
     ...topLevel,
     path: '/',
@@ -50,9 +51,12 @@ export const createAppRoutes = (): RouteObject[] => [
       { path: paths.networkProfiles.path, lazy: load(() => import('./routes/app/network-profiles')) },
       { path: paths.newNetworkProfile.path, lazy: load(() => import('./routes/app/network-profile-new')) },
       { path: paths.networkProfile.path, lazy: load(() => import('./routes/app/network-profile')) },
+      { path: paths.account.path, lazy: load(() => import('./routes/app/account')) },
+      { path: paths.team.path, lazy: load(() => import('./routes/app/team')) },
+      // Unknown routes: the not-found page inside the shell (with the navigation).
+      { path: '*', lazy: load(() => import('./routes/app/not-found')) },
     ],
   },
-  { ...topLevel, path: '*', lazy: load(() => import('./routes/not-found')) },
 ];
 
 export const AppRouter = () => {

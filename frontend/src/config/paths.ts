@@ -30,6 +30,12 @@ export const paths = {
   networkProfiles: { path: '/network-profiles', getHref: () => '/network-profiles' },
   newNetworkProfile: { path: '/network-profiles/new', getHref: () => '/network-profiles/new' },
   networkProfile: { path: '/network-profiles/:id', getHref: (id: string) => `/network-profiles/${id}` },
+  /** One's own account: password and personal API tokens. */
+  account: { path: '/account', getHref: () => '/account' },
+  /** The current workspace's team: members, invitation links. */
+  team: { path: '/team', getHref: () => '/team' },
+  /** An invitation link's page (works signed out); the backend hands out the URL. */
+  invite: { path: '/invite/:token', getHref: (token: string) => `/invite/${encodeURIComponent(token)}` },
   /** A shared link's public page (no login); the backend hands out the path (Share.path). */
   shared: { path: '/s/:token', getHref: (token: string) => `/s/${encodeURIComponent(token)}` },
 } as const;

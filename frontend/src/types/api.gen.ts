@@ -173,6 +173,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["auth_password_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["auth_tokens"];
+        put?: never;
+        post: operations["auth_token_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens/{token_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * @description Revoke one of one's tokens; the next request made with it is refused. A token may
+         *     revoke itself (a script cleaning up).
+         */
+        delete: operations["auth_token_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/catalogue/": {
         parameters: {
             query?: never;
@@ -448,6 +500,43 @@ export interface paths {
         get: operations["health_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What an invitation link opens (answered without login, so the invitee can see it). */
+        get: operations["invitation_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Join the workspace: signed in, as oneself; signed out, as a new account (signed in
+         *     afterwards). The link then stops working.
+         */
+        post: operations["invitation_accept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1025,6 +1114,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspace/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspace_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/{workspace_id}/select/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Work in another of one's workspaces from now on (UI and API tokens alike). */
+        post: operations["workspace_select"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/invitations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspace_invitations"];
+        put?: never;
+        post: operations["workspace_invitation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/invitations/{invitation_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["workspace_invitation_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/members/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspace_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/members/{membership_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description An owner removes someone from the workspace; they lose access at once. */
+        delete: operations["workspace_member_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1079,6 +1266,33 @@ export interface components {
          * @enum {string}
          */
         AlignmentEnum: "absolute" | "manual" | "none";
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The key's first characters, to tell keys apart. */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+        };
+        ApiTokenCreateInput: {
+            name: string;
+        };
+        ApiTokenIssued: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The key's first characters, to tell keys apart. */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** @description Shown once: only its hash is stored. */
+            key: string;
+        };
         /**
          * @description * `measured` - measured
          *     * `spec` - spec
@@ -1625,6 +1839,12 @@ export interface components {
             /** Format: double */
             value: number | null;
         };
+        Input: {
+            /** @default member */
+            role: components["schemas"]["RoleEnum"];
+            /** @default 7 */
+            expires_in_days: number;
+        };
         /**
          * @description * `fixed` - Fixed
          *     * `uniform` - Uniform random (0 to 2 x interval)
@@ -1638,6 +1858,39 @@ export interface components {
          * @enum {string}
          */
         IntervalLevelEnum: "runs" | "messages";
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            role: components["schemas"]["RoleEnum"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        InvitationAcceptInput: {
+            username?: string;
+            password?: string;
+        };
+        InvitationIssued: {
+            /** Format: uuid */
+            id: string;
+            role: components["schemas"]["RoleEnum"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Shown once: only its hash is stored. */
+            token: string;
+            /** @description The link to send, on this site. */
+            url: string;
+        };
+        InvitationPreview: {
+            workspace_name: string;
+            invited_by: string;
+            role: components["schemas"]["RoleEnum"];
+            /** Format: date-time */
+            expires_at: string;
+        };
         /**
          * @description * `link` - link
          *     * `ip` - ip
@@ -1736,6 +1989,15 @@ export interface components {
          * @enum {string}
          */
         MechanismKindEnum: "none" | "null" | "cipher" | "aead" | "mac" | "signature";
+        Member: {
+            /** @description The membership's id (remove with it). */
+            id: number;
+            user_id: number;
+            username: string;
+            role: components["schemas"]["RoleEnum"];
+            /** Format: date-time */
+            joined_at: string;
+        };
         /**
          * @description * `3.1.1` - MQTT 3.1.1
          *     * `5` - MQTT 5
@@ -1842,6 +2104,10 @@ export interface components {
              * @description 1 / overhead: above this rate the overhead exceeds the period.
              */
             max_rate_hz: number | null;
+        };
+        PasswordChangeInput: {
+            current_password: string;
+            new_password: string;
         };
         PatchedNetworkProfileUpdate: {
             name?: string;
@@ -2219,6 +2485,13 @@ export interface components {
          * @enum {string}
          */
         ProtocolEnum: "mqtt" | "srup" | "coap" | "mqttsn";
+        /**
+         * @description * `experiment` - experiment
+         *     * `devices` - devices
+         *     * `worker` - worker
+         * @enum {string}
+         */
+        ReasonEnum: "experiment" | "devices" | "worker";
         RepeatRun: {
             /** Format: uuid */
             run_id: string;
@@ -2230,6 +2503,12 @@ export interface components {
              */
             mean_ms: number;
         };
+        /**
+         * @description * `owner` - Owner
+         *     * `member` - Member
+         * @enum {string}
+         */
+        RoleEnum: "owner" | "member";
         /** @description Delivered messages in send order, cut into equal-count buckets. */
         RoundTripSeries: {
             seq_first: number[];
@@ -2331,6 +2610,19 @@ export interface components {
             devices: components["schemas"]["RunDevice"][];
             summary: components["schemas"]["RunSummaryRow"][];
             bench_summary: components["schemas"]["BenchSummaryRow"][];
+            /** @description Why a queued run has not started; null when it is not queued. */
+            waiting_for: components["schemas"]["RunWaitingFor"] | null;
+        };
+        RunBlocker: {
+            /** @description The busy device; null: the run's own experiment is busy. */
+            device: string | null;
+            /** Format: uuid */
+            run_id: string;
+            /** @description 1-based, in its experiment's queue. */
+            run_position: number;
+            /** Format: uuid */
+            experiment_id: string;
+            experiment_name: string;
         };
         RunBrief: {
             /** Format: uuid */
@@ -2543,6 +2835,11 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
+        RunWaitingFor: {
+            reason: components["schemas"]["ReasonEnum"];
+            message: string;
+            blockers: components["schemas"]["RunBlocker"][];
+        };
         Share: {
             /** Format: uuid */
             id: string;
@@ -2671,6 +2968,13 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        WorkspaceMembership: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            role: components["schemas"]["RoleEnum"];
+            current: boolean;
         };
     };
     responses: never;
@@ -2930,6 +3234,94 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
+            };
+        };
+    };
+    auth_password_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordChangeInput"];
+                "multipart/form-data": components["schemas"]["PasswordChangeInput"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    auth_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiToken"][];
+                };
+            };
+        };
+    };
+    auth_token_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiTokenCreateInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ApiTokenCreateInput"];
+                "multipart/form-data": components["schemas"]["ApiTokenCreateInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenIssued"];
+                };
+            };
+        };
+    };
+    auth_token_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3362,6 +3754,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    invitation_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+        };
+    };
+    invitation_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InvitationAcceptInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["InvitationAcceptInput"];
+                "multipart/form-data": components["schemas"]["InvitationAcceptInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMembership"];
                 };
             };
         };
@@ -4351,6 +4791,148 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Share"];
                 };
+            };
+        };
+    };
+    workspace_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMembership"][];
+                };
+            };
+        };
+    };
+    workspace_select: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workspace_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+        };
+    };
+    workspace_invitation_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Input"];
+                "application/x-www-form-urlencoded": components["schemas"]["Input"];
+                "multipart/form-data": components["schemas"]["Input"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationIssued"];
+                };
+            };
+        };
+    };
+    workspace_invitation_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workspace_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+        };
+    };
+    workspace_member_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                membership_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

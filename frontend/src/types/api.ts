@@ -9,6 +9,20 @@ export type Measurement = Schemas['MeasurementEnum'];
 
 export type User = Schemas['User'];
 export type Workspace = Schemas['Workspace'];
+/** A member of the current workspace (the id is the membership's, for removing it). */
+export type Member = Schemas['Member'];
+export type MemberRole = Schemas['Member']['role'];
+export type Invitation = Schemas['Invitation'];
+/** A new invitation: its token and link are shown once. */
+export type InvitationIssued = Schemas['InvitationIssued'];
+export type InvitationPreview = Schemas['InvitationPreview'];
+export type InvitationAcceptInput = Schemas['InvitationAcceptInput'];
+/** One of the user's workspaces; `current` is the one they work in. */
+export type WorkspaceMembership = Schemas['WorkspaceMembership'];
+export type ApiToken = Schemas['ApiToken'];
+/** A new API token: its key is shown once. */
+export type ApiTokenIssued = Schemas['ApiTokenIssued'];
+export type PasswordChangeInput = Schemas['PasswordChangeInput'];
 export type LoginInput = Schemas['LoginInput'];
 export type CsrfToken = Schemas['CsrfToken'];
 export type Device = Schemas['Device'];
@@ -35,6 +49,8 @@ export type Experiment = Schemas['Experiment'];
 /** A run as an experiment lists it: status, matrix position and times. */
 export type RunBrief = Schemas['RunBrief'];
 export type Run = Schemas['Run'];
+/** Why a queued run has not started (Run.waiting_for): busy devices, its experiment, or no worker. */
+export type RunWaitingFor = Schemas['RunWaitingFor'];
 export type RunStatus = Schemas['RunStatusEnum'];
 /** One status change of a run, with its time. */
 export type RunTransition = Schemas['RunTransition'];

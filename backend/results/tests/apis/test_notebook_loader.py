@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
 
+from accounts.services import api_token_create
 from results.tests.conftest import MS, messaging_spec
 
 DOC = Path(__file__).resolve().parents[4] / "docs" / "results.md"
@@ -28,7 +28,7 @@ def test_the_documented_loader_reads_exports_over_http_and_from_files(
     make_run, personas, live_server, tmp_path
 ):
     loader = _loader()
-    token = Token.objects.create(user=personas.owner).key
+    token = api_token_create(user=personas.owner, name="notebook").key
     plain = make_run({"pi-a": [1 * MS, None], "pi-b": [2 * MS]}).run
     other = make_run({"pi-a": [3 * MS]}, spec=messaging_spec(network_profile="4g")).run
 

@@ -156,6 +156,7 @@ export const runFixture = (overrides: Partial<Run> = {}): Run => ({
   devices: [],
   summary: [],
   bench_summary: [],
+  waiting_for: null,
   ...overrides,
 });
 

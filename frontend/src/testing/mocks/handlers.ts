@@ -254,6 +254,7 @@ const queueRun = (experiment: Experiment, cell: Record<string, unknown>, repeat:
     devices: [],
     summary: [],
     bench_summary: [],
+    waiting_for: null,
   };
   db.runs.push(run);
   experiment.runs.push(briefOf(run));

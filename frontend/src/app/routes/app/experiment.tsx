@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 
-import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { LoadError } from '@/components/ui/not-found';
 import { paths } from '@/config/paths';
 import { useDevices } from '@/features/devices/api/get-devices';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
@@ -43,7 +43,7 @@ const ExperimentRoute = () => {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: EXPERIMENTS_QUERY_KEY });
 
   if (experiment.isPending) return <Loading />;
-  if (experiment.isError) return <ErrorAlert error={experiment.error} />;
+  if (experiment.isError) return <LoadError error={experiment.error} />;
 
   return (
     <>

@@ -2,6 +2,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { isNotFoundError, NotFound } from '@/components/ui/not-found';
 import { paths } from '@/config/paths';
 import { useNetworkProfile } from '@/features/network-profiles/api/get-network-profile';
 import { ProfileView } from '@/features/network-profiles/components/profile-view';
@@ -30,6 +31,7 @@ const NetworkProfileRoute = () => {
     );
   }
   if (profile.isError) {
+    if (isNotFoundError(profile.error)) return <NotFound />;
     return (
       <>
         {back}

@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from 'react-router';
 
-import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { LoadError } from '@/components/ui/not-found';
 import { paths } from '@/config/paths';
 import { usePowerTrace } from '@/features/power/api/get-power-trace';
 import { TraceView } from '@/features/power/components/trace-view';
@@ -17,7 +17,7 @@ const PowerTraceRoute = () => {
       <TraceView trace={trace.data} onDeleted={() => void navigate(paths.power.getHref(), { replace: true })} />
     );
   }
-  if (trace.isError) return <ErrorAlert error={trace.error} />;
+  if (trace.isError) return <LoadError error={trace.error} />;
   return <Loading />;
 };
 

@@ -26,6 +26,8 @@ const AppLayout = ({ user }: { user: User }) => {
           <NavLink to={paths.devices.getHref()}>Devices</NavLink>
           <NavLink to={paths.power.getHref()}>Power</NavLink>
           <NavLink to={paths.networkProfiles.getHref()}>Network</NavLink>
+          <NavLink to={paths.team.getHref()}>Team</NavLink>
+          <NavLink to={paths.account.getHref()}>Account</NavLink>
         </nav>
         <div className="user-menu">
           <span className="muted">

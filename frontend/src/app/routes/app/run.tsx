@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 
-import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { LoadError } from '@/components/ui/not-found';
 import { paths } from '@/config/paths';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
 import { EXPERIMENTS_QUERY_KEY } from '@/features/experiments/api/get-experiments';
@@ -58,7 +58,7 @@ const RunRoute = () => {
       </>
     );
   }
-  if (run.isError) return <ErrorAlert error={run.error} />;
+  if (run.isError) return <LoadError error={run.error} />;
   return <Loading />;
 };
 

@@ -22,6 +22,11 @@ describe('deviceFacts', () => {
       ram: '4.0 GiB',
       os: 'Debian 12',
       python: '3.11.2',
+      hardwareModel: MISSING,
+      kernel: MISSING,
+      agentVersion: MISSING,
+      libraries: [],
+      emulationBackends: [],
       networkEmulation: MISSING,
     });
   });
@@ -42,7 +47,32 @@ describe('deviceFacts', () => {
       ram: MISSING,
       os: MISSING,
       python: MISSING,
+      hardwareModel: MISSING,
+      kernel: MISSING,
+      agentVersion: MISSING,
+      libraries: [],
+      emulationBackends: [],
       networkEmulation: MISSING,
+    });
+  });
+
+  it('should read the model, kernel, agent and library versions and each emulation backend', () => {
+    const facts = deviceFacts({
+      hardware_model: 'Raspberry Pi 4 Model B',
+      kernel: '6.1.0-rpi7',
+      agent_version: '0.4.0',
+      libraries: { pycryptodome: '3.21.0', 'paho-mqtt': null },
+      network_emulation: { userspace: { available: true, reason: '' }, netem: { available: false, reason: 'needs root' } },
+    });
+    expect(facts).toMatchObject({
+      hardwareModel: 'Raspberry Pi 4 Model B',
+      kernel: '6.1.0-rpi7',
+      agentVersion: '0.4.0',
+      libraries: [`paho-mqtt ${MISSING}`, 'pycryptodome 3.21.0'],
+      emulationBackends: [
+        { name: 'netem', available: false, reason: 'needs root' },
+        { name: 'userspace', available: true, reason: '' },
+      ],
     });
   });
 });

@@ -8,11 +8,19 @@ import type { Device } from '@/types/api';
  */
 export type DeviceFactsView = {
   hostname: string;
+  /** The board (Raspberry Pi's device-tree model) or the PC's DMI product name. */
+  hardwareModel: string;
   cpu: string;
   cores: string;
   ram: string;
   os: string;
+  kernel: string;
   python: string;
+  agentVersion: string;
+  /** "name version" of each library the agent reports (paho-mqtt, pycryptodome, ...). */
+  libraries: string[];
+  /** Each network-emulation backend: whether it works here, and why not. */
+  emulationBackends: EmulationBackend[];
   /** Whether the agent could enforce a run's network profile: the backends that work, or why none does. */
   networkEmulation: string;
 };
@@ -51,13 +59,39 @@ export const emulationStatus = (value: unknown): EmulationStatus | null => {
   return { working: working.sort(), reason: reasons.join('; ') || 'no backend works here' };
 };
 
+export type EmulationBackend = { name: string; available: boolean; reason: string };
+
+const emulationBackends = (value: unknown): EmulationBackend[] => {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>)
+    .filter((entry): entry is [string, Record<string, unknown>] => entry[1] !== null && typeof entry[1] === 'object')
+    .map(([name, backend]) => ({
+      name,
+      available: backend.available === true,
+      reason: typeof backend.reason === 'string' ? backend.reason : '',
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+};
+
+const libraries = (value: unknown): string[] =>
+  value !== null && typeof value === 'object'
+    ? Object.entries(value as Record<string, unknown>)
+        .map(([name, version]) => `${name} ${text(version)}`)
+        .sort()
+    : [];
+
 export const deviceFacts = (facts: Device['facts']): DeviceFactsView => ({
   hostname: text(facts.hostname),
+  hardwareModel: text(facts.hardware_model),
   cpu: text(facts.cpu_model),
   cores: text(facts.cpu_cores),
   ram: bytes(facts.ram_bytes),
   os: text(facts.os),
+  kernel: text(facts.kernel),
   python: text(facts.python_version),
+  agentVersion: text(facts.agent_version),
+  libraries: libraries(facts.libraries),
+  emulationBackends: emulationBackends(facts.network_emulation),
   networkEmulation: networkEmulation(facts.network_emulation),
 });
 

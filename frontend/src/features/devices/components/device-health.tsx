@@ -5,8 +5,14 @@ import type { Device } from '@/types/api';
 
 import { useCheckDeviceHealth } from '../api/check-device-health';
 
-/** A device's latest health check and a button to run a new one. */
-export const DeviceHealthCell = ({ device }: { device: Pick<Device, 'id' | 'name' | 'online' | 'health'> }) => {
+/** A device's latest health check, in brief (DeviceDetails has it in full), and a button to run a new one. */
+type DeviceHealthCellProps = {
+  device: Pick<Device, 'id' | 'name' | 'online' | 'health'>;
+  /** Called when the user starts a check (the table then opens the device's details). */
+  onCheck?: () => void;
+};
+
+export const DeviceHealthCell = ({ device, onCheck }: DeviceHealthCellProps) => {
   const check = useCheckDeviceHealth();
   const { health } = device;
   const pending = health?.status === 'pending';
@@ -22,24 +28,17 @@ export const DeviceHealthCell = ({ device }: { device: Pick<Device, 'id' | 'name
       ) : (
         <p className="muted">Not checked yet</p>
       )}
-      {health?.error ? <p className="field-error">{health.error}</p> : null}
-      {health?.checks && health.checks.length > 0 ? (
-        <ul className="health-checks" aria-label={`Health checks of ${device.name}`}>
-          {health.checks.map((item) => (
-            <li key={item.name}>
-              {item.ok ? '✓' : '✗'} <strong>{item.name}</strong>
-              {item.detail ? `: ${item.detail}` : ''}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {health?.status === 'failed' ? <p className="field-error">Failed: see the details.</p> : null}
       <button
         type="button"
         className="button button-small"
         aria-label={`Check health of ${device.name}`}
         disabled={check.isPending || pending || !device.online}
         title={device.online ? undefined : 'The device is offline: start its agent first.'}
-        onClick={() => check.mutate({ deviceId: device.id })}
+        onClick={() => {
+          onCheck?.();
+          check.mutate({ deviceId: device.id });
+        }}
       >
         Check health
       </button>

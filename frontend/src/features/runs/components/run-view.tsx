@@ -16,6 +16,7 @@ import { describeInterval } from './interval-spec';
 import { NetworkConditions } from './network-conditions';
 import { MethodsParagraph, RunExports } from './run-exports';
 import { RunProgress } from './run-progress';
+import { RunWaiting } from './run-waiting';
 
 const NO_LABELS: ReadonlyMap<string, string> = new Map();
 
@@ -79,6 +80,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
         ) : null}
       </p>
 
+ {run.status === 'queued' && run.waiting_for ? <RunWaiting waiting={run.waiting_for} /> : null}
       {run.status === 'failed' ? (
         <ErrorAlert title="The run failed." message={run.error || 'No reason was given.'} />
       ) : null}

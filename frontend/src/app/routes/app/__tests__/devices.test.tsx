@@ -21,12 +21,66 @@ describe('Devices page', () => {
 
     const first = within(table).getByRole('row', { name: /pi-lab-1/ });
     expect(within(first).getByRole('cell', { name: 'Online' })).toBeInTheDocument();
-    expect(within(first).getByRole('cell', { name: 'Cortex-A72' })).toBeInTheDocument();
-    expect(within(first).getByRole('cell', { name: '4.0 GiB' })).toBeInTheDocument();
-    expect(within(first).getByRole('cell', { name: '3.11.2' })).toBeInTheDocument();
 
     const second = within(table).getByRole('row', { name: /pi-lab-2/ });
     expect(within(second).getByRole('cell', { name: 'Offline' })).toBeInTheDocument();
+  });
+
+  it('should open a device\'s facts and last health check below its row', async () => {
+    db.devices = [
+      deviceFixture({
+        facts: {
+          ...deviceFixture().facts,
+          hardware_model: 'Raspberry Pi 4 Model B Rev 1.5',
+          agent_version: '0.4.0',
+          libraries: { 'paho-mqtt': '2.1.0', pycryptodome: '3.21.0' },
+          network_emulation: {
+            netem: { available: false, reason: 'needs root (tc qdisc)' },
+            userspace: { available: true, reason: '' },
+          },
+        },
+        health: {
+          status: 'failed',
+          requested_at: '2025-01-02T09:59:58Z',
+          checked_at: '2025-01-02T10:00:00Z',
+          checks: [{ name: 'clock', ok: false, detail: 'offset 900 ms', value: 900 }],
+        },
+      }),
+    ];
+    const { user } = renderApp('/devices');
+
+    const row = await deviceRow('pi-lab-1');
+    expect(within(row).getByRole('cell', { name: 'Raspberry Pi 4 Model B Rev 1.5' })).toBeInTheDocument();
+    const toggle = within(row).getByRole('button', { name: 'Details of pi-lab-1' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+    const facts = screen.getByLabelText('Facts of pi-lab-1');
+    const byTerm = Object.fromEntries(
+      within(facts)
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    );
+    expect(byTerm).toMatchObject({
+      'Hardware model': 'Raspberry Pi 4 Model B Rev 1.5',
+      CPU: 'Cortex-A72 (4 cores)',
+      RAM: '4.0 GiB',
+      OS: 'Debian GNU/Linux 12',
+      Kernel: '6.1.0-rpi7',
+      Python: '3.11.2',
+      Agent: '0.4.0',
+      Libraries: 'paho-mqtt 2.1.0, pycryptodome 3.21.0',
+      'Network emulation': 'netem: unavailable (needs root (tc qdisc))userspace: available',
+    });
+    const health = screen.getByRole('region', { name: 'Last health check of pi-lab-1' });
+    expect(health).toHaveTextContent('failed');
+    expect(within(health).getByRole('list', { name: 'Health checks of pi-lab-1' })).toHaveTextContent(
+      '✗ clock: offset 900 ms',
+    );
+
+    await user.click(toggle);
+    expect(screen.queryByRole('region', { name: 'Last health check of pi-lab-1' })).not.toBeInTheDocument();
   });
 
   it('should show a new enrollment token with the agent command', async () => {

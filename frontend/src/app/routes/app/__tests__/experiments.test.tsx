@@ -192,9 +192,9 @@ describe('Experiments pages', () => {
     expect(parameters()).not.toHaveProperty('Interval distribution');
   });
 
-  it('should say when an experiment is not found', async () => {
+  it('should show the not-found page for an experiment that is not there', async () => {
     renderApp('/experiments/e0000000-0000-4000-8000-00000000dead');
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Not found.');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
   });
 });

@@ -265,9 +265,9 @@ describe('Network profile page', () => {
     );
   });
 
-  it('should show the server\'s message for a profile that is not there', async () => {
+  it('should show the not-found page for a profile that is not there', async () => {
     renderApp('/network-profiles/c9999999-0000-4000-8000-000000000000');
-    expect(await screen.findByRole('alert')).toHaveTextContent('This profile could not be loaded. Not found.');
-    expect(screen.getByRole('link', { name: '← All network profiles' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the experiments' })).toBeInTheDocument();
   });
 });
