@@ -167,7 +167,10 @@ def test_methods_paragraph_names_srup_and_its_signature(make_run):
     made = make_run(MESSAGES, spec=spec)
     text = run_methods_paragraph(run=made.run, statistics=run_statistics_compute(run=made.run))
     assert "over SRUP (signed MQTT) with Ed25519 signatures over MQTT 5 (QoS 1" in text
-    assert "on its SRUP topic through the platform's broker to a device end that verified each one" in text
+    assert (
+        "on its SRUP topic through the platform's broker to a device end that verified each one"
+        in text
+    )
 
 
 @pytest.mark.django_db
