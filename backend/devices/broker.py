@@ -251,12 +251,16 @@ def _use(filters: list[str]) -> list[dict[str, Any]]:
 def data_topics(device_id: str) -> list[str]:
     """What a device's runs use: its part of every run's data topic, its health-check
     topic, its SRUP topic and MQTT-SN short topic names (two characters, top level: shared by
-    every device, as on any broker, see device-agent/docs/mqttsn.md)."""
+    every device, as on any broker, see device-agent/docs/mqttsn.md); and the topics a design
+    chose (experiments.addressing), which end in the level {device}: any topic of up to
+    topics.OWN_TOPIC_MAX_LEVELS levels whose last level is the device's own id, never another
+    device's."""
     return [
         topics.data_topic("+", device_id),
         topics.health_topic(device_id, "#"),
         topics.srup_topic(topics.srup_id(device_id)),
         "+",
+        *topics.own_topic_filters(device_id),
     ]
 
 

@@ -260,6 +260,8 @@ MESSAGING_PARAMETERS = (
     "interval_distribution",
     "measurement",
 )
+# Where a messaging run's messages go (experiments.addressing): fixed for a design, not axes.
+ADDRESS_PARAMETERS = ("topic", "mqttsn_topic_id", "broker_url", "coap_url", "mqttsn_gateway")
 _MESSAGING = {*MESSAGING_PARAMETERS, "network_profile", "device_ids"}
 # Which parameters mean something in each experiment kind (an axis of another is refused).
 KIND_AXIS_PARAMETERS: dict[str, set[str]] = {

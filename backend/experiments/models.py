@@ -30,6 +30,9 @@ class Protocol(models.TextChoices):
 
 # Protocols that talk to the MQTT broker over TCP (TLS and network profiles apply).
 BROKER_PROTOCOLS = (Protocol.MQTT, Protocol.SRUP)
+TOPIC_MAX_CHARS = 200
+TARGET_MAX_CHARS = 300
+MQTTSN_TOPIC_ID_MAX = 65534  # 0x0000 and 0xFFFF are reserved (MQTT-SN 1.2)
 
 
 class CoapType(models.TextChoices):
@@ -133,6 +136,14 @@ class Experiment(models.Model):
         max_length=12, choices=TopicIdType.choices, default=TopicIdType.NORMAL
     )
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
+    # --- addressing and targets (docs/experiment-design.md "Topics and targets") ----------
+    # Blank/None: the platform's defaults (its broker, the per-run data topic, the agent's
+    # own CoAP echo server and MQTT-SN gateway, a predefined id drawn from run and device).
+    topic = models.CharField(max_length=TOPIC_MAX_CHARS, blank=True, default="")
+    mqttsn_topic_id = models.PositiveIntegerField(null=True, blank=True)
+    broker_url = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
+    coap_url = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
+    mqttsn_gateway = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
     # The network conditions its runs are measured under (netprofiles; docs/network-profiles.md):
     # the agent enforces the profile on the device's link or fails the run. Messaging only.
     network_profile = models.ForeignKey(

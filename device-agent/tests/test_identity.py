@@ -157,6 +157,18 @@ def test_a_job_that_names_its_own_identity_or_no_broker_is_left_alone(
     assert _identity().apply(spec, context=CONTEXT) == spec
 
 
+@pytest.mark.parametrize("url", ["mqtt://broker.example:1883", "mqtts://broker.example:8883"])
+def test_an_external_broker_gets_none_of_the_platforms_identity(url: str) -> None:
+    """A design's own broker (spec.broker_external): no data-plane password in its URL, no
+    client certificate or key, not the platform's CA (mqtts:// uses the system's CAs)."""
+    spec = {"broker_url": url, "broker_external": True, "qos": 1}
+    applied = _identity().apply(spec, context=CONTEXT)
+    assert applied == spec
+    assert DATA_PASSWORD not in str(applied)
+    # The same URL without the mark is the platform's and gets the identity.
+    assert _identity().apply({**spec, "broker_external": False}, context=CONTEXT) != spec
+
+
 def test_without_an_identity_jobs_run_as_before(tmp_path: Path) -> None:
     identity = BrokerIdentity.load(tmp_path)
     assert not identity.enabled

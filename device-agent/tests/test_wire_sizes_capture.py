@@ -288,3 +288,41 @@ def test_srup_publish_over_tls13_is_the_signed_message_in_one_record(
     )
     for record in records:
         assert (record.wire_bytes + TCP_FRAME_HEADERS, record.wire_bytes) in segments
+
+
+def test_the_srup_papers_plain_frame_is_14_bytes_of_tcp_and_80_on_the_wire(
+    tshark_dir: Path,
+) -> None:
+    """Issue #19 point 2: topic ``test/d1``, QoS 1, a 1-byte payload, no security, MQTT
+    3.1.1, on an external broker (the machine's own Mosquitto on 127.0.0.1:1883, which the
+    product does not start; the job as the platform builds it for a design's broker_url)."""
+    job = {
+        "protocol": "mqtt",
+        "measurement": "round_trip",
+        "mqtt_version": "3.1.1",
+        "qos": 1,
+        "security": "none",
+        "payload_size": 1,
+        "message_count": 3,
+        "interval_ms": 0,
+        "timeout_ms": 2000,
+        "broker_url": "mqtt://127.0.0.1:1883",
+        "broker_external": True,
+        "topic": "test/d1",
+    }
+    records: list[Record] = []
+    runner = MqttRoundTripRunner(job, _context(records))
+    capture = Capture(1883, tshark_dir)
+    client_port = _captured(runner, capture, lambda: runner.data_socket().getsockname()[1])
+
+    publishes = _rows(
+        capture,
+        ("frame.len", "tcp.len"),
+        display_filter=f"tcp.srcport == {client_port} && mqtt.msgtype == {MQTT_PUBLISH}",
+        decode_as="tcp.port==1883,mqtt",
+    )
+    assert {r.outcome for r in records} == {OK}
+    assert [tcp for _frame, tcp in publishes] == [14] * 3
+    assert [r.wire_bytes for r in records] == [14] * 3
+    assert [frame for frame, _tcp in publishes] == [80] * 3
+    assert 14 + TCP_FRAME_HEADERS == 80

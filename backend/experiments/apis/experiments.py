@@ -27,13 +27,21 @@ from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.apis.strict import StrictSerializer, bounded_int
 from experiments.catalogue import MECHANISM_CHOICES
 from experiments.estimate import duration_words
-from experiments.matrix import MESSAGING_PARAMETERS, ORDER_SEED_MAX, MatrixError
+from experiments.matrix import (
+    ADDRESS_PARAMETERS,
+    MESSAGING_PARAMETERS,
+    ORDER_SEED_MAX,
+    MatrixError,
+)
 from experiments.matrix import build as build_matrix
 from experiments.models import (
     INTERVAL_MS_MAX,
     MESSAGE_COUNT_MAX,
+    MQTTSN_TOPIC_ID_MAX,
     PAYLOAD_SIZE_MAX,
     REPEATS_MAX,
+    TARGET_MAX_CHARS,
+    TOPIC_MAX_CHARS,
     CoapMethod,
     CoapType,
     Experiment,
@@ -98,6 +106,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "name",
             "kind",
             *MESSAGING_PARAMETERS,
+            *ADDRESS_PARAMETERS,
             "mechanisms",
             "data_sizes",
             "repetitions",
@@ -140,6 +149,45 @@ class ExperimentInputSerializer(StrictSerializer):
     coap_method = serializers.ChoiceField(choices=CoapMethod.choices, default=CoapMethod.GET)
     topic_id_type = serializers.ChoiceField(choices=TopicIdType.choices, default=TopicIdType.NORMAL)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
+    topic = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TOPIC_MAX_CHARS,
+        trim_whitespace=False,
+        help_text="MQTT only. Empty: the platform's per-run data topic. On the platform's "
+        "broker it must end in the level {device} (each device's id); a literal topic such "
+        "as test/d1 needs broker_url (docs/experiment-design.md).",
+    )
+    mqttsn_topic_id = serializers.IntegerField(
+        min_value=1,
+        max_value=MQTTSN_TOPIC_ID_MAX,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="MQTT-SN predefined topic id (topic_id_type predefined). Empty: drawn "
+        "from the run and device.",
+    )
+    broker_url = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TARGET_MAX_CHARS,
+        help_text="An external MQTT broker (mqtt://host[:port] or mqtts://…, no user or "
+        "password) for MQTT and SRUP runs. Empty: the platform's broker.",
+    )
+    coap_url = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TARGET_MAX_CHARS,
+        help_text="An external CoAP echo resource (coap://host[:port]/path). Empty: the "
+        "agent's own echo server.",
+    )
+    mqttsn_gateway = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TARGET_MAX_CHARS,
+        help_text='An external MQTT-SN gateway ("host:port"). Empty: the agent\'s own '
+        "gateway to the platform's broker.",
+    )
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
     message_count = serializers.IntegerField(min_value=1, max_value=MESSAGE_COUNT_MAX, default=100)
     interval_ms = serializers.IntegerField(min_value=0, max_value=INTERVAL_MS_MAX, default=0)

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from iotsecbench_contract import mechanisms
 from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 
 from accounts.models import Workspace
 from devices.models import Device
@@ -93,6 +94,11 @@ def experiment_create(
     coap_type: str = CoapType.CON,
     coap_method: str = CoapMethod.GET,
     topic_id_type: str = TopicIdType.NORMAL,
+    topic: str = "",
+    mqttsn_topic_id: int | None = None,
+    broker_url: str = "",
+    coap_url: str = "",
+    mqttsn_gateway: str = "",
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
     mechanisms: Sequence[str] = (),
@@ -133,6 +139,11 @@ def experiment_create(
         coap_type=coap_type,
         coap_method=coap_method,
         topic_id_type=topic_id_type,
+        topic=topic,
+        mqttsn_topic_id=mqttsn_topic_id,
+        broker_url=broker_url,
+        coap_url=coap_url,
+        mqttsn_gateway=mqttsn_gateway,
         interval_distribution=interval_distribution,
         kind=kind,
         mechanisms=list(mechanisms),
@@ -192,6 +203,7 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         }
     if experiment.protocol == Protocol.SRUP:
         transport["srup_signature"] = experiment.srup_signature
+    transport.update(_address_fields(experiment))
     network: dict[str, Any] = {}
     if experiment.network_profile is not None:
         # Frozen with the run: editing the profile later never changes what a run meant.
@@ -217,6 +229,26 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
         "measurement": experiment.measurement,
         "timeout_ms": 5000,
     }
+
+
+def _address_fields(experiment: Experiment) -> dict[str, Any]:
+    """The design's addressing and targets as the run's spec carries them (only those
+    given, so a design without them freezes the same spec as before): an external broker
+    replaces the platform's and is marked so that the agent adds none of its platform
+    credentials (`broker_external`); `topic` stays a template ({device}), resolved per
+    device by the job builder."""
+    fields: dict[str, Any] = {}
+    if experiment.broker_url:
+        fields.update({"broker_url": experiment.broker_url, BROKER_EXTERNAL: True})
+    if experiment.topic:
+        fields["topic"] = experiment.topic
+    if experiment.mqttsn_topic_id is not None:
+        fields["mqttsn_topic_id"] = experiment.mqttsn_topic_id
+    if experiment.coap_url:
+        fields["coap_url"] = experiment.coap_url
+    if experiment.mqttsn_gateway:
+        fields["mqttsn_gateway"] = experiment.mqttsn_gateway
+    return fields
 
 
 def _design(experiment: Experiment, cell: Cell, profiles: dict[str, NetworkProfile]) -> Experiment:

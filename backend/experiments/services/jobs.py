@@ -29,6 +29,7 @@ from core.mqtt import mqtt_publish_many
 from devices.models import Device
 from devices.services import device_health_check, device_next_job_seq, job_header
 from devices.signing import job_envelope
+from experiments.addressing import resolve_topic
 from experiments.models import (
     ExperimentKind,
     Measurement,
@@ -215,6 +216,8 @@ def _data_topic(run: Run, device_id: str) -> DataTopic:
     one_way = run.spec.get("measurement") == Measurement.ONE_WAY
     if run.spec.get("protocol") == Protocol.SRUP and not one_way:
         return DataTopic(topic=None)
+    if run.spec.get("topic"):  # the design's own (experiments.addressing)
+        return DataTopic(topic=resolve_topic(run.spec["topic"], device_id))
     topic = data_topic(run.pk, device_id)
     if run.spec.get("protocol") == Protocol.MQTTSN:
         return _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic)
@@ -230,11 +233,13 @@ def _mqttsn_topic(spec: dict[str, Any], key: str, topic: str) -> DataTopic:
     (1..65534), both drawn from the run and device so that two parts rarely share one (a
     clash would only mix two devices' echoes on a shared broker, never the wire format)."""
     digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    given = spec.get("mqttsn_topic_id")
     if spec.get("topic_id_type") == TopicIdType.SHORT:
         first, second = divmod(digest % len(_SHORT_TOPIC_CHARS) ** 2, len(_SHORT_TOPIC_CHARS))
         return DataTopic(topic=_SHORT_TOPIC_CHARS[first] + _SHORT_TOPIC_CHARS[second])
     if spec.get("topic_id_type") == TopicIdType.PREDEFINED:
-        return DataTopic(topic=topic, mqttsn_topic_id=1 + digest % 65534)
+        chosen = given if isinstance(given, int) else 1 + digest % 65534
+        return DataTopic(topic=topic, mqttsn_topic_id=chosen)
     return DataTopic(topic=topic)
 
 

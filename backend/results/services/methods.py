@@ -8,6 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from iotsecbench_contract.brokerurl import redact_url
+from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 from iotsecbench_contract.mechanisms import MECHANISMS
 
 from experiments.models import (
@@ -167,11 +169,24 @@ def _mqtt_method(spec: dict[str, Any]) -> str:
     return (
         f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
         f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
-        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) to its own topic {_secured(spec)}, "
-        f"{_schedule(spec)}, and timed each "
+        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) to {_topic(spec)} on "
+        f"{_broker(spec)} {_secured(spec)}, {_schedule(spec)}, and timed each "
         "round trip from before securing the message to after the broker's copy was "
         f"received and unsecured, {_MONOTONIC}; {_lost(spec)}."
     )
+
+
+def _topic(spec: dict[str, Any]) -> str:
+    """The design's own topic (experiments.addressing), or the platform's per-run one."""
+    topic = spec.get("topic")
+    return f"the topic {topic}" if topic else "its own per-run topic"
+
+
+def _broker(spec: dict[str, Any]) -> str:
+    """Which broker the run used: an external one the design named, or the platform's."""
+    if spec.get(BROKER_EXTERNAL) and spec.get("broker_url"):
+        return f"the external broker at {redact_url(str(spec['broker_url']))}"
+    return "the platform's broker"
 
 
 def _srup_method(spec: dict[str, Any]) -> str:
@@ -181,7 +196,8 @@ def _srup_method(spec: dict[str, Any]) -> str:
     return (
         f"Each device sent {_count(spec.get('message_count', _UNKNOWN))} SRUP data messages "
         f"of {_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
-        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) on its SRUP topic to a device end "
+        f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) on its SRUP topic through "
+        f"{_broker(spec)} to a device end "
         "that verified each one and answered with a signed reply carrying its token, "
         f"{_schedule(spec)}, and timed each round trip from before building and signing the "
         "request to after the reply was received, verified and its sequence ID checked, "

@@ -36,6 +36,7 @@ from uuid import UUID
 
 from iotsecbench_contract import framing, topics
 
+from experiments.addressing import resolve_topic
 from experiments.models import Measurement, MqttVersion, Protocol, Run, Transport
 from results.services.round_trips import run_wire_size_counts
 from results.services.size_model import (
@@ -266,12 +267,12 @@ def run_address(*, run: Run) -> str:
     protocol = spec.get("protocol", Protocol.MQTT)
     if protocol == Protocol.COAP:
         return str(spec.get("coap_url") or COAP_LOCAL_ECHO_URI)
-    if spec.get("topic"):
-        return str(spec["topic"])
-    if protocol == Protocol.SRUP and spec.get("measurement") != Measurement.ONE_WAY:
-        return SRUP_TOPIC
     first = next(iter(run.run_devices.all()), None)
     device_id = first.device_id if first is not None else UUID(int=0)
+    if spec.get("topic"):  # the design's own, {device} as its first device's id
+        return resolve_topic(str(spec["topic"]), device_id)
+    if protocol == Protocol.SRUP and spec.get("measurement") != Measurement.ONE_WAY:
+        return SRUP_TOPIC
     return topics.data_topic(run.pk, device_id)
 
 

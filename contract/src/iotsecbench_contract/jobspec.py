@@ -41,6 +41,10 @@ NS_PER_MS = 1_000_000
 DEFAULT_RECONNECT_BUDGET_S = 30.0
 MAX_RECONNECT_BUDGET_S = 3600.0
 
+# Marks a broker_url the design named (an external broker): the agent adds none of its
+# platform identity (data-plane user, client certificate, the platform's CA) to it.
+BROKER_EXTERNAL = "broker_external"
+
 # The link's fields, in the order a job gives them.
 LINK_FIELDS = (
     "broker_url",

@@ -7,6 +7,8 @@
 - ``iotsecbench/health/<device>/<job>``: a health check's echo topic.
 - ``SRUP/<device's 64-bit SRUP id in hex>``: a SRUP run's topic, as the reference library
   names it.
+- ``<level>/…/<device>``: a topic a design chose (up to OWN_TOPIC_MAX_LEVELS levels, its
+  last the device's id), on the platform's broker.
 """
 
 from __future__ import annotations
@@ -60,6 +62,17 @@ def device_of(topic: str) -> str | None:
 
 def data_topic(run_id: object, device_id: object) -> str:
     return f"{DATA}/{run_id}/{device_id}"
+
+
+# A design's own topic (backend experiments.addressing) on the platform's broker: at most
+# this many levels, the last one the device's id (the broker grants each device these).
+OWN_TOPIC_MAX_LEVELS = 6
+
+
+def own_topic_filters(device_id: object) -> list[str]:
+    """``+/<device>``, ``+/+/<device>`` … up to OWN_TOPIC_MAX_LEVELS levels: the topics a
+    device may choose on the platform's broker."""
+    return ["+/" * depth + str(device_id) for depth in range(1, OWN_TOPIC_MAX_LEVELS)]
 
 
 def health_topic(device_id: object, job_id: object) -> str:

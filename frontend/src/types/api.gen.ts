@@ -1497,6 +1497,28 @@ export interface components {
             topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             /** @default none */
             security: components["schemas"]["MechanismEnum"];
+            /**
+             * @description MQTT only. Empty: the platform's per-run data topic. On the platform's broker it must end in the level {device} (each device's id); a literal topic such as test/d1 needs broker_url (docs/experiment-design.md).
+             * @default
+             */
+            topic: string;
+            /** @description MQTT-SN predefined topic id (topic_id_type predefined). Empty: drawn from the run and device. */
+            mqttsn_topic_id?: number | null;
+            /**
+             * @description An external MQTT broker (mqtt://host[:port] or mqtts://…, no user or password) for MQTT and SRUP runs. Empty: the platform's broker.
+             * @default
+             */
+            broker_url: string;
+            /**
+             * @description An external CoAP echo resource (coap://host[:port]/path). Empty: the agent's own echo server.
+             * @default
+             */
+            coap_url: string;
+            /**
+             * @description An external MQTT-SN gateway ("host:port"). Empty: the agent's own gateway to the platform's broker.
+             * @default
+             */
+            mqttsn_gateway: string;
             /** @default 66 */
             payload_size: number;
             /** @default 100 */
@@ -1628,6 +1650,11 @@ export interface components {
             readonly interval_ms: number;
             readonly interval_distribution: components["schemas"]["IntervalDistributionEnum"];
             readonly measurement: components["schemas"]["MeasurementEnum"];
+            readonly topic: string;
+            readonly mqttsn_topic_id: number | null;
+            readonly broker_url: string;
+            readonly coap_url: string;
+            readonly mqttsn_gateway: string;
             readonly mechanisms: components["schemas"]["MechanismEnum"][];
             readonly data_sizes: number[];
             readonly repetitions: number;
@@ -1729,6 +1756,28 @@ export interface components {
             topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             /** @default none */
             security: components["schemas"]["MechanismEnum"];
+            /**
+             * @description MQTT only. Empty: the platform's per-run data topic. On the platform's broker it must end in the level {device} (each device's id); a literal topic such as test/d1 needs broker_url (docs/experiment-design.md).
+             * @default
+             */
+            topic: string;
+            /** @description MQTT-SN predefined topic id (topic_id_type predefined). Empty: drawn from the run and device. */
+            mqttsn_topic_id?: number | null;
+            /**
+             * @description An external MQTT broker (mqtt://host[:port] or mqtts://…, no user or password) for MQTT and SRUP runs. Empty: the platform's broker.
+             * @default
+             */
+            broker_url: string;
+            /**
+             * @description An external CoAP echo resource (coap://host[:port]/path). Empty: the agent's own echo server.
+             * @default
+             */
+            coap_url: string;
+            /**
+             * @description An external MQTT-SN gateway ("host:port"). Empty: the agent's own gateway to the platform's broker.
+             * @default
+             */
+            mqttsn_gateway: string;
             /** @default 66 */
             payload_size: number;
             /** @default 100 */

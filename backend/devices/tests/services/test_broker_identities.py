@@ -166,6 +166,33 @@ def test_enrollment_signs_the_devices_own_key_and_the_broker_lets_it_use_only_it
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_device_may_choose_topics_ending_in_its_own_id_and_no_other_devices(
+    identities, owner_client, tmp_path
+):
+    """A design's own topic on the platform's broker (experiments.addressing) ends in
+    {device}: the broker lets each device use such topics for its own id only."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    _, response = _enroll(owner_client, csr=_csr(key))
+    assert response.status_code == 201, response.json()
+    device_id, identity = response.json()["device_id"], response.json()["mqtt_identity"]
+    other = DeviceFactory.create()
+    user = (identity["data_username"], identity["data_password"])
+    for client in (
+        Client(identities["MQTT_URL"], tls=_files(tmp_path, key, identity)),
+        Client(identities["MQTT_DATA_URL"], user=user),
+    ):
+        try:
+            assert client.subscribe(f"test/{device_id}") == 1
+            assert client.subscribe(f"a/b/c/d/e/{device_id}") == 1
+            assert client.subscribe(f"test/{other.pk}") == NOT_AUTHORIZED
+            assert client.subscribe("test/d1") == NOT_AUTHORIZED
+            assert client.subscribe(f"a/b/c/d/e/f/{device_id}") == NOT_AUTHORIZED
+            assert client.subscribe(f"iotsecbench/agents/{other.pk}/status") == NOT_AUTHORIZED
+        finally:
+            client.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_enrollment_without_a_csr_is_refused_and_leaves_the_token_for_a_retry(
     identities, owner_client
 ):
@@ -224,6 +251,8 @@ def test_a_revoked_device_loses_its_broker_identity_and_a_sync_restores_lost_one
         {"protocol": "srup", "transport": "tls1.2"},
         {"protocol": "coap"},
         {"protocol": "mqttsn", "security": "present-80-cbc"},
+        {"topic": "test/d1", "broker_url": "mqtt://127.0.0.1:1883"},
+        {"protocol": "coap", "coap_url": "coap://127.0.0.1:5683/echo"},
         {"measurement": "one_way", "security": "ed25519", "payload_size": 16},
         {"measurement": "one_way", "security": "aes-128-cbc", "payload_size": 16},
         {"kind": "cipher_bench", "mechanisms": ["aes-128-cbc"], "data_sizes": [16]},

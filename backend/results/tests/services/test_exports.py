@@ -167,7 +167,10 @@ def test_methods_paragraph_names_srup_and_its_signature(make_run):
     made = make_run(MESSAGES, spec=spec)
     text = run_methods_paragraph(run=made.run, statistics=run_statistics_compute(run=made.run))
     assert "over SRUP (signed MQTT) with Ed25519 signatures over MQTT 5 (QoS 1" in text
-    assert "on its SRUP topic to a device end that verified each one" in text
+    assert (
+        "on its SRUP topic through the platform's broker to a device end that verified each one"
+        in text
+    )
 
 
 @pytest.mark.django_db
@@ -183,7 +186,7 @@ def test_methods_paragraph_names_devices_versions_conditions_counts_and_dates(ma
         "Debian GNU/Linux 12 (bookworm), Linux 6.6.51+rpt-rpi-v8, Python 3.11.2, "
         "iotsecbench-agent 0.1.0, paho-mqtt 2.2.0, pycryptodome 4.4.0)",
         "100 messages of 66 bytes over MQTT 3.1.1 (QoS 1, MQTT over TCP)",
-        "to its own topic secured with AES-128-CBC",
+        "to its own per-run topic on the platform's broker secured with AES-128-CBC",
         "at intervals drawn uniformly between 0 and 500 ms (seed 42)",
         "within 5000 ms counted as lost",
         "Of 4 messages, 2 were delivered, 1 lost and 1 rejected.",

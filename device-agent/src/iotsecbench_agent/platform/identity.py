@@ -26,6 +26,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 from iotsecbench_contract.sealing import SealError, unseal
 
 from iotsecbench_agent.brokerurl import parse_mqtt_url
@@ -142,8 +143,8 @@ class BrokerIdentity:
         does not open, ``security_key_error`` says why and the runner refuses the job);
         for the platform's broker over ``mqtts://`` its own certificate and key (and the
         broker's CA when the job names none), over ``mqtt://`` with no user in the URL its
-        data-plane credentials. A spec that names its own client certificate or user keeps
-        it."""
+        data-plane credentials (never for an external broker: ``broker_external``). A spec
+        that names its own client certificate or user keeps it."""
         if not self.enabled:
             return spec
         return self._broker_fields(self._opened(spec, context))
@@ -167,7 +168,9 @@ class BrokerIdentity:
 
     def _broker_fields(self, spec: Mapping[str, Any]) -> Mapping[str, Any]:
         broker_url = spec.get("broker_url")
-        if not isinstance(broker_url, str):
+        if not isinstance(broker_url, str) or spec.get(BROKER_EXTERNAL) is True:
+            # An external broker (spec.broker_external): none of the platform's credentials,
+            # certificate or CA go there; mqtts:// verifies it against the system's CAs.
             return spec
         try:
             broker = parse_mqtt_url(broker_url)

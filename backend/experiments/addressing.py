@@ -1,0 +1,182 @@
+"""A messaging design's addressing and targets (docs/experiment-design.md "Topics and
+targets"): the MQTT topic, the MQTT-SN predefined topic id, and what the run talks to
+(the platform's broker by default, or an external MQTT broker, CoAP server or MQTT-SN
+gateway). The rules here answer field errors; the job builder resolves the topic.
+
+Why a chosen topic stays safe on the platform's broker: every device's broker role lets it
+use, besides its own platform topics, only topics whose last level is its own id
+(devices.broker.data_topics). So a topic chosen for the platform's broker must end in the
+level ``{device}``, which the platform replaces with each device's id: the device's own,
+never another's. A literal topic such as the SRUP paper's ``test/d1`` needs an external
+broker (``broker_url``), where the platform grants nothing; there a literal topic shared by
+several devices of one run is refused (their echoes would mix) unless it holds ``{device}``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from iotsecbench_contract import topics
+from iotsecbench_contract.brokerurl import parse_mqtt_url
+from iotsecbench_contract.errors import BrokerUrlError
+
+from experiments.models import Measurement, Protocol, TopicIdType
+
+DEVICE_PLACEHOLDER = "{device}"
+# Topics the platform's own traffic uses: a chosen topic never falls among them.
+RESERVED_PREFIXES = (f"{topics.ROOT}/", topics.SRUP_PREFIX, "$")
+_PLACEHOLDER = re.compile(r"\{[^}]*\}")
+
+TOPIC_MQTT_ONLY = (
+    "A topic is chosen for MQTT runs; SRUP names its own (SRUP/<device id>), CoAP uses a "
+    "URI (coap_url) and MQTT-SN a topic id: leave it empty."
+)
+TOPIC_ONE_WAY = (
+    "One-way runs use the platform's data topic (the platform's controller sends on it): "
+    "leave topic empty or measure round trips."
+)
+TOPIC_WILDCARD = "A topic to publish on has no wildcards (+, #) and no NUL character."
+TOPIC_RESERVED = (
+    "Topics under iotsecbench/, SRUP/ and $ are the platform's and the broker's own: "
+    "choose another topic."
+)
+TOPIC_PLACEHOLDER = "The only placeholder a topic may hold is {device}, the device's id."
+TOPIC_EMPTY_LEVEL = "A topic has no empty levels (no leading, trailing or double /)."
+TOPIC_PLATFORM_BROKER = (
+    "On the platform's broker a device may only use its own topics: end the topic with the "
+    f"level {{device}} after 1 to {topics.OWN_TOPIC_MAX_LEVELS - 1} levels (e.g. "
+    "test/{device}), or name an external broker (broker_url) for a literal topic such as "
+    "test/d1."
+)
+TOPIC_SHARED = (
+    "{count} devices would share the literal topic {topic!r} and mix their echoes: add "
+    "{{device}} to it (e.g. {topic}/{{device}}) or give the run one device."
+)
+TOPIC_ID_PREDEFINED_ONLY = (
+    "A topic id is given for MQTT-SN runs with predefined topic ids: choose topic_id_type "
+    "predefined, or leave mqttsn_topic_id empty (the platform draws one)."
+)
+TARGET_PROTOCOL = "{field} is a target of {protocols} runs: leave it empty for {protocol}."
+BROKER_URL_ONE_WAY = (
+    "One-way runs go through the platform's broker (its controller sends there): leave "
+    "broker_url empty or measure round trips."
+)
+BROKER_URL_TLS = (
+    "transport chooses the platform's TLS listener; for an external broker say it in the URL "
+    "(mqtts://) and keep transport tcp."
+)
+USERINFO_REFUSED = "{field} must not carry a user or password: jobs carry no secrets."
+COAP_URL_FORM = "coap_url must be coap://host[:port]/path (coaps:// is not supported)."
+GATEWAY_FORM = 'mqttsn_gateway must be "host:port" (IPv6: "[addr]:port"), port 1..65535.'
+
+
+def resolve_topic(template: str, device_id: object) -> str:
+    """The topic one device publishes on: ``{device}`` replaced by its id."""
+    return template.replace(DEVICE_PLACEHOLDER, str(device_id))
+
+
+def address_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The first broken rule of the design's addressing and targets, as field errors."""
+    for check in (_topic_errors, _topic_id_errors, _target_errors):
+        errors = check(attrs)
+        if errors:
+            return errors
+    return {}
+
+
+def _topic_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    topic = attrs.get("topic") or ""
+    if not topic:
+        return {}
+    if attrs["protocol"] != Protocol.MQTT:
+        return {"topic": [TOPIC_MQTT_ONLY]}
+    if attrs["measurement"] == Measurement.ONE_WAY:
+        return {"topic": [TOPIC_ONE_WAY]}
+    if any(c in topic for c in "+#\0"):
+        return {"topic": [TOPIC_WILDCARD]}
+    if topic.startswith(RESERVED_PREFIXES):
+        return {"topic": [TOPIC_RESERVED]}
+    if any(p != DEVICE_PLACEHOLDER for p in _PLACEHOLDER.findall(topic)) or (
+        _PLACEHOLDER.sub("", topic).count("{") + _PLACEHOLDER.sub("", topic).count("}")
+    ):
+        return {"topic": [TOPIC_PLACEHOLDER]}
+    if "" in topic.split("/"):
+        return {"topic": [TOPIC_EMPTY_LEVEL]}
+    if not attrs.get("broker_url") and (
+        topic.split("/")[-1] != DEVICE_PLACEHOLDER
+        or not 1 < len(topic.split("/")) <= topics.OWN_TOPIC_MAX_LEVELS
+    ):
+        return {"topic": [TOPIC_PLATFORM_BROKER]}
+    count = len(attrs.get("device_ids") or ())
+    if DEVICE_PLACEHOLDER not in topic and count > 1:
+        return {"topic": [TOPIC_SHARED.format(count=count, topic=topic)]}
+    return {}
+
+
+def _topic_id_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    if attrs.get("mqttsn_topic_id") is None:
+        return {}
+    if attrs["protocol"] != Protocol.MQTTSN or attrs["topic_id_type"] != TopicIdType.PREDEFINED:
+        return {"mqttsn_topic_id": [TOPIC_ID_PREDEFINED_ONLY]}
+    return {}
+
+
+# Each target field, the protocols it serves and the label its message uses.
+_TARGETS = {
+    "broker_url": ((Protocol.MQTT, Protocol.SRUP), "MQTT and SRUP"),
+    "coap_url": ((Protocol.COAP,), "CoAP"),
+    "mqttsn_gateway": ((Protocol.MQTTSN,), "MQTT-SN"),
+}
+
+
+def _target_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    for field, (protocols, label) in _TARGETS.items():
+        value = attrs.get(field) or ""
+        if value and attrs["protocol"] not in protocols:
+            message = TARGET_PROTOCOL.format(
+                field=field, protocols=label, protocol=Protocol(attrs["protocol"]).label
+            )
+            return {field: [message]}
+    broker_url = attrs.get("broker_url") or ""
+    if broker_url:
+        try:
+            broker = parse_mqtt_url(broker_url, what="broker_url")
+        except BrokerUrlError as exc:
+            return {"broker_url": [str(exc)]}
+        if broker.username is not None or broker.password is not None:
+            return {"broker_url": [USERINFO_REFUSED.format(field="broker_url")]}
+        if attrs["measurement"] == Measurement.ONE_WAY:
+            return {"broker_url": [BROKER_URL_ONE_WAY]}
+        if attrs["transport"] != "tcp":
+            return {"transport": [BROKER_URL_TLS]}
+    coap_url = attrs.get("coap_url") or ""
+    if coap_url:
+        parts = urlsplit(coap_url)
+        if parts.username is not None or parts.password is not None:
+            return {"coap_url": [USERINFO_REFUSED.format(field="coap_url")]}
+        if parts.scheme != "coap" or not parts.hostname or not _port_ok(parts, optional=True):
+            return {"coap_url": [COAP_URL_FORM]}
+    gateway = attrs.get("mqttsn_gateway") or ""
+    if gateway:
+        parts = urlsplit(f"//{gateway}")
+        if (
+            "@" in gateway
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+            or not _port_ok(parts, optional=False)
+        ):
+            return {"mqttsn_gateway": [GATEWAY_FORM]}
+    return {}
+
+
+def _port_ok(parts: Any, *, optional: bool) -> bool:
+    try:
+        port = parts.port
+    except ValueError:
+        return False
+    return (optional and port is None) or (port is not None and 1 <= port <= 65535)
