@@ -33,7 +33,6 @@ from __future__ import annotations
 import filecmp
 import os
 import random
-
 import tempfile
 import threading
 import time
@@ -85,7 +84,9 @@ def command_version() -> str:
     return done.stdout.strip() or "unknown"
 
 
-def enc_argv(mechanism: str, key: bytes, iv: bytes, decrypt: bool, src: Path, dst: Path) -> list[str]:
+def enc_argv(
+    mechanism: str, key: bytes, iv: bytes, decrypt: bool, src: Path, dst: Path
+) -> list[str]:
     """The ``openssl enc`` command of one direction."""
     cipher, legacy = ENC_CIPHERS[mechanism]
     argv = [OPENSSL_BIN, "enc", "-d" if decrypt else "-e", f"-{cipher}", "-nosalt"]
@@ -147,28 +148,35 @@ def run_plan(
 ) -> None:
     """Measure every (mechanism, size) with ``openssl enc`` (see the module doc)."""
     check_available()
-    forward, backward = ENCRYPT_OPS
     with tempfile.TemporaryDirectory(prefix="iotsecbench-openssl-") as tmp:
         work = Path(tmp)
-        data, cipher, plain = work / "data", work / "data.enc", work / "data.dec"
         for size in sizes:
-            write_data(data, size)
+            write_data(work / "data", size)
             for mechanism in mechanisms:
-                key, iv = generate_key(mechanism), _iv(mechanism)
-                enc = enc_argv(mechanism, key, iv, False, data, cipher)
-                dec = enc_argv(mechanism, key, iv, True, cipher, plain)
-                for rep in range(-1, repetitions):  # -1: the unrecorded warm-up
-                    if stop is not None and stop.is_set():
-                        raise RunAborted(f"stopped during {mechanism} on {size} bytes")
-                    f_wall, f_cpu, f_rss = timed(enc, work)
-                    b_wall, b_cpu, b_rss = timed(dec, work)
-                    if not filecmp.cmp(data, plain, shallow=False):
-                        raise BenchFailed(
-                            f"{mechanism} on {size} bytes: openssl enc -d did not give the data back"
-                        )
-                    if rep >= 0:
-                        emit(Sample(mechanism, forward, size, rep, f_wall, f_cpu, f_rss, calls=1))
-                        emit(Sample(mechanism, backward, size, rep, b_wall, b_cpu, b_rss, calls=1))
+                _measure_cell(work, mechanism, size, repetitions, emit, stop)
 
 
-
+def _measure_cell(
+    work: Path,
+    mechanism: str,
+    size: int,
+    repetitions: int,
+    emit: Callable[[Sample], None],
+    stop: threading.Event | None,
+) -> None:
+    """The warm-up and ``repetitions`` timed repetitions of one mechanism on the data file."""
+    forward, backward = ENCRYPT_OPS
+    data, cipher, plain = work / "data", work / "data.enc", work / "data.dec"
+    key, iv = generate_key(mechanism), _iv(mechanism)
+    enc = enc_argv(mechanism, key, iv, False, data, cipher)
+    dec = enc_argv(mechanism, key, iv, True, cipher, plain)
+    for rep in range(-1, repetitions):  # -1: the unrecorded warm-up
+        if stop is not None and stop.is_set():
+            raise RunAborted(f"stopped during {mechanism} on {size} bytes")
+        f_wall, f_cpu, f_rss = timed(enc, work)
+        b_wall, b_cpu, b_rss = timed(dec, work)
+        if not filecmp.cmp(data, plain, shallow=False):
+            raise BenchFailed(f"{mechanism} on {size} bytes: openssl enc -d gave other bytes back")
+        if rep >= 0:
+            emit(Sample(mechanism, forward, size, rep, f_wall, f_cpu, f_rss, calls=1))
+            emit(Sample(mechanism, backward, size, rep, b_wall, b_cpu, b_rss, calls=1))

@@ -191,4 +191,3 @@ def builders() -> dict[str, OpensslBuilder]:
     table["rc4"] = lambda info, key, rnd: OpensslRc4(info, key=key, random_bytes=rnd)
     table["hmac-sha256"] = lambda info, key, rnd: OpensslHmac(info, key=key)
     return table
-
