@@ -256,4 +256,5 @@ def test_openssl_cli_methods_paragraph_says_each_repetition_is_an_openssl_proces
         "operation (version not reported).",
     ):
         assert expected in text
-    assert "VmHWM" not in text and "child process per mechanism" not in text
+    assert "VmHWM" not in text
+    assert "child process per mechanism" not in text
