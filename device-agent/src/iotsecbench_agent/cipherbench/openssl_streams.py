@@ -7,7 +7,6 @@ stream), over OpenSSL contexts instead of pycryptodome objects.
 
 from __future__ import annotations
 
-import hmac as std_hmac
 from typing import Any, Callable
 
 from cryptography.exceptions import InvalidTag
@@ -25,7 +24,6 @@ from iotsecbench_agent.cipherbench.streams import (
     NullStream,
     Stream,
     UnknownStream,
-    VerificationFailed,
 )
 from iotsecbench_agent.security import registry
 
@@ -65,29 +63,22 @@ class _Context:
             raise ValueError("tag") from None
 
 
+class _OpensslMac:
+    """OpenSSL's HMAC-SHA256 with the ``update``/``digest`` of ``HmacStream``'s MAC."""
+
+    def __init__(self, key: bytes) -> None:
+        self._mac = c_hmac.HMAC(key, hashes.SHA256())
+        self.update = self._mac.update
+
+    def digest(self) -> bytes:
+        return self._mac.finalize()
+
+
 class OpensslHmacStream(HmacStream):
     """HMAC-SHA256 over the stream with OpenSSL's HMAC."""
 
-    def start_forward(self) -> None:
-        self._omac = c_hmac.HMAC(self._key, hashes.SHA256())
-
-    def forward(self, chunk: bytes, last: bool) -> bytes:
-        self._omac.update(chunk)
-        return chunk
-
-    def finish_forward(self) -> None:
-        self.trailer = self._omac.finalize()
-
-    def start_backward(self) -> None:
-        self._ocheck = c_hmac.HMAC(self._key, hashes.SHA256())
-
-    def backward(self, piece: bytes, last: bool) -> bytes:
-        self._ocheck.update(piece)
-        return piece
-
-    def finish_backward(self) -> None:
-        if not std_hmac.compare_digest(self._ocheck.finalize(), self.trailer):
-            raise VerificationFailed("MAC does not verify")
+    def new_mac(self) -> Any:
+        return _OpensslMac(self._key)
 
 
 def _cbc(algorithm: Any) -> Callable[[bytes], _Context]:
