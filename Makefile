@@ -124,6 +124,7 @@ screenshot: deps frontend chromium ## refresh docs/img/run-page.png from the bro
 bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/ingest.py
 	$(PY) bench/ciphers.py
+	$(PY) bench/cryptolibs.py
 	$(PY) bench/cipher_grouping.py
 	$(PY) bench/cipher_grouping.py --size 8192 --calls 3000
 	$(PY) bench/messaging.py

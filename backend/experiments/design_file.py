@@ -54,6 +54,7 @@ from experiments.models import (
     REPEATS_MAX,
     CoapMethod,
     CoapType,
+    CryptoLibrary,
     Experiment,
     ExperimentKind,
     IntervalDistribution,
@@ -108,6 +109,7 @@ PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "repetitions": _int(1, max(MAX_BENCH_REPETITIONS, MAX_THROUGHPUT_REPETITIONS)),
     "window_ms": _int(MIN_WINDOW_MS, MAX_WINDOW_MS),
+    "crypto_library": _enum(CryptoLibrary.choices),
     "device_ids": {
         "type": "array",
         "items": {"type": "string"},

@@ -114,7 +114,20 @@ def warnings(designs: Sequence[Mapping[str, Any]], total_s: float) -> list[str]:
         ),
         default=0,
     )
-    if biggest >= 100_000_000:
+    files = [
+        size
+        for d in designs
+        if d.get("kind") == ExperimentKind.CIPHER_BENCH and d.get("crypto_library") == "openssl-cli"
+        for size in d["data_sizes"]
+    ]
+    if files and max(files) >= 100_000_000:
+        notes.append(
+            f"Files of up to {max(files) / 1e6:,.0f} MB: openssl enc reads and writes them, so "
+            f"the device needs about {3 * max(files) / 1e9:,.1f} GB free in its temporary "
+            "directory (the data, its ciphertext and the decrypted copy). The time estimate "
+            f"is for the reference host; {PI_SLOWDOWN}."
+        )
+    elif biggest >= 100_000_000:
         notes.append(
             f"Data of up to {biggest / 1e6:,.0f} MB per repetition: the agent generates it and "
             "streams it through the cipher in 256 KiB chunks, so it needs no disk space for "

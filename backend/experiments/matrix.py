@@ -43,6 +43,7 @@ AXIS_PARAMETERS: dict[str, str] = {
     "data_sizes": "data sizes",
     "repetitions": "repetitions",
     "window_ms": "window",
+    "crypto_library": "crypto library",
     "device_ids": "devices",
 }
 AXES_MAX = 8
@@ -266,6 +267,13 @@ _MESSAGING = {*MESSAGING_PARAMETERS, "network_profile", "device_ids"}
 # Which parameters mean something in each experiment kind (an axis of another is refused).
 KIND_AXIS_PARAMETERS: dict[str, set[str]] = {
     "messaging": _MESSAGING,
-    "cipher_bench": {"mechanisms", "data_sizes", "repetitions", "device_ids"},
-    "throughput": {"mechanisms", "data_sizes", "repetitions", "window_ms", "device_ids"},
+    "cipher_bench": {"mechanisms", "data_sizes", "repetitions", "crypto_library", "device_ids"},
+    "throughput": {
+        "mechanisms",
+        "data_sizes",
+        "repetitions",
+        "window_ms",
+        "crypto_library",
+        "device_ids",
+    },
 }

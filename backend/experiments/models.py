@@ -101,6 +101,15 @@ class Measurement(models.TextChoices):
     ACK = "ack", "Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)"
 
 
+class CryptoLibrary(models.TextChoices):
+    """What implements a cipher bench's or throughput run's mechanisms
+    (iotsecbench_contract.cryptolibs; throughput has no ``openssl-cli``)."""
+
+    PYCRYPTODOME = "pycryptodome", "pycryptodome"
+    OPENSSL = "openssl", "OpenSSL (cryptography binding)"
+    OPENSSL_CLI = "openssl-cli", "OpenSSL command (openssl enc)"
+
+
 # An experiment's matrix: how many runs one start may queue (cells x repeats).
 MATRIX_RUNS_MAX = 1000
 REPEATS_MAX = 100
@@ -170,6 +179,9 @@ class Experiment(models.Model):
     data_sizes = ArrayField(models.BigIntegerField(), default=list, blank=True)
     repetitions = models.PositiveIntegerField(default=100)
     window_ms = models.PositiveIntegerField(default=2000)
+    crypto_library = models.CharField(
+        max_length=16, choices=CryptoLibrary.choices, default=CryptoLibrary.PYCRYPTODOME
+    )
     devices = models.ManyToManyField(Device, related_name="experiments")
     # --- the matrix (experiments/matrix.py; docs/experiment-design.md) -------------------
     # The fields above are the fixed parameters; each axis gives a parameter (or several

@@ -117,3 +117,35 @@ def test_udp_target_refuses_anything_but_udp_host_port(url: str) -> None:
 
 def test_udp_target_gives_host_and_port() -> None:
     assert udp_target("udp://[2001:db8::1]:9999") == ("2001:db8::1", 9999)
+
+
+def test_crypto_library_is_left_out_of_the_job_when_it_is_the_default() -> None:
+    spec = {"mechanisms": ["aes-128-cbc"], "data_sizes": [16], "repetitions": 1}
+
+    assert CipherBenchSpec.parse(spec).to_dict() == spec
+    assert CipherBenchSpec.parse({**spec, "crypto_library": "pycryptodome"}).to_dict() == spec
+    assert CipherBenchSpec.parse({**spec, "crypto_library": "openssl-cli"}).to_dict() == {
+        **spec,
+        "crypto_library": "openssl-cli",
+    }
+    throughput = {**spec, "window_ms": 2000}
+    assert ThroughputSpec.parse(throughput).to_dict() == throughput
+    assert ThroughputSpec.parse({**throughput, "crypto_library": "openssl"}).to_dict() == {
+        **throughput,
+        "crypto_library": "openssl",
+    }
+
+
+def test_crypto_library_refuses_a_mechanism_it_does_not_provide_and_unknown_libraries() -> None:
+    spec = {"mechanisms": ["aes-128-cbc", "ed25519"], "data_sizes": [16], "repetitions": 1}
+
+    with pytest.raises(
+        JobSpecError, match="'ed25519' is not available in crypto library 'openssl'"
+    ) as exc:
+        CipherBenchSpec.parse({**spec, "crypto_library": "openssl"})
+    assert exc.value.field == "mechanisms"
+    with pytest.raises(
+        JobSpecError, match="must be one of pycryptodome, openssl, got 'openssl-cli'"
+    ) as exc:
+        ThroughputSpec.parse({**spec, "window_ms": 100, "crypto_library": "openssl-cli"})
+    assert exc.value.field == "crypto_library"

@@ -351,7 +351,7 @@ def test_child_reports_an_error_line_when_verification_fails(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(
-        registry, "create", lambda name, key=None: _Lossy(registry.describe("null"))
+        registry, "create", lambda name, key=None, library="": _Lossy(registry.describe("null"))
     )
     out = io.BytesIO()
 

@@ -228,3 +228,31 @@ def test_cipher_bench_job_is_rejected_as_malformed_when_chunk_samples_is_not_pos
 ) -> None:
     with pytest.raises(JobRejected, match=r"`upload.chunk_samples` is not a positive integer"):
         bench.job(mechanisms=["null"], data_sizes=[16], repetitions=1, chunk_samples=0)
+
+
+def test_cipher_bench_job_with_openssl_cli_uploads_the_openssl_processes_samples(
+    bench: Bench,
+) -> None:
+    job = bench.job(
+        mechanisms=["aes-128-cbc", "3des-cbc"],
+        data_sizes=[4096],
+        repetitions=2,
+        crypto_library="openssl-cli",
+    )
+
+    bench.executor.execute(job)
+
+    chunks = bench.platform.to(f"/api/agent/runs/{job.run_id}/samples/")
+    uploaded = [
+        Sample.from_line(line) for c in chunks for line in c.body.decode("ascii").splitlines()[1:]
+    ]
+    assert [(s.mechanism, s.operation, s.data_bytes, s.repetition) for s in uploaded] == [
+        (m, op, 4096, rep)
+        for m in ("aes-128-cbc", "3des-cbc")
+        for rep in range(2)
+        for op in ("encrypt", "decrypt")
+    ]
+    # One openssl process per sample: its own time and memory, one call.
+    assert all(s.calls == 1 and s.wall_ns > 100_000 for s in uploaded)
+    assert all(500 < s.peak_rss_kb < 16_000 for s in uploaded)
+    assert bench.progress.snapshot()["phase"] == DONE

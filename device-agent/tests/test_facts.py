@@ -96,9 +96,15 @@ def test_facts_report_installed_library_versions_when_collected() -> None:
 
     libraries = collect_facts()["libraries"]
 
+    from cryptography.hazmat.backends.openssl import backend
+
+    command = subprocess.run(["/usr/bin/openssl", "version"], capture_output=True, text=True)
     assert libraries == {
         "paho-mqtt": metadata.version("paho-mqtt"),
         "pycryptodome": metadata.version("pycryptodome"),
+        "cryptography": metadata.version("cryptography"),
+        "openssl": backend.openssl_version_text(),
+        "openssl-cli": command.stdout.strip(),
     }
 
 

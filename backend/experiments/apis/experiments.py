@@ -44,6 +44,7 @@ from experiments.models import (
     TOPIC_MAX_CHARS,
     CoapMethod,
     CoapType,
+    CryptoLibrary,
     Experiment,
     ExperimentKind,
     IntervalDistribution,
@@ -111,6 +112,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "data_sizes",
             "repetitions",
             "window_ms",
+            "crypto_library",
             "device_ids",
             "network_profile",
             "network_profile_name",
@@ -217,6 +219,14 @@ class ExperimentInputSerializer(StrictSerializer):
         f"{MAX_THROUGHPUT_REPETITIONS}.",
     )
     window_ms = bounded_int(MIN_WINDOW_MS, MAX_WINDOW_MS, default=2000)
+    crypto_library = serializers.ChoiceField(
+        choices=CryptoLibrary.choices,
+        default=CryptoLibrary.PYCRYPTODOME,
+        help_text="Cipher benchmark and throughput: what implements the mechanisms. "
+        "pycryptodome (default); openssl, OpenSSL in-process through the cryptography "
+        "binding; openssl-cli (cipher benchmark only), the openssl enc command timed as a "
+        "process. A mechanism the library does not provide is refused.",
+    )
     device_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1)
     network_profile = serializers.UUIDField(
         required=False,

@@ -11,7 +11,7 @@ from experiments.kinds.base import sample_kind
 from experiments.models import ExperimentKind
 from experiments.rules import datagram_errors, sample_errors, spec_errors
 
-SPEC_FIELDS = ("mechanisms", "data_sizes", "repetitions", "window_ms")
+SPEC_FIELDS = ("mechanisms", "data_sizes", "repetitions", "window_ms", "crypto_library")
 
 
 def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -31,6 +31,7 @@ from experiments.matrix import Cell
 from experiments.models import (
     CoapMethod,
     CoapType,
+    CryptoLibrary,
     Experiment,
     ExperimentKind,
     IntervalDistribution,
@@ -105,6 +106,7 @@ def experiment_create(
     data_sizes: Sequence[int] = (),
     repetitions: int = 100,
     window_ms: int = 2000,
+    crypto_library: str = CryptoLibrary.PYCRYPTODOME,
     network_profile: NetworkProfile | None = None,
     axes: Sequence[dict[str, Any]] = (),
     exclusions: Sequence[Cell] = (),
@@ -150,6 +152,7 @@ def experiment_create(
         data_sizes=list(data_sizes),
         repetitions=repetitions,
         window_ms=window_ms,
+        crypto_library=crypto_library,
         network_profile=network_profile,
         axes=list(axes),
         exclusions=list(exclusions),

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from iotsecbench_contract.brokerurl import redact_url
+from iotsecbench_contract.cryptolibs import OPENSSL_CLI
 from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 from iotsecbench_contract.mechanisms import MECHANISMS
 
@@ -26,6 +27,7 @@ from experiments.models import (
     Transport,
 )
 from measurements.models import BenchSample
+from results.services.cryptolib_methods import cli_timing_sentence, library_of, library_sentence
 from results.services.methods_ack import MEASURED, AckWords, coap_ack_method, mqtt_ack_method
 from results.services.summaries import RunStatistics
 from results.statistics import CI_METHOD, CI_METHOD_T, CONFIDENCE
@@ -431,6 +433,7 @@ def throughput_methods_paragraph(*, run: Run) -> str:
         f"over UDP {sink}, in the agent's process with the garbage collector off; a "
         "window's rate is the packets completed divided by its wall time "
         "(perf_counter_ns), and its CPU time is the process's (process_time_ns).",
+        library_sentence(spec, devices),
         _stored(planned, stored, "windows"),
         "Per device, mechanism, payload and mode we report the mean rate in packets per "
         f"second with its sample standard deviation ({_N_MINUS_ONE}) over the windows.",
@@ -440,22 +443,29 @@ def throughput_methods_paragraph(*, run: Run) -> str:
 
 def cipher_bench_methods_paragraph(*, run: Run) -> str:
     """The methods paragraph of a cipher-benchmark run: platform and agent versions, devices
-    and their facts, mechanisms, data sizes and repetitions, how each sample was timed
-    (device-agent cipherbench.py), the counts, and the statistics reported (the summary
-    export holds their values)."""
+    and their facts, mechanisms, data sizes and repetitions, the crypto library, how each
+    sample was timed (device-agent cipherbench.py, or opensslcli.py for ``openssl-cli``),
+    the counts, and the statistics reported (the summary export holds their values)."""
     spec = run.spec
     devices, planned, stored = _sample_counts(run)
     repetitions = _count(spec.get("repetitions", _UNKNOWN))
+    if library_of(spec) == OPENSSL_CLI:
+        timing = cli_timing_sentence(_mechanisms(spec), _sizes(spec), repetitions)
+    else:
+        timing = (
+            f"Each device timed {_mechanisms(spec)} on {_sizes(spec)} of pseudo-random data, "
+            f"{repetitions} repetitions of each mechanism, size and direction (encrypt and "
+            "decrypt, or sign and verify), in a fresh child process per mechanism and size "
+            "after an unrecorded warm-up, with the garbage collector off; each repetition's "
+            "wall time (perf_counter_ns) and CPU time (process_time_ns) were taken around the "
+            "mechanism's calls only (a repetition of an operation shorter than 1 ms timed up "
+            "to 1 ms of back-to-back calls, their number stored with each sample, and reports "
+            "their mean per call), and the peak memory is the child's resident high-water "
+            "mark (VmHWM)."
+        )
     body = [
-        f"Each device timed {_mechanisms(spec)} on {_sizes(spec)} of pseudo-random data, "
-        f"{repetitions} repetitions of each mechanism, size and direction (encrypt and "
-        "decrypt, or sign and verify), in a fresh child process per mechanism and size after "
-        "an unrecorded warm-up, with the garbage collector off; each repetition's wall time "
-        "(perf_counter_ns) and CPU time (process_time_ns) were taken around the mechanism's "
-        "calls only (a repetition of an operation shorter than 1 ms timed up to 1 ms of "
-        "back-to-back calls, their number stored with each sample, and reports their mean "
-        "per call), and the peak "
-        "memory is the child's resident high-water mark (VmHWM).",
+        timing,
+        library_sentence(spec, devices),
         _stored(planned, stored, "samples"),
         "Per device, mechanism, data size and direction we report the mean wall time with its "
         f"sample variance and standard deviation ({_N_MINUS_ONE}), the mean CPU time, the peak "

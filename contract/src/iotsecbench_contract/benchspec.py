@@ -16,6 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from iotsecbench_contract.cryptolibs import (
+    CIPHER_BENCH_LIBRARIES,
+    DEFAULT_LIBRARY,
+    THROUGHPUT_LIBRARIES,
+    check_library,
+    library_field,
+)
 from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.jobspec import int_field
 from iotsecbench_contract.limits import (
@@ -38,11 +45,13 @@ DEFAULT_WINDOW_MS = 2000  # the throughput paper's window
 @dataclass(frozen=True)
 class CipherBenchSpec:
     """A cipher benchmark: every mechanism timed on every data size, ``repetitions`` times
-    each. ``none`` does nothing to time (``null`` is the floor)."""
+    each. ``none`` does nothing to time (``null`` is the floor). ``crypto_library`` is
+    what implements them (``cryptolibs``)."""
 
     mechanisms: tuple[str, ...]
     data_sizes: tuple[int, ...]
     repetitions: int
+    crypto_library: str = DEFAULT_LIBRARY
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> CipherBenchSpec:
@@ -54,18 +63,25 @@ class CipherBenchSpec:
                 "spec.mechanisms: mechanism 'none' does nothing to measure; 'null' is the floor",
                 field="mechanisms",
             )
+        library = library_field(spec, CIPHER_BENCH_LIBRARIES)
+        check_library(library, mechanisms)
         return cls(
             mechanisms=mechanisms,
             data_sizes=data_sizes_field(spec, MAX_BENCH_DATA_BYTES, "data size"),
             repetitions=repetitions,
+            crypto_library=library,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The spec's fields; ``crypto_library`` only when not the default."""
+        fields: dict[str, Any] = {
             "mechanisms": list(self.mechanisms),
             "data_sizes": list(self.data_sizes),
             "repetitions": self.repetitions,
         }
+        if self.crypto_library != DEFAULT_LIBRARY:
+            fields["crypto_library"] = self.crypto_library
+        return fields
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,7 @@ class ThroughputSpec:
     repetitions: int
     window_ms: int = DEFAULT_WINDOW_MS
     target: str | None = None
+    crypto_library: str = DEFAULT_LIBRARY
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> ThroughputSpec:
@@ -88,8 +105,11 @@ class ThroughputSpec:
             if not isinstance(target, str):
                 raise JobSpecError("spec.target must be a string udp://host:port", field="target")
             udp_target(target)
+        mechanisms = mechanisms_field(spec)
+        library = library_field(spec, THROUGHPUT_LIBRARIES)
+        check_library(library, mechanisms)
         return cls(
-            mechanisms=mechanisms_field(spec),
+            mechanisms=mechanisms,
             data_sizes=data_sizes_field(
                 spec, MAX_UDP_PAYLOAD, "payload size", ", the largest UDP payload"
             ),
@@ -98,10 +118,12 @@ class ThroughputSpec:
                 {"window_ms": DEFAULT_WINDOW_MS, **spec}, "window_ms", MIN_WINDOW_MS, MAX_WINDOW_MS
             ),
             target=target,
+            crypto_library=library,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec's fields; ``target`` only when set."""
+        """The spec's fields; ``target`` only when set, ``crypto_library`` only when not
+        the default."""
         fields: dict[str, Any] = {
             "mechanisms": list(self.mechanisms),
             "data_sizes": list(self.data_sizes),
@@ -110,6 +132,8 @@ class ThroughputSpec:
         }
         if self.target is not None:
             fields["target"] = self.target
+        if self.crypto_library != DEFAULT_LIBRARY:
+            fields["crypto_library"] = self.crypto_library
         return fields
 
 

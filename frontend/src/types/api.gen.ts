@@ -1422,6 +1422,13 @@ export interface components {
          * @enum {string}
          */
         ConfidenceEnum: "high" | "medium" | "low";
+        /**
+         * @description * `pycryptodome` - pycryptodome
+         *     * `openssl` - OpenSSL (cryptography binding)
+         *     * `openssl-cli` - OpenSSL command (openssl enc)
+         * @enum {string}
+         */
+        CryptoLibraryEnum: "pycryptodome" | "openssl" | "openssl-cli";
         CsrfToken: {
             csrf_token: string;
         };
@@ -1539,6 +1546,15 @@ export interface components {
             repetitions: number;
             /** @default 2000 */
             window_ms: number;
+            /**
+             * @description Cipher benchmark and throughput: what implements the mechanisms. pycryptodome (default); openssl, OpenSSL in-process through the cryptography binding; openssl-cli (cipher benchmark only), the openssl enc command timed as a process. A mechanism the library does not provide is refused.
+             *
+             *     * `pycryptodome` - pycryptodome
+             *     * `openssl` - OpenSSL (cryptography binding)
+             *     * `openssl-cli` - OpenSSL command (openssl enc)
+             * @default pycryptodome
+             */
+            crypto_library: components["schemas"]["CryptoLibraryEnum"];
             device_ids: string[];
             /**
              * Format: uuid
@@ -1659,6 +1675,7 @@ export interface components {
             readonly data_sizes: number[];
             readonly repetitions: number;
             readonly window_ms: number;
+            readonly crypto_library: components["schemas"]["CryptoLibraryEnum"];
             readonly device_ids: string[];
             /** Format: uuid */
             readonly network_profile: string | null;
@@ -1798,6 +1815,15 @@ export interface components {
             repetitions: number;
             /** @default 2000 */
             window_ms: number;
+            /**
+             * @description Cipher benchmark and throughput: what implements the mechanisms. pycryptodome (default); openssl, OpenSSL in-process through the cryptography binding; openssl-cli (cipher benchmark only), the openssl enc command timed as a process. A mechanism the library does not provide is refused.
+             *
+             *     * `pycryptodome` - pycryptodome
+             *     * `openssl` - OpenSSL (cryptography binding)
+             *     * `openssl-cli` - OpenSSL command (openssl enc)
+             * @default pycryptodome
+             */
+            crypto_library: components["schemas"]["CryptoLibraryEnum"];
             device_ids: string[];
             /**
              * Format: uuid

@@ -76,6 +76,18 @@ DESIGNS: dict[str, dict[str, Any]] = {
     "profile": {"network_profile": "PROFILE"},
     "cipher-bench": {"kind": "cipher_bench", **BENCH},
     "throughput": {"kind": "throughput", **BENCH, "window_ms": 100},
+    "cipher-bench-openssl-cli": {
+        "kind": "cipher_bench",
+        **BENCH,
+        "mechanisms": ["aes-128-cbc", "rc4"],
+        "crypto_library": "openssl-cli",
+    },
+    "throughput-openssl": {
+        "kind": "throughput",
+        **BENCH,
+        "window_ms": 100,
+        "crypto_library": "openssl",
+    },
     # At the contract's limits (iotsecbench_contract.limits), through its dataclasses.
     "cipher-bench-limits": {
         "kind": "cipher_bench",

@@ -221,3 +221,40 @@ def test_throughput_methods_paragraph_names_the_window_and_both_modes(make_bench
         "2 windows were stored.",  # no planned total recorded
     ):
         assert expected in text
+
+
+@pytest.mark.django_db
+def test_methods_paragraph_names_the_crypto_library_and_its_reported_version(make_bench_run):
+    default = make_bench_run({"pi-a": AES})
+    text = run_methods(run=default.run, statistics=_no_statistics)
+    assert "The mechanisms were those of pycryptodome (pycryptodome 4.4.0)." in text
+
+    spec = bench_spec(mechanisms=["aes-128-cbc"], crypto_library="openssl")
+    made = make_bench_run({"pi-a": AES}, spec=spec)
+    made.run.run_devices.update(
+        facts={**FACTS, "libraries": {"cryptography": "50.0.2", "openssl": "OpenSSL 3.5.4"}}
+    )
+    text = run_methods(run=made.run, statistics=_no_statistics)
+    assert (
+        "The mechanisms were those of OpenSSL in the agent's process through the cryptography "
+        "binding (cryptography 50.0.2, OpenSSL 3.5.4)." in text
+    )
+    assert "(VmHWM)" in text
+
+
+@pytest.mark.django_db
+def test_openssl_cli_methods_paragraph_says_each_repetition_is_an_openssl_process(
+    make_bench_run,
+):
+    spec = bench_spec(mechanisms=["aes-128-cbc"], crypto_library="openssl-cli")
+    made = make_bench_run({"pi-a": AES}, spec=spec)
+    text = run_methods(run=made.run, statistics=_no_statistics)
+    for expected in (
+        "Each device ran openssl enc with AES-128-CBC on files of 16 B and 8 KiB",
+        "its peak memory the process's own resident high-water mark (ru_maxrss from wait4",
+        "The mechanisms were those of the OpenSSL command (openssl enc), one process per "
+        "operation (version not reported).",
+    ):
+        assert expected in text
+    assert "VmHWM" not in text
+    assert "child process per mechanism" not in text

@@ -38,7 +38,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import IO, Callable
 
+from iotsecbench_contract.cryptolibs import OPENSSL, PYCRYPTODOME
+
 from iotsecbench_agent.cipherbench.streams import Stream, VerificationFailed, make_stream
+from iotsecbench_agent.errors import AgentError
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, SecurityError
 
@@ -69,6 +72,10 @@ MIN_REPETITION_NS = 1_000_000
 MAX_CALLS = 100_000
 
 
+class BenchFailed(AgentError):
+    """A batch could not be measured: a decrypt or verify failed, or the child died."""
+
+
 @dataclass(frozen=True)
 class Batch:
     """One (mechanism, data size): what its child process needs."""
@@ -79,6 +86,7 @@ class Batch:
     key: bytes
     stream: bool
     chunk_bytes: int
+    library: str = PYCRYPTODOME
 
     def to_json(self) -> str:
         return json.dumps({**asdict(self), "key": self.key.hex()})
@@ -93,6 +101,7 @@ class Batch:
             key=bytes.fromhex(data["key"]),
             stream=bool(data["stream"]),
             chunk_bytes=int(data["chunk_bytes"]),
+            library=str(data.get("library", PYCRYPTODOME)),
         )
 
 
@@ -280,7 +289,12 @@ def measurer(batch: Batch) -> Measure:
     over ``size`` bytes (a streamed batch: always one repetition of one pass)."""
     rng = random.Random(DATA_SEED)  # noqa: S311 - benchmark data, not key material
     if batch.stream:
-        stream = make_stream(batch.mechanism, batch.key)
+        if batch.library == OPENSSL:
+            from iotsecbench_agent.cipherbench.openssl_streams import make_openssl_stream
+
+            stream = make_openssl_stream(batch.mechanism, batch.key)
+        else:
+            stream = make_stream(batch.mechanism, batch.key)
         buffer = rng.randbytes(batch.chunk_bytes)
 
         def streamed(size: int, count: int, calls: int) -> list[Repetition]:
@@ -288,7 +302,7 @@ def measurer(batch: Batch) -> Measure:
             return [(fwd.wall_ns, fwd.cpu_ns, bwd.wall_ns, bwd.cpu_ns)]
 
         return streamed
-    mechanism = registry.create(batch.mechanism, key=batch.key or None)
+    mechanism = registry.create(batch.mechanism, key=batch.key or None, library=batch.library)
     payload = rng.randbytes(batch.data_bytes)
     return lambda size, count, calls: oneshot_block(mechanism, payload, count, calls)
 

@@ -18,6 +18,8 @@ import argparse
 from dataclasses import asdict
 from typing import Any
 
+from iotsecbench_contract.cryptolibs import CIPHER_BENCH_LIBRARIES
+
 from iotsecbench_agent.cipherbench.engine import (
     BenchFailed,
     BenchPlan,
@@ -51,6 +53,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         repetitions=DEFAULT_REPETITIONS,
         repetitions_help="timed repetitions per mechanism, operation and size",
     )
+    cli.add_library_argument(parser, CIPHER_BENCH_LIBRARIES)
     cli.add_output_arguments(parser, samples_help="also write every sample to FILE (the §7 CSV)")
     return parser
 
@@ -70,7 +73,7 @@ def _sample(sample: Sample) -> Sample:
 def _plan(args: argparse.Namespace) -> BenchPlan:
     sizes = cli.grid_of(args, benchable_mechanisms(), "--size 16 --size 8K")
     repetitions = cli.int_arg(args.repetitions, "--repetitions")
-    return BenchPlan.of(args.mechanism, sizes, repetitions)
+    return BenchPlan.of(args.mechanism, sizes, repetitions, args.crypto_library)
 
 
 def _json_row(summary: Summary) -> dict[str, Any]:

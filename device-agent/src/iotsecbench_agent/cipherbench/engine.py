@@ -63,11 +63,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from iotsecbench_contract.benchspec import CipherBenchSpec
+from iotsecbench_contract.cryptolibs import OPENSSL_CLI, PYCRYPTODOME
 from iotsecbench_contract.mechanisms import NONE
 
-from iotsecbench_agent.cipherbench.child import Batch
+from iotsecbench_agent.cipherbench import opensslcli
+from iotsecbench_agent.cipherbench.child import Batch, BenchFailed
 from iotsecbench_agent.cipherbench.streams import generate_key, operations
-from iotsecbench_agent.errors import AgentError, RunAborted, UnsupportedJob
+from iotsecbench_agent.errors import RunAborted, UnsupportedJob
 from iotsecbench_agent.kinds.plan import CellSummary, contract_spec, grid_total, group_by_cell
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.lightweight_mechanisms import native_available
@@ -86,9 +88,7 @@ READ_BYTES = 65536
 STDERR_TAIL_BYTES = 2000
 CHILD_CODE = "from iotsecbench_agent.cipherbench.child import main; main()"
 
-
-class BenchFailed(AgentError):
-    """A batch could not be measured: a decrypt or verify failed, or the child died."""
+__all__ = ["BenchFailed", "BenchPlan", "Summary", "run_batch", "run_plan", "summarize"]
 
 
 @dataclass(frozen=True)
@@ -98,24 +98,36 @@ class BenchPlan:
     mechanisms: tuple[str, ...]
     data_sizes: tuple[int, ...]
     repetitions: int
+    crypto_library: str = PYCRYPTODOME
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> BenchPlan:
         """The plan of a §7 spec (iotsecbench_contract.benchspec.CipherBenchSpec, the
-        platform's checks and limits) whose mechanisms run here, or UnsupportedJob saying
-        what is wrong with it."""
+        platform's checks and limits, among them that the crypto library provides every
+        mechanism) whose mechanisms run here, or UnsupportedJob saying what is wrong."""
         checked = contract_spec(CipherBenchSpec.parse, spec)
         for name in checked.mechanisms:
             check_mechanism(name)
-        return cls(checked.mechanisms, checked.data_sizes, checked.repetitions)
+        if checked.crypto_library == OPENSSL_CLI:
+            opensslcli.check_available()
+        return cls(
+            checked.mechanisms, checked.data_sizes, checked.repetitions, checked.crypto_library
+        )
 
     @classmethod
-    def of(cls, mechanisms: Sequence[str], sizes: Sequence[int], repetitions: int) -> BenchPlan:
+    def of(
+        cls,
+        mechanisms: Sequence[str],
+        sizes: Sequence[int],
+        repetitions: int,
+        crypto_library: str = PYCRYPTODOME,
+    ) -> BenchPlan:
         """The plan of the command line's values, checked as a job's spec."""
         spec = {
             "mechanisms": list(mechanisms),
             "data_sizes": list(sizes),
             "repetitions": repetitions,
+            "crypto_library": crypto_library,
         }
         return cls.parse(spec)
 
@@ -155,7 +167,11 @@ def run_plan(
     """Measure every batch of ``plan`` in order, calling ``emit`` per sample as it comes.
 
     Raises BenchFailed (a decrypt/verify failed, a child died), RunAborted (``stop`` set).
+    ``openssl-cli`` plans are measured by ``opensslcli`` (the ``openssl enc`` command).
     """
+    if plan.crypto_library == OPENSSL_CLI:
+        opensslcli.run_plan(plan.mechanisms, plan.data_sizes, plan.repetitions, emit, stop)
+        return
     for mechanism in plan.mechanisms:
         if stop is not None and stop.is_set():
             raise RunAborted("stopped between batches")
@@ -168,6 +184,7 @@ def run_plan(
                 key=key,
                 stream=size > stream_above,
                 chunk_bytes=chunk_bytes,
+                library=plan.crypto_library,
             )
             run_batch(batch, emit=emit, stop=stop)
 

@@ -210,8 +210,12 @@ class HmacStream(Stream):
         super().__init__()
         self._key = key
 
+    def new_mac(self) -> Any:
+        """A keyed HMAC-SHA256 object with ``update`` and ``digest`` (the library's)."""
+        return HMAC.new(self._key, digestmod=SHA256)
+
     def start_forward(self) -> None:
-        self._mac = HMAC.new(self._key, digestmod=SHA256)
+        self._mac = self.new_mac()
 
     def forward(self, chunk: bytes, last: bool) -> bytes:
         self._mac.update(chunk)
@@ -221,7 +225,7 @@ class HmacStream(Stream):
         self.trailer = self._mac.digest()
 
     def start_backward(self) -> None:
-        self._check = HMAC.new(self._key, digestmod=SHA256)
+        self._check = self.new_mac()
 
     def backward(self, piece: bytes, last: bool) -> bytes:
         self._check.update(piece)

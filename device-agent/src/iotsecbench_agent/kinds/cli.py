@@ -65,6 +65,16 @@ def add_grid_arguments(
     )
 
 
+def add_library_argument(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+    """``--crypto-library NAME`` (the spec's ``crypto_library``; default pycryptodome)."""
+    parser.add_argument(
+        "--crypto-library",
+        choices=list(choices),
+        default=choices[0],
+        help=f"the library that implements the mechanisms (default {choices[0]})",
+    )
+
+
 def add_output_arguments(parser: argparse.ArgumentParser, *, samples_help: str) -> None:
     """``--json`` and ``--samples FILE``."""
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")

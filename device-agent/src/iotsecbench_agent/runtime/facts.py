@@ -16,7 +16,11 @@ from typing import Any
 from iotsecbench_agent import __version__
 
 # Distribution names as pip knows them; the keys are what the platform displays.
-LIBRARIES = {"paho-mqtt": "paho-mqtt", "pycryptodome": "pycryptodome"}
+LIBRARIES = {
+    "paho-mqtt": "paho-mqtt",
+    "pycryptodome": "pycryptodome",
+    "cryptography": "cryptography",
+}
 
 Facts = dict[str, Any]
 
@@ -33,10 +37,32 @@ def collect_facts(root: Path = Path("/")) -> Facts:
         "os": os_pretty_name(root),
         "python_version": platform.python_version(),
         "agent_version": __version__,
-        "libraries": {name: _dist_version(dist) for name, dist in LIBRARIES.items()},
+        "libraries": {
+            **{name: _dist_version(dist) for name, dist in LIBRARIES.items()},
+            **openssl_versions(),
+        },
         "clock_offset_ns": None,
         "network_emulation": network_emulation(),
     }
+
+
+def openssl_versions() -> dict[str, str | None]:
+    """The crypto libraries' OpenSSLs (iotsecbench_contract.cryptolibs): ``openssl``, the
+    one ``cryptography`` bundles, and ``openssl-cli``, what ``openssl version`` prints
+    (None when the command is not installed)."""
+    from iotsecbench_agent.cipherbench import opensslcli
+
+    try:
+        from cryptography.hazmat.backends.openssl import backend
+
+        bundled: str | None = backend.openssl_version_text()
+    except ImportError:
+        bundled = None
+    try:
+        command: str | None = opensslcli.command_version()
+    except OSError:
+        command = None
+    return {"openssl": bundled, "openssl-cli": command}
 
 
 def network_emulation() -> dict[str, dict[str, Any]]:

@@ -17,6 +17,11 @@ one, a builder per name of that table (a test checks it builds exactly those).
   up to seconds to generate, and a run must not wait for it twice. A run that needs
   several distinct generated key pairs of one size (SRUP's controller and device) asks
   ``rsa_key`` for them by ``slot``.
+
+``library`` chooses the implementation (``iotsecbench_contract.cryptolibs``): pycryptodome
+(the default, every mechanism) or ``openssl`` (``openssl_mechanisms``, through the
+``cryptography`` binding): the same mechanism interface and framing from another provider.
+A mechanism the library does not provide raises ``MechanismNotProvided`` naming both.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from Crypto.PublicKey.ECC import EccKey
 from Crypto.PublicKey.RSA import RsaKey
 from Crypto.Signature import eddsa
 from iotsecbench_contract import mechanisms as contract
+from iotsecbench_contract.cryptolibs import OPENSSL, PYCRYPTODOME, provides
 from iotsecbench_contract.mechanisms import (
     AES_SIZES,
     HMAC_DEFAULT_KEY_BYTES,
@@ -100,14 +106,54 @@ def create(
     seed: int | None = None,
     *,
     random_bytes: RandomBytes | None = None,
+    library: str = PYCRYPTODOME,
 ) -> Mechanism:
-    """Build mechanism ``name`` for one run (see the module doc for ``key`` and ``seed``).
+    """Build mechanism ``name`` for one run (see the module doc for ``key`` and ``seed``)
+    with crypto library ``library``.
 
     ``random_bytes`` replaces os.urandom as the source of IVs and nonces: for known-answer
-    tests only. Raises UnknownMechanism or MechanismError (bad key, native module missing).
+    tests only. Raises UnknownMechanism, MechanismNotProvided or MechanismError (bad key,
+    native module missing).
     """
     entry = _entry(name)
-    return entry.build(entry.info, key, seed, random_bytes or DEFAULT_RANDOM)
+    check_provided(name, library)
+    rnd = random_bytes or DEFAULT_RANDOM
+    if library == PYCRYPTODOME or entry.info.kind in _NO_CRYPTO:
+        return entry.build(entry.info, key, seed, rnd)
+    from iotsecbench_agent.security import openssl_mechanisms
+
+    build = openssl_mechanisms.builders()[name]
+    return build(entry.info, symmetric_key(entry.info, key, seed), rnd)
+
+
+# Kinds with no cryptography: every in-process library runs the registry's own.
+_NO_CRYPTO = (contract.NONE, contract.NULL)
+
+
+class MechanismNotProvided(MechanismError):
+    """The mechanism exists but the chosen crypto library does not implement it."""
+
+
+def check_provided(name: str, library: str) -> None:
+    """MechanismNotProvided unless crypto library ``library`` provides mechanism ``name``."""
+    _entry(name)
+    if library == PYCRYPTODOME:  # every registered mechanism, the contract's and any other
+        return
+    if library != OPENSSL or not provides(library, name):
+        raise MechanismNotProvided(
+            f"mechanism {name!r} is not available in crypto library {library!r}"
+        )
+
+
+def library_version(library: str) -> str:
+    """What the run's methods name: the library and its version."""
+    if library == OPENSSL:
+        from iotsecbench_agent.security import openssl_mechanisms
+
+        return openssl_mechanisms.library_version()
+    import Crypto
+
+    return f"pycryptodome {Crypto.__version__}"
 
 
 def _entry(name: str) -> Entry:

@@ -6,7 +6,9 @@ through ``random_bytes``, the vector's IV or nonce), produces the published byte
 takes them back. CBC vectors run after a warm-up message, so the chaining trick of
 ``mechanisms.ChainedCbc`` is what they check. The native lightweight ciphers' vectors
 (``vectors_lightweight.VECTORS``, when that module is installed) run too, and are
-reported SKIP when the native module is not built on this device.
+reported SKIP when the native module is not built on this device. The vectors of every
+mechanism the ``openssl`` crypto library provides run a second time through it (lines
+marked ``[openssl]``): both libraries must give the published bytes.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Callable, Protocol, TextIO, cast
 
+from iotsecbench_contract.cryptolibs import OPENSSL, PYCRYPTODOME, provides
+
 from iotsecbench_agent.security import lightweight_mechanisms as lwc
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import (
@@ -27,7 +31,6 @@ from iotsecbench_agent.security.base import (
     SecurityError,
     SignatureError,
 )
-from iotsecbench_agent.security.mechanisms import AesCtr
 from iotsecbench_agent.security.vectors import VECTORS, Vector
 
 PASS = "PASS"  # noqa: S105 - a result label, not a password
@@ -47,9 +50,11 @@ class Result:
     mechanism: str
     source: str
     detail: str = ""
+    library: str = PYCRYPTODOME
 
     def line(self) -> str:
-        text = f"{self.status}  {self.mechanism:<20} {self.source}"
+        tag = "" if self.library == PYCRYPTODOME else f" [{self.library}]"
+        text = f"{self.status}  {self.mechanism:<20} {self.source}{tag}"
         return f"{text}: {self.detail}" if self.detail else text
 
 
@@ -115,38 +120,47 @@ def flip_last_bit(data: bytes) -> bytes:
     return data[:-1] + bytes((data[-1] ^ 1,))
 
 
-def check(vector: Vector) -> None:
-    """Raise Mismatch unless ``vector`` passes (see the module doc)."""
+class _Transform(Protocol):
+    def __call__(self, nonce: bytes, data: bytes, initial_value: int = 0) -> bytes: ...
+
+
+def check(vector: Vector, library: str = PYCRYPTODOME) -> None:
+    """Raise Mismatch unless ``vector`` passes through ``library`` (see the module doc)."""
     v = vector
+    lib = library
     if v.check == "cbc":
-        mech = registry.create(v.mechanism, v.key, random_bytes=Scripted(None, v.nonce))
+        mech = registry.create(
+            v.mechanism, v.key, random_bytes=Scripted(None, v.nonce), library=lib
+        )
         mech.unsecure(mech.secure(WARM_UP))
         wire = mech.secure(v.plaintext)
         expect("iv", wire[: len(v.nonce)], v.nonce)
         expect("ciphertext", wire[len(v.nonce) : len(v.nonce) + len(v.ciphertext)], v.ciphertext)
         expect("decryption", mech.unsecure(wire), v.plaintext)
     elif v.check == "ctr":
-        mech = registry.create(v.mechanism, v.key)
-        if not isinstance(mech, AesCtr):
+        transform: _Transform | None = getattr(
+            registry.create(v.mechanism, v.key, library=lib), "transform", None
+        )
+        if transform is None:
             raise Mismatch(f"{v.mechanism} is not an AES-CTR mechanism")
         nonce, counter = v.nonce[:8], int.from_bytes(v.nonce[8:], "big")
-        expect("ciphertext", mech.transform(nonce, v.plaintext, counter), v.ciphertext)
-        expect("decryption", mech.transform(nonce, v.ciphertext, counter), v.plaintext)
+        expect("ciphertext", transform(nonce, v.plaintext, counter), v.ciphertext)
+        expect("decryption", transform(nonce, v.ciphertext, counter), v.plaintext)
     elif v.check == "aead":
-        check_aead(v.mechanism, v.key, v.nonce, v.ad, v.plaintext, v.ciphertext)
+        check_aead(v.mechanism, v.key, v.nonce, v.ad, v.plaintext, v.ciphertext, lib)
     elif v.check == "stream":
-        mech = registry.create(v.mechanism, v.key, random_bytes=Scripted(v.nonce))
+        mech = registry.create(v.mechanism, v.key, random_bytes=Scripted(v.nonce), library=lib)
         wire = mech.secure(v.plaintext)
         expect("keystream", wire, v.nonce + v.ciphertext)
         expect("decryption", mech.unsecure(wire), v.plaintext)
     elif v.check in ("mac", "sign"):
-        mech = registry.create(v.mechanism, v.key)
+        mech = registry.create(v.mechanism, v.key, library=lib)
         wire = mech.secure(v.plaintext)
         expect("tag" if v.check == "mac" else "signature", wire[len(v.plaintext) :], v.ciphertext)
         expect("verification", mech.unsecure(wire), v.plaintext)
         expect_refused(mech, flip_last_bit(wire), SignatureError)
     elif v.check == "verify":
-        mech = registry.create(v.mechanism, v.key)
+        mech = registry.create(v.mechanism, v.key, library=lib)
         try:
             expect("verification", mech.unsecure(v.plaintext + v.ciphertext), v.plaintext)
         except SignatureError as exc:
@@ -157,9 +171,15 @@ def check(vector: Vector) -> None:
 
 
 def check_aead(
-    name: str, key: bytes, nonce: bytes, ad: bytes, plaintext: bytes, sealed: bytes
+    name: str,
+    key: bytes,
+    nonce: bytes,
+    ad: bytes,
+    plaintext: bytes,
+    sealed: bytes,
+    library: str = PYCRYPTODOME,
 ) -> None:
-    mech = registry.create(name, key, random_bytes=Scripted(nonce))
+    mech = registry.create(name, key, random_bytes=Scripted(nonce), library=library)
     if not hasattr(mech, "seal") or not hasattr(mech, "open"):
         raise Mismatch(f"{name} is not an AEAD mechanism")
     aead = cast(Sealing, mech)  # checked just above
@@ -204,9 +224,14 @@ def lightweight_vectors() -> Sequence[LightweightVector]:
 
 
 def results() -> Iterator[Result]:
-    """One Result per vector, built-in vectors first."""
+    """One Result per vector, built-in vectors first, then the built-in vectors of the
+    ``openssl`` library's mechanisms through it."""
     for vector in VECTORS:
         yield _run(vector.mechanism, vector.source, functools.partial(check, vector))
+    for vector in VECTORS:
+        if provides(OPENSSL, vector.mechanism):
+            run = functools.partial(check, vector, OPENSSL)
+            yield _run(vector.mechanism, vector.source, run, OPENSSL)
     native_ok = lwc.native_available()
     for lw in lightweight_vectors():
         if not native_ok:
@@ -215,14 +240,16 @@ def results() -> Iterator[Result]:
         yield _run(lw.mechanism, lw.source, functools.partial(check_lightweight, lw))
 
 
-def _run(mechanism: str, source: str, run: Callable[[], None]) -> Result:
+def _run(
+    mechanism: str, source: str, run: Callable[[], None], library: str = PYCRYPTODOME
+) -> Result:
     try:
         run()
     except Mismatch as exc:
-        return Result(FAIL, mechanism, source, str(exc))
+        return Result(FAIL, mechanism, source, str(exc), library)
     except (MechanismError, SecurityError, ValueError) as exc:
-        return Result(FAIL, mechanism, source, f"{type(exc).__name__}: {exc}")
-    return Result(PASS, mechanism, source)
+        return Result(FAIL, mechanism, source, f"{type(exc).__name__}: {exc}", library)
+    return Result(PASS, mechanism, source, library=library)
 
 
 def run_selftest(out: TextIO) -> int:

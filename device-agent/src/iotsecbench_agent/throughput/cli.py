@@ -20,6 +20,8 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from iotsecbench_contract.cryptolibs import THROUGHPUT_LIBRARIES
+
 from iotsecbench_agent.kinds import cli
 from iotsecbench_agent.kinds.cli import USAGE_ERROR
 from iotsecbench_agent.security import registry
@@ -66,6 +68,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="udp://HOST:PORT",
         help="send to this UDP receiver instead of the agent's own sink on 127.0.0.1",
     )
+    cli.add_library_argument(parser, THROUGHPUT_LIBRARIES)
     cli.add_output_arguments(
         parser, samples_help="also write every window's sample to FILE (§8 CSV)"
     )
@@ -96,6 +99,7 @@ def _plan(args: argparse.Namespace) -> ThroughputPlan:
         cli.int_arg(args.repetitions, "--repetitions"),
         window_ms=cli.int_arg(args.window_ms, "--window-ms"),
         target=Target.parse(args.target) if args.target else None,
+        crypto_library=args.crypto_library,
     )
 
 

@@ -185,7 +185,7 @@ class ThroughputEngine:
         """Build every mechanism with a fresh key (RSA key generation happens here, not in
         a window), open the sending socket, start the sink or resolve ``target``."""
         for name in self.plan.mechanisms:
-            self._mechanisms[name] = registry.create(name)
+            self._mechanisms[name] = registry.create(name, library=self.plan.crypto_library)
         target = self.plan.target
         if target is None:
             self.sink = UdpSink()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from iotsecbench_contract.benchspec import DEFAULT_WINDOW_MS, ThroughputSpec, udp_target
+from iotsecbench_contract.cryptolibs import PYCRYPTODOME
 from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.limits import MAX_UDP_PAYLOAD
 
@@ -49,6 +50,7 @@ class ThroughputPlan:
     repetitions: int
     window_ms: int = DEFAULT_WINDOW_MS
     target: Target | None = None
+    crypto_library: str = PYCRYPTODOME
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> ThroughputPlan:
@@ -62,7 +64,12 @@ class ThroughputPlan:
                 check_frame(name, size, registry.describe(name).overhead(size) + size)
         target = None if checked.target is None else Target.parse(checked.target)
         return cls(
-            checked.mechanisms, checked.data_sizes, checked.repetitions, checked.window_ms, target
+            checked.mechanisms,
+            checked.data_sizes,
+            checked.repetitions,
+            checked.window_ms,
+            target,
+            checked.crypto_library,
         )
 
     @classmethod
@@ -74,6 +81,7 @@ class ThroughputPlan:
         *,
         window_ms: int = DEFAULT_WINDOW_MS,
         target: Target | None = None,
+        crypto_library: str = PYCRYPTODOME,
     ) -> ThroughputPlan:
         """The plan of the command line's values, checked as a job's spec."""
         spec: dict[str, Any] = {
@@ -81,6 +89,7 @@ class ThroughputPlan:
             "data_sizes": list(sizes),
             "repetitions": repetitions,
             "window_ms": window_ms,
+            "crypto_library": crypto_library,
         }
         if target is not None:
             spec["target"] = str(target)

@@ -67,12 +67,15 @@ export const TEST_INTERVAL_SEED = 3_141_592_653;
 
 /** What a run is dispatched with, as the backend's experiments/services/designs.py freezes it. */
 const runSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] => {
+  // The contract's to_dict: crypto_library only when not the default.
+  const library = experiment.crypto_library === 'pycryptodome' ? {} : { crypto_library: experiment.crypto_library };
   switch (experiment.kind) {
     case 'cipher_bench':
       return {
         mechanisms: experiment.mechanisms,
         data_sizes: experiment.data_sizes,
         repetitions: experiment.repetitions,
+        ...library,
       };
     case 'throughput':
       return {
@@ -80,6 +83,7 @@ const runSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] => {
         data_sizes: experiment.data_sizes,
         repetitions: experiment.repetitions,
         window_ms: experiment.window_ms,
+        ...library,
       };
     case 'messaging':
       return {

@@ -77,6 +77,13 @@ export const ALL_QOS_LEVELS = [-1, 0, 1, 2] as const satisfies readonly Experime
  */
 export const MEASUREMENTS = ['round_trip', 'one_way', 'ack'] as const satisfies readonly ExperimentInput['measurement'][];
 /**
+ * What implements a cipher benchmark's or throughput experiment's mechanisms: pycryptodome,
+ * OpenSSL in-process (the cryptography binding) or, for a cipher benchmark only, the openssl
+ * command. The server refuses a mechanism the library does not provide, naming both.
+ */
+export const CRYPTO_LIBRARIES = ['pycryptodome', 'openssl', 'openssl-cli'] as const satisfies readonly ExperimentInput['crypto_library'][];
+export const THROUGHPUT_CRYPTO_LIBRARIES = ['pycryptodome', 'openssl'] as const satisfies readonly ExperimentInput['crypto_library'][];
+/**
  * How the gaps between a device's messages are drawn: all equal to the interval, or random
  * with the interval as their mean (uniform on 0 to 2 × interval, or exponential: Poisson
  * arrivals). Each run stores the seed of its random gaps in its spec.
@@ -191,6 +198,7 @@ export const cipherBenchInputSchema = z.object({
     .max(BENCH_MECHANISMS_MAX, { error: `Choose at most ${BENCH_MECHANISMS_MAX} mechanisms.` }),
   data_sizes: sizeList('data size', BENCH_DATA_SIZE_MAX_BYTES, '1 GiB'),
   repetitions: repetitions(BENCH_REPETITIONS_MAX),
+  crypto_library: z.enum(CRYPTO_LIBRARIES, { error: 'Choose a crypto library.' }),
   device_ids: commonFields.device_ids,
 });
 
@@ -209,6 +217,7 @@ export const throughputInputSchema = z.object({
   window_ms: wholeNumber('Window')
     .min(WINDOW_MS_MIN, { error: `The window must be at least ${WINDOW_MS_MIN} ms.` })
     .max(WINDOW_MS_MAX, { error: `The window must be at most ${WINDOW_MS_MAX} ms.` }),
+  crypto_library: z.enum(THROUGHPUT_CRYPTO_LIBRARIES, { error: 'Choose pycryptodome or OpenSSL.' }),
   device_ids: commonFields.device_ids,
 });
 
@@ -239,6 +248,7 @@ export const EXPERIMENT_DEFAULTS = {
   measurement: 'round_trip',
   repetitions: 100,
   window_ms: 2000,
+  crypto_library: 'pycryptodome',
 } as const satisfies Partial<ExperimentInput>;
 
 /**
@@ -251,6 +261,7 @@ export const THROUGHPUT_DEFAULTS = {
   data_sizes: [1, 1280],
   repetitions: 10,
   window_ms: EXPERIMENT_DEFAULTS.window_ms,
+  crypto_library: EXPERIMENT_DEFAULTS.crypto_library,
 } as const satisfies Partial<ExperimentInput>;
 
 // openapi-typescript marks every field with a server default as required, but a request may

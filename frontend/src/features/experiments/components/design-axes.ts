@@ -28,8 +28,8 @@ export const KIND_AXIS_PARAMETERS = {
     'network_profile',
     'device_ids',
   ],
-  cipher_bench: ['mechanisms', 'data_sizes', 'repetitions', 'device_ids'],
-  throughput: ['mechanisms', 'data_sizes', 'repetitions', 'window_ms', 'device_ids'],
+  cipher_bench: ['mechanisms', 'data_sizes', 'repetitions', 'crypto_library', 'device_ids'],
+  throughput: ['mechanisms', 'data_sizes', 'repetitions', 'window_ms', 'crypto_library', 'device_ids'],
 } as const satisfies Record<ExperimentKind, readonly string[]>;
 
 export type AxisParameter = (typeof KIND_AXIS_PARAMETERS)[ExperimentKind][number];
@@ -54,6 +54,7 @@ export const AXIS_EDITORS: Record<AxisParameter, AxisEditor> = {
   interval_distribution: 'choice',
   measurement: 'choice',
   network_profile: 'choice',
+  crypto_library: 'choice',
   payload_size: 'numbers',
   message_count: 'numbers',
   interval_ms: 'numbers',
@@ -85,6 +86,7 @@ export const AXIS_PARAMETER_LABELS: Record<AxisParameter, string> = {
   data_sizes: 'data sizes',
   repetitions: 'repetitions',
   window_ms: 'window',
+  crypto_library: 'crypto library',
   device_ids: 'devices',
 };
 

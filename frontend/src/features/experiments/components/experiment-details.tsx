@@ -15,6 +15,7 @@ import { ExperimentRunsTable } from './experiment-runs-table';
 import {
   COAP_METHOD_LABELS,
   COAP_TYPE_LABELS,
+  CRYPTO_LIBRARY_LABELS,
   describeCell,
   INTERVAL_DISTRIBUTION_LABELS,
   MEASUREMENT_LABELS,
@@ -101,6 +102,8 @@ const CipherBenchParameters = ({ experiment, catalogue }: { experiment: Experime
     <dd>{experiment.data_sizes.map(formatDataSize).join(', ')}</dd>
     <dt>Repetitions</dt>
     <dd>{experiment.repetitions}</dd>
+    <dt>Crypto library</dt>
+    <dd>{CRYPTO_LIBRARY_LABELS[experiment.crypto_library]}</dd>
   </>
 );
 
@@ -114,6 +117,8 @@ const ThroughputParameters = ({ experiment, catalogue }: { experiment: Experimen
     <dd>{experiment.repetitions}</dd>
     <dt>Window (ms)</dt>
     <dd>{experiment.window_ms}</dd>
+    <dt>Crypto library</dt>
+    <dd>{CRYPTO_LIBRARY_LABELS[experiment.crypto_library]}</dd>
   </>
 );
 

@@ -41,6 +41,11 @@ export const INTERVAL_DISTRIBUTION_LABELS: Record<Experiment['interval_distribut
   uniform: 'Uniform random (0 to 2 x interval)',
   exponential: 'Exponential (Poisson arrivals)',
 };
+export const CRYPTO_LIBRARY_LABELS: Record<Experiment['crypto_library'], string> = {
+  pycryptodome: 'pycryptodome',
+  openssl: 'OpenSSL (cryptography binding)',
+  'openssl-cli': 'OpenSSL command (openssl enc)',
+};
 export const MEASUREMENT_LABELS: Record<Experiment['measurement'], string> = {
   round_trip: 'Round trip',
   one_way: 'One way (controller to device)',
@@ -81,6 +86,8 @@ export const describeValue = (parameter: string, value: unknown, names: ValueNam
       return fromMap(INTERVAL_DISTRIBUTION_LABELS, value);
     case 'measurement':
       return fromMap(MEASUREMENT_LABELS, value);
+    case 'crypto_library':
+      return fromMap(CRYPTO_LIBRARY_LABELS, value);
     case 'qos':
       return `QoS ${qosLabel(Number(value))}`;
     case 'security':

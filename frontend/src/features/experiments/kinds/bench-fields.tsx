@@ -1,9 +1,11 @@
 import { useMemo } from 'react';
 
-import { InputField } from '@/components/ui/form-field';
+import { InputField, SelectField } from '@/components/ui/form-field';
+
 
 import { groupByFamily } from '../components/catalogue';
 import type { Drafts } from '../components/experiment-form-values';
+import { CRYPTO_LIBRARY_LABELS } from '../components/labels';
 import { MechanismFieldset } from '../components/mechanism-fieldset';
 import { VaryingField } from '../components/vary-controls';
 
@@ -103,3 +105,32 @@ export const RepetitionsField = <D extends BenchDraft>({
     />
   </VaryingField>
 );
+
+type CryptoLibraryFieldProps = {
+  /** The libraries the kind offers (throughput has no openssl-cli). */
+  libraries: readonly (keyof typeof CRYPTO_LIBRARY_LABELS)[];
+  value: string;
+  error?: string[];
+  onChange: FieldChange;
+  vary: KindFieldsProps<'cipher_bench'>['vary'];
+};
+
+const CRYPTO_LIBRARY_HINT =
+  'What implements the mechanisms. A mechanism the library does not provide is refused, naming both.';
+
+/** The "Crypto library" select: pycryptodome, OpenSSL in-process or the openssl command. */
+export const CryptoLibraryField = ({ libraries, value, error, onChange, vary }: CryptoLibraryFieldProps) => {
+  const options = libraries.map((library) => ({ value: library, label: CRYPTO_LIBRARY_LABELS[library] }));
+  return (
+    <VaryingField parameter="crypto_library" label="Crypto library" vary={vary} options={options} error={error}>
+      <SelectField
+        label="Crypto library"
+        value={value}
+        onChange={onChange}
+        options={options}
+        hint={CRYPTO_LIBRARY_HINT}
+        error={error}
+      />
+    </VaryingField>
+  );
+};

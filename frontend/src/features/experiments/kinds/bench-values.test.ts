@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { BENCH_LIST_VALUES, benchInput } from './bench-values';
 
-const DRAFT = { mechanisms: ['aes-128-cbc', 'none'], data_sizes: '16, 1024', repetitions: '5' };
+const DRAFT = { mechanisms: ['aes-128-cbc', 'none'], data_sizes: '16, 1024', repetitions: '5', crypto_library: 'openssl' };
 
 describe('benchInput', () => {
   it('should send the mechanisms, the parsed sizes and the repetitions as a number', () => {

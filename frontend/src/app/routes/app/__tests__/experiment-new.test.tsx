@@ -496,6 +496,8 @@ describe('New experiment page', () => {
       const repetitions = screen.getByRole('spinbutton', { name: 'Repetitions' });
       await user.clear(repetitions);
       await user.type(repetitions, '50');
+      expect(screen.getByRole('combobox', { name: 'Crypto library' })).toHaveValue('pycryptodome');
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Crypto library' }), 'openssl');
       await user.click(screen.getByRole('button', { name: 'Create and run' }));
 
       expect(await screen.findByRole('heading', { name: 'Run: OpenSSL on Pi' })).toBeInTheDocument();
@@ -506,6 +508,7 @@ describe('New experiment page', () => {
         mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15', 'present-80-cbc'],
         data_sizes: [16, 1024, 8192, 1024 ** 2],
         repetitions: 50,
+        crypto_library: 'openssl',
         device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
         ...NO_MATRIX,
       });
@@ -516,6 +519,7 @@ describe('New experiment page', () => {
             mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15', 'present-80-cbc'],
             data_sizes: [16, 1024, 8192, 1024 ** 2],
             repetitions: 50,
+            crypto_library: 'openssl',
           },
         }),
       ]);
@@ -546,6 +550,10 @@ describe('New experiment page', () => {
       expect(sizes).toHaveAccessibleDescription(expect.stringContaining('each at most 65507'));
       expect(screen.getByRole('spinbutton', { name: 'Repetitions' })).toHaveValue(10);
       expect(screen.getByRole('spinbutton', { name: 'Window (ms)' })).toHaveValue(2000);
+      // The openssl command times files, not packets: not offered for throughput.
+      const library = screen.getByRole('combobox', { name: 'Crypto library' });
+      expect(library).toHaveValue('pycryptodome');
+      expect([...(library as HTMLSelectElement).options].map((o) => o.value)).toEqual(['pycryptodome', 'openssl']);
       expect(screen.getByRole('checkbox', { name: 'pi-lab-1' })).toBeChecked();
     });
 
@@ -665,6 +673,7 @@ describe('New experiment page', () => {
         data_sizes: [1, 64, 1280],
         repetitions: 10,
         window_ms: 1000,
+        crypto_library: 'pycryptodome',
         device_ids: ['5d1c0d9e-0000-4000-8000-000000000001'],
         ...NO_MATRIX,
       });

@@ -8,6 +8,7 @@ const DEFAULTS: Drafts['cipher_bench'] = {
   mechanisms: [],
   data_sizes: '',
   repetitions: String(EXPERIMENT_DEFAULTS.repetitions),
+  crypto_library: EXPERIMENT_DEFAULTS.crypto_library,
 };
 
 /** A cipher benchmark's draft: mechanisms × data sizes, repetitions. */
@@ -15,7 +16,7 @@ export const CIPHER_BENCH_VALUES: KindValues<'cipher_bench'> = {
   defaults: DEFAULTS,
   schema: cipherBenchInputSchema,
   numberSchemas: { repetitions: cipherBenchInputSchema.shape.repetitions },
-  toInput: benchInput,
+  toInput: (context) => ({ ...benchInput(context), crypto_library: context.draft.crypto_library }),
   fromDesign: (design) => fillDraft(DEFAULTS, design),
   ...BENCH_LIST_VALUES,
 };

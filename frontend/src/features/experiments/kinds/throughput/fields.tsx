@@ -1,6 +1,7 @@
 import { InputField } from '@/components/ui/form-field';
 
 import {
+  THROUGHPUT_CRYPTO_LIBRARIES,
   THROUGHPUT_PAYLOAD_MAX_BYTES,
   THROUGHPUT_REPETITIONS_MAX,
   WINDOW_MS_MAX,
@@ -8,7 +9,7 @@ import {
 } from '../../api/create-experiment';
 import { PAYLOAD_SIZES_HINT } from '../../components/data-sizes';
 import { VaryingField } from '../../components/vary-controls';
-import { MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
+import { CryptoLibraryField, MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
 import type { KindFieldsProps } from '../types';
 
 const BASELINE_HINT =
@@ -45,6 +46,13 @@ export const ThroughputFields = (props: KindFieldsProps<'throughput'>) => {
             error={errors.window_ms}
           />
         </VaryingField>
+        <CryptoLibraryField
+          libraries={THROUGHPUT_CRYPTO_LIBRARIES}
+          value={draft.crypto_library}
+          error={errors.crypto_library}
+          onChange={onChange('crypto_library')}
+          vary={vary}
+        />
       </div>
     </>
   );

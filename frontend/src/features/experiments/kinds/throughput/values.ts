@@ -9,6 +9,7 @@ const DEFAULTS: Drafts['throughput'] = {
   data_sizes: THROUGHPUT_DEFAULTS.data_sizes.join(', '),
   repetitions: String(THROUGHPUT_DEFAULTS.repetitions),
   window_ms: String(THROUGHPUT_DEFAULTS.window_ms),
+  crypto_library: THROUGHPUT_DEFAULTS.crypto_library,
 };
 
 /** A throughput experiment's draft: mechanisms × payload sizes, repetitions of a window. */
@@ -19,7 +20,11 @@ export const THROUGHPUT_VALUES: KindValues<'throughput'> = {
     repetitions: throughputInputSchema.shape.repetitions,
     window_ms: throughputInputSchema.shape.window_ms,
   },
-  toInput: (context) => ({ ...benchInput(context), window_ms: toNumber(context.draft.window_ms) }),
+  toInput: (context) => ({
+    ...benchInput(context),
+    window_ms: toNumber(context.draft.window_ms),
+    crypto_library: context.draft.crypto_library,
+  }),
   fromDesign: (design) => fillDraft(DEFAULTS, design),
   ...BENCH_LIST_VALUES,
 };

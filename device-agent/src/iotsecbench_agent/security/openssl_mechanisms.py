@@ -1,0 +1,193 @@
+"""The ``openssl`` crypto library: the mechanisms OpenSSL implements, called in-process
+through the ``cryptography`` binding (which bundles its own OpenSSL; its version is in
+``library_version``). Same wire framing as the pycryptodome mechanisms (``mechanisms``), so
+for the same key and IV or nonce both give the same bytes (the known-answer vectors check
+both, ``selftest``).
+
+What is built once per run and what per message:
+
+- CBC (AES, DES, 3DES): an OpenSSL CBC context keeps its chain across ``update`` calls,
+  so the pycryptodome mechanism's chaining (one context per direction for the run, a
+  message's first block pre-whitened to give it its own random IV, ``ChainedCbc``) is
+  used unchanged over ``encryptor().update`` / ``decryptor().update``.
+- CTR and RC4 take their nonce (RC4: key || nonce) at context creation: one context per
+  message over an algorithm object made once.
+- AES-GCM: ``AESGCM`` (one-shot seal and open, the key schedule done once).
+- HMAC-SHA256: a new ``hmac.HMAC`` per message.
+
+DES is ``TripleDES`` with an 8-byte key (K1 = K2 = K3, which is DES), as OpenSSL computes
+it; DES, 3DES and RC4 live in ``cryptography.hazmat.decrepit``.
+"""
+
+from __future__ import annotations
+
+import hmac as std_hmac
+from typing import Any, Callable
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.decrepit.ciphers.algorithms import ARC4, TripleDES
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hmac as c_hmac
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from iotsecbench_contract.mechanisms import (
+    AEAD_NONCE_BYTES,
+    AEAD_TAG_BYTES,
+    AES_SIZES,
+    CTR_NONCE_BYTES,
+    HMAC_SHA256_BYTES,
+    RC4_NONCE_BYTES,
+    MechanismInfo,
+)
+
+from iotsecbench_agent.security import mechanisms as m
+from iotsecbench_agent.security.base import (
+    DecryptError,
+    Mechanism,
+    MechanismError,
+    RandomBytes,
+    SignatureError,
+)
+
+_CTR_ZERO = bytes(16 - CTR_NONCE_BYTES)
+
+# (info, raw key, random_bytes) -> mechanism, for a key already checked by the registry.
+OpensslBuilder = Callable[[MechanismInfo, bytes, RandomBytes], Mechanism]
+
+
+def library_version() -> str:
+    """``cryptography 50.0.2 (OpenSSL 3.5.4 30 Sep 2025)``: the binding and its OpenSSL."""
+    import cryptography
+    from cryptography.hazmat.backends.openssl import backend
+
+    return f"cryptography {cryptography.__version__} ({backend.openssl_version_text()})"
+
+
+class _Chain:
+    """An OpenSSL CBC context pair as ``ChainedCbc`` wants them (``encrypt``/``decrypt``)."""
+
+    def __init__(self, algorithm: Any, iv: bytes) -> None:
+        cipher = Cipher(algorithm, modes.CBC(iv))
+        self.encrypt = cipher.encryptor().update
+        self.decrypt = cipher.decryptor().update
+
+
+def _cbc(algorithm: Callable[[bytes], Any]) -> OpensslBuilder:
+    def build(info: MechanismInfo, key: bytes, rnd: RandomBytes) -> Mechanism:
+        try:
+            algo = algorithm(key)
+        except ValueError as exc:
+            raise MechanismError(f"{info.name}: {exc}") from None
+        zero_iv = bytes(info.block_bytes)
+        return m.ChainedCbc(
+            info, new_chain=lambda: _Chain(algo, zero_iv), block=info.block_bytes, random_bytes=rnd
+        )
+
+    return build
+
+
+class OpensslCtr(m.KeyedMechanism):
+    """AES-CTR: ``nonce(8) || AES-CTR(payload)``, counter block nonce || 64-bit counter."""
+
+    def __init__(self, info: MechanismInfo, *, key: bytes, random_bytes: RandomBytes) -> None:
+        super().__init__(info, key=key, random_bytes=random_bytes)
+        self._algo = algorithms.AES(key)
+
+    def transform(self, nonce: bytes, data: bytes, initial_value: int = 0) -> bytes:
+        """XOR ``data`` with the keystream from counter block ``nonce || initial_value``."""
+        block = nonce + initial_value.to_bytes(16 - CTR_NONCE_BYTES, "big")
+        return Cipher(self._algo, modes.CTR(block)).encryptor().update(data)
+
+    def secure(self, payload: bytes) -> bytes:
+        nonce = self._random(CTR_NONCE_BYTES)
+        return nonce + Cipher(self._algo, modes.CTR(nonce + _CTR_ZERO)).encryptor().update(payload)
+
+    def unsecure(self, data: bytes) -> bytes:
+        if len(data) < CTR_NONCE_BYTES:
+            raise DecryptError(f"{self.name}: frame of {len(data)} bytes has no nonce")
+        block = data[:CTR_NONCE_BYTES] + _CTR_ZERO
+        return Cipher(self._algo, modes.CTR(block)).decryptor().update(data[CTR_NONCE_BYTES:])
+
+
+class OpensslGcm(m.KeyedMechanism):
+    """AES-GCM: ``nonce(12) || ciphertext || tag(16)``."""
+
+    def __init__(self, info: MechanismInfo, *, key: bytes, random_bytes: RandomBytes) -> None:
+        super().__init__(info, key=key, random_bytes=random_bytes)
+        self._aead = AESGCM(key)
+
+    def seal(self, nonce: bytes, ad: bytes, plaintext: bytes) -> bytes:
+        return self._aead.encrypt(nonce, plaintext, ad or None)
+
+    def open(self, nonce: bytes, ad: bytes, sealed: bytes) -> bytes:
+        try:
+            return self._aead.decrypt(nonce, sealed, ad or None)
+        except InvalidTag:
+            raise DecryptError(f"{self.name}: authentication tag does not verify") from None
+
+    def secure(self, payload: bytes) -> bytes:
+        nonce = self._random(AEAD_NONCE_BYTES)
+        return nonce + self._aead.encrypt(nonce, payload, None)
+
+    def unsecure(self, data: bytes) -> bytes:
+        if len(data) < AEAD_NONCE_BYTES + AEAD_TAG_BYTES:
+            raise DecryptError(f"{self.name}: frame of {len(data)} bytes is too short")
+        return self.open(data[:AEAD_NONCE_BYTES], b"", data[AEAD_NONCE_BYTES:])
+
+
+class OpensslRc4(m.KeyedMechanism):
+    """RC4 keyed per message with key || nonce: ``nonce(16) || RC4(payload)`` (see
+    ``mechanisms.Rc4``)."""
+
+    def secure(self, payload: bytes) -> bytes:
+        nonce = self._random(RC4_NONCE_BYTES)
+        return nonce + Cipher(ARC4(self._key + nonce), None).encryptor().update(payload)
+
+    def unsecure(self, data: bytes) -> bytes:
+        if len(data) < RC4_NONCE_BYTES:
+            raise DecryptError(f"{self.name}: frame of {len(data)} bytes has no nonce")
+        rc4 = Cipher(ARC4(self._key + data[:RC4_NONCE_BYTES]), None)
+        return rc4.decryptor().update(data[RC4_NONCE_BYTES:])
+
+
+class OpensslHmac(Mechanism):
+    """HMAC-SHA256: ``payload || mac(32)``."""
+
+    def __init__(self, info: MechanismInfo, *, key: bytes) -> None:
+        super().__init__(info)
+        self._key = key
+
+    def mac(self, payload: bytes) -> bytes:
+        h = c_hmac.HMAC(self._key, hashes.SHA256())
+        h.update(payload)
+        return h.finalize()
+
+    def secure(self, payload: bytes) -> bytes:
+        return payload + self.mac(payload)
+
+    def unsecure(self, data: bytes) -> bytes:
+        if len(data) < HMAC_SHA256_BYTES:
+            raise SignatureError(f"{self.name}: frame of {len(data)} bytes has no MAC")
+        payload = data[:-HMAC_SHA256_BYTES]
+        if not std_hmac.compare_digest(self.mac(payload), data[-HMAC_SHA256_BYTES:]):
+            raise SignatureError(f"{self.name}: MAC does not verify")
+        return payload
+
+
+def builders() -> dict[str, OpensslBuilder]:
+    """A builder per keyed mechanism of the ``openssl`` library (``none`` and ``null``,
+    which have no cryptography, are the registry's own)."""
+    table: dict[str, OpensslBuilder] = {}
+    for bits in AES_SIZES:
+        table[f"aes-{bits}-cbc"] = _cbc(algorithms.AES)
+        table[f"aes-{bits}-ctr"] = lambda info, key, rnd: OpensslCtr(
+            info, key=key, random_bytes=rnd
+        )
+        table[f"aes-{bits}-gcm"] = lambda info, key, rnd: OpensslGcm(
+            info, key=key, random_bytes=rnd
+        )
+    table["des-cbc"] = _cbc(lambda key: TripleDES(key * 3))  # K1 = K2 = K3: DES
+    table["3des-cbc"] = _cbc(TripleDES)
+    table["rc4"] = lambda info, key, rnd: OpensslRc4(info, key=key, random_bytes=rnd)
+    table["hmac-sha256"] = lambda info, key, rnd: OpensslHmac(info, key=key)
+    return table
