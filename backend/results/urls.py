@@ -52,4 +52,14 @@ experiment_urlpatterns = [
         experiment_results.ExperimentResultsApi.as_view(),
         name="experiment-results",
     ),
+    path(
+        "<uuid:experiment_id>/results/table.csv",
+        experiment_results.ExperimentResultsTableCsvApi.as_view(),
+        name="experiment-results-table-csv",
+    ),
+    path(
+        "<uuid:experiment_id>/results/table.parquet",
+        experiment_results.ExperimentResultsTableParquetApi.as_view(),
+        name="experiment-results-table-parquet",
+    ),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from sharing import apis
+from sharing import apis, results_api
 
 urlpatterns = [
     path("", apis.SharesApi.as_view(), name="list"),
@@ -32,4 +32,9 @@ public_urlpatterns = [
         name="run-sizes",
     ),
     path("<str:token>/compare/", apis.PublicCompareApi.as_view(), name="compare"),
+    path(
+        "<str:token>/results/",
+        results_api.PublicExperimentResultsApi.as_view(),
+        name="experiment-results",
+    ),
 ]

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from uuid import UUID
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -12,21 +14,34 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
+from experiments.models import Experiment
 from experiments.selectors import experiment_get
 from results.apis.common import float_list
+from results.apis.exports import AnyAcceptNegotiation
 from results.hierarchical import LEVEL_MESSAGES, LEVEL_RUNS
+from results.services import PARQUET_MEDIA_TYPE
+from results.services.cells import LEVEL_REPETITIONS
 from results.services.experiment_results import (
     VERDICT_FASTER,
     VERDICT_NO_DIFFERENCE,
     VERDICT_SLOWER,
+    ExperimentResults,
     experiment_results_compute,
+)
+from results.services.experiment_table import (
+    experiment_methods_paragraph,
+    experiment_table_csv,
+    experiment_table_parquet,
 )
 
 _LEVEL_HELP = (
     f"'{LEVEL_RUNS}': two-stage bootstrap, runs then messages within runs (two completed "
     f"runs or more); '{LEVEL_MESSAGES}': one completed run, a message-level interval that "
-    "cannot see run-to-run variation."
+    "cannot see run-to-run variation; "
+    f"'{LEVEL_REPETITIONS}': a benchmark cell's one completed run, over its repetitions "
+    "(or windows)."
 )
+_LEVELS = [LEVEL_RUNS, LEVEL_MESSAGES, LEVEL_REPETITIONS]
 
 
 def _interval(**kwargs: object) -> serializers.ListField:
@@ -41,6 +56,17 @@ class CellRunSerializer(serializers.Serializer[object]):
     lost = serializers.IntegerField()
     mean_ms = serializers.FloatField(allow_null=True)
     median_ms = serializers.FloatField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="ExperimentCellMetric")
+class MetricSerializer(serializers.Serializer[object]):
+    name = serializers.CharField(
+        help_text="median_ms, mean_ms (messaging); seconds, mb_s (cipher bench); packets_per_s, "
+        "mb_s (throughput); peak_rss_kb (benchmarks, a maximum: no interval)."
+    )
+    unit = serializers.CharField()
+    value = serializers.FloatField(allow_null=True)
+    ci = _interval(allow_null=True)
 
 
 @extend_schema_serializer(component_name="ExperimentCell")
@@ -58,14 +84,17 @@ class CellSerializer(serializers.Serializer[object]):
         help_text="Runs of the cell that did not complete (not measured), by status.",
     )
     interval_level = serializers.ChoiceField(
-        choices=[LEVEL_RUNS, LEVEL_MESSAGES], allow_null=True, help_text=_LEVEL_HELP
+        choices=_LEVELS, allow_null=True, help_text=_LEVEL_HELP
     )
-    messages = serializers.IntegerField()
+    messages = serializers.IntegerField(
+        help_text="Delivered messages; a benchmark cell's repetitions (or windows)."
+    )
     lost = serializers.IntegerField()
     mean_ms = serializers.FloatField(allow_null=True, help_text="Mean of the runs' means.")
     mean_ci_ms = _interval(allow_null=True)
     median_ms = serializers.FloatField(allow_null=True, help_text="Mean of the runs' medians.")
     median_ci_ms = _interval(allow_null=True)
+    metrics = MetricSerializer(many=True, help_text="Every figure of the cell, of any kind.")
 
 
 @extend_schema_serializer(component_name="ExperimentOverhead")
@@ -113,14 +142,37 @@ class ExperimentResultsSerializer(serializers.Serializer[object]):
         "security = none.",
     )
     cells = CellSerializer(many=True)
-    overheads = OverheadSerializer(many=True)
+    overheads = OverheadSerializer(many=True, help_text="Messaging experiments only.")
+    methods = serializers.CharField(help_text="A methods paragraph for the whole experiment.")
+
+
+class _BaselineSerializer(serializers.Serializer[object]):
+    baseline = serializers.CharField(
+        required=False, max_length=64, help_text="A cell's key: every cell against it."
+    )
+
+
+def _results(request: Request, experiment_id: UUID) -> tuple[Experiment, ExperimentResults]:
+    experiment = experiment_get(
+        workspace=workspace_for_user(user=request.user), experiment_id=experiment_id
+    )
+    params = _BaselineSerializer(data=request.query_params)
+    params.is_valid(raise_exception=True)
+    results = experiment_results_compute(
+        experiment=experiment, baseline=params.validated_data.get("baseline")
+    )
+    return experiment, results
+
+
+def results_payload(*, experiment: Experiment, results: ExperimentResults) -> dict[str, object]:
+    """The results endpoint's body (the shared results page answers the same)."""
+    methods = experiment_methods_paragraph(experiment=experiment, results=results)
+    fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
+    return dict(ExperimentResultsSerializer({**fields, "methods": methods}).data)
 
 
 class ExperimentResultsApi(APIView):
-    class InputSerializer(serializers.Serializer[object]):
-        baseline = serializers.CharField(
-            required=False, max_length=64, help_text="A cell's key: every cell against it."
-        )
+    InputSerializer = _BaselineSerializer
 
     @extend_schema(
         operation_id="experiments_results",
@@ -128,12 +180,46 @@ class ExperimentResultsApi(APIView):
         responses=ExperimentResultsSerializer,
     )
     def get(self, request: Request, experiment_id: UUID) -> Response:
-        experiment = experiment_get(
-            workspace=workspace_for_user(user=request.user), experiment_id=experiment_id
+        experiment, results = _results(request, experiment_id)
+        return Response(results_payload(experiment=experiment, results=results))
+
+
+_BINARY = {"type": "string", "format": "binary"}
+
+
+class ExperimentResultsTableCsvApi(APIView):
+    """The results page's table (one row per cell) as CSV; ?baseline= as the results."""
+
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        operation_id="experiments_results_table_csv",
+        parameters=[_BaselineSerializer],
+        responses={(200, "text/csv"): _BINARY},
+    )
+    def get(self, request: Request, experiment_id: UUID) -> HttpResponse:
+        experiment, results = _results(request, experiment_id)
+        response = HttpResponse(experiment_table_csv(results=results), content_type="text/csv")
+        name = f"experiment-{experiment.pk}-results.csv"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+
+class ExperimentResultsTableParquetApi(APIView):
+    """The results page's table (one row per cell) as Parquet; ?baseline= as the results."""
+
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        operation_id="experiments_results_table_parquet",
+        parameters=[_BaselineSerializer],
+        responses={(200, PARQUET_MEDIA_TYPE): _BINARY},
+    )
+    def get(self, request: Request, experiment_id: UUID) -> HttpResponse:
+        experiment, results = _results(request, experiment_id)
+        response = HttpResponse(
+            experiment_table_parquet(results=results), content_type=PARQUET_MEDIA_TYPE
         )
-        params = self.InputSerializer(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        results = experiment_results_compute(
-            experiment=experiment, baseline=params.validated_data.get("baseline")
-        )
-        return Response(ExperimentResultsSerializer(results).data)
+        name = f"experiment-{experiment.pk}-results.parquet"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response

@@ -13,7 +13,7 @@ import hashlib
 import json
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -32,7 +32,16 @@ from results.hierarchical import (
     cell_difference,
     hierarchical_replicates,
 )
-from results.pairing import PER_RUN_KEYS, repeat_key
+from results.services.cells import (
+    Cell,
+    CellRun,
+    Metric,
+    cell_label,
+    shown_parameters,
+    spec_key,
+    varying_parameters,
+)
+from results.services.kinds.bench_cells import bench_cells
 from results.services.round_trips import run_round_trips_load
 from results.statistics import BOOTSTRAP_SEED, CONFIDENCE
 
@@ -40,11 +49,6 @@ CELL_MEMO_KEY = "results:experiment-cell:v1:{digest}"
 # A day, as the run statistics: a cell of completed runs never changes (its runs' records
 # are final); a new completed repeat makes another set of runs, hence another key.
 CELL_MEMO_SECONDS = 24 * 3600
-# Spec keys that follow from others (the transport's broker and CA): never a cell's label.
-_DERIVED_KEYS = frozenset({"broker_url", "ca_cert", *PER_RUN_KEYS})
-SINGLE_CELL_LABEL = "All runs"
-# How a label shows a value of these parameters ("1024 B", "QoS 1").
-_UNITS = {"payload_size": "{} B", "interval_ms": "{} ms", "qos": "QoS {}", "window_ms": "{} ms"}
 
 VERDICT_SLOWER = "slower"
 VERDICT_FASTER = "faster"
@@ -64,9 +68,8 @@ UNKNOWN_BASELINE_MESSAGE = (
     "baseline {key!r} is not a cell of this experiment with completed runs; use one of: {keys}."
 )
 NOT_MESSAGING_MESSAGE = (
-    "Experiment {experiment_id} is a {kind} experiment: its results per cell are the "
-    "benchmark summaries of its runs' pages (cells of round trips are for messaging "
-    "experiments)."
+    "Experiment {experiment_id} is a {kind} experiment: overheads against a baseline cell "
+    "are of round trips, for messaging experiments; its cells give their own figures."
 )
 
 
@@ -81,39 +84,10 @@ class ExperimentHasNoRoundTrips(ApplicationError):
 
 
 @dataclass(frozen=True)
-class CellRun:
-    """One completed run of a cell: its delivered messages' mean and median (ms)."""
-
-    run_id: UUID
-    repeat: int
-    messages: int
-    lost: int
-    mean_ms: float | None
-    median_ms: float | None
-
-
-@dataclass(frozen=True)
 class CellFigures:
     """What a cell's completed runs measured (memoized per set of runs)."""
 
     runs: list[CellRun]
-    replicates: Replicates | None = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Cell:
-    key: str
-    label: str
-    parameters: dict[str, Any]
-    runs: list[CellRun]
-    other_runs: dict[str, int]  # runs of the cell that did not complete, by status
-    interval_level: str | None  # LEVEL_RUNS, LEVEL_MESSAGES, or None (nothing delivered)
-    messages: int
-    lost: int
-    mean_ms: float | None
-    mean_ci_ms: tuple[float, float] | None
-    median_ms: float | None
-    median_ci_ms: tuple[float, float] | None
     replicates: Replicates | None = field(repr=False)
 
 
@@ -146,20 +120,6 @@ class ExperimentResults:
     baseline: str | None  # the cell asked for, None: each cell's security-none twin
     cells: list[Cell]
     overheads: list[Overhead]
-
-
-def _spec_key(spec: Mapping[str, Any]) -> str:
-    return hashlib.sha256(repeat_key(spec).encode()).hexdigest()[:12]
-
-
-def _shown(spec: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in spec.items() if k not in _DERIVED_KEYS}
-
-
-def _describe(parameter: str, value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return _UNITS.get(parameter, "{}").format(value)
 
 
 def experiment_runs(*, experiment: Experiment) -> list[Run]:
@@ -219,6 +179,8 @@ def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> 
     others = Counter(r.status for r in runs if r.status != RunStatus.DONE)
     figures = _cell_figures(done) if done else CellFigures([], None)
     reps = figures.replicates
+    median_ci = reps.median_interval() if reps else None
+    mean_ci = reps.mean_interval() if reps else None
     return Cell(
         key=key,
         label=label,
@@ -229,10 +191,14 @@ def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> 
         messages=sum(r.messages for r in figures.runs),
         lost=sum(r.lost for r in figures.runs),
         mean_ms=reps.mean if reps else None,
-        mean_ci_ms=reps.mean_interval() if reps else None,
+        mean_ci_ms=mean_ci,
         median_ms=reps.median if reps else None,
-        median_ci_ms=reps.median_interval() if reps else None,
+        median_ci_ms=median_ci,
         replicates=reps,
+        metrics=(
+            Metric("median_ms", "ms", reps.median if reps else None, median_ci),
+            Metric("mean_ms", "ms", reps.mean if reps else None, mean_ci),
+        ),
     )
 
 
@@ -241,31 +207,26 @@ def _cells(runs: Sequence[Run]) -> list[Cell]:
     labelled by the parameters in which cells differ."""
     groups: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
-        groups[_spec_key(run.spec)].append(run)
-    shown = {key: _shown(group[0].spec) for key, group in groups.items()}
-    varying = [
-        p
-        for p in dict.fromkeys(p for s in shown.values() for p in s)
-        if len({repr(s.get(p)) for s in shown.values()}) > 1
-    ]
+        groups[spec_key(run.spec)].append(run)
+    shown = {key: shown_parameters(group[0].spec) for key, group in groups.items()}
+    varying = varying_parameters(list(shown.values()))
     cells = []
     for key, group in groups.items():
         parameters = {p: shown[key].get(p) for p in varying}
-        label = " · ".join(_describe(p, v) for p, v in parameters.items()) or SINGLE_CELL_LABEL
-        cells.append(_cell(key, label, parameters, group))
+        cells.append(_cell(key, cell_label(parameters), parameters, group))
     return cells
 
 
 def _security_none_twins(cells: Sequence[Cell], runs: Sequence[Run]) -> dict[str, str]:
     """cell key -> the key of the cell that differs from it only in security = none."""
-    specs = {_spec_key(r.spec): r.spec for r in runs}
+    specs = {spec_key(r.spec): r.spec for r in runs}
     keys = {c.key for c in cells}
     twins = {}
     for cell in cells:
         spec = specs[cell.key]
         if spec.get("security", "none") == "none":
             continue
-        twin = _spec_key({**spec, "security": "none"})
+        twin = spec_key({**spec, "security": "none"})
         if twin in keys:
             twins[cell.key] = twin
     return twins
@@ -306,12 +267,23 @@ def experiment_results_compute(
     *, experiment: Experiment, baseline: str | None = None
 ) -> ExperimentResults:
     """The cells of the experiment and their overheads: against `baseline` (a cell key) when
-    given, else each cell against the cell that differs from it only in security = none."""
-    if experiment.kind != ExperimentKind.MESSAGING:
-        raise ExperimentHasNoRoundTrips(
-            NOT_MESSAGING_MESSAGE.format(experiment_id=experiment.pk, kind=experiment.kind)
-        )
+    given, else each cell against the cell that differs from it only in security = none.
+    Benchmark experiments: their cells (kinds.bench_cells), no overheads (a baseline is
+    refused)."""
     runs = _in_matrix_order(experiment, experiment_runs(experiment=experiment))
+    if experiment.kind != ExperimentKind.MESSAGING:
+        if baseline is not None:
+            raise ExperimentHasNoRoundTrips(
+                NOT_MESSAGING_MESSAGE.format(experiment_id=experiment.pk, kind=experiment.kind)
+            )
+        return ExperimentResults(
+            experiment_id=experiment.pk,
+            kind=experiment.kind,
+            confidence=CONFIDENCE,
+            baseline=None,
+            cells=bench_cells(kind=experiment.kind, runs=runs),
+            overheads=[],
+        )
     cells = _cells(runs)
     by_key = {c.key: c for c in cells}
     if baseline is not None:

@@ -158,16 +158,23 @@ def make_bench_run(personas: Any) -> MakeBenchRun:
         kind: str = ExperimentKind.CIPHER_BENCH,
         spec: dict[str, Any] | None = None,
         planned: int = 0,
+        experiment: Any = None,
+        repeat: int = 1,
+        status: str = RunStatus.DONE,
     ) -> MadeRun:
-        devices = [
-            DeviceFactory.create(workspace=personas.workspace, name=name, facts=FACTS)
-            for name in samples
-        ]
-        experiment = ExperimentFactory.create(
-            workspace=personas.workspace, devices=devices, name="OpenSSL on Pi", kind=kind
-        )
+        """`experiment`: add the run to it (its devices, by name), else a new one."""
+        if experiment is None:
+            devices = [
+                DeviceFactory.create(workspace=personas.workspace, name=name, facts=FACTS)
+                for name in samples
+            ]
+            experiment = ExperimentFactory.create(
+                workspace=personas.workspace, devices=devices, name="OpenSSL on Pi", kind=kind
+            )
+        else:
+            devices = [experiment.devices.get(name=name) for name in samples]
         run = Run.objects.create(
-            experiment=experiment, status=RunStatus.DONE, spec=spec or bench_spec()
+            experiment=experiment, status=status, spec=spec or bench_spec(), repeat=repeat
         )
         parts = []
         with transaction.atomic():

@@ -43,6 +43,7 @@ export const createAppRoutes = (): RouteObject[] => [
       { index: true, lazy: load(() => import('./routes/app/experiments')) },
       { path: paths.newExperiment.path, lazy: load(() => import('./routes/app/experiment-new')) },
       { path: paths.experiment.path, lazy: load(() => import('./routes/app/experiment')) },
+      { path: paths.experimentResults.path, lazy: load(() => import('./routes/app/experiment-results')) },
       { path: paths.run.path, lazy: load(() => import('./routes/app/run')) },
       { path: paths.compare.path, lazy: load(() => import('./routes/app/compare')) },
       { path: paths.devices.path, lazy: load(() => import('./routes/app/devices')) },

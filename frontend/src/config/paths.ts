@@ -17,6 +17,8 @@ export const paths = {
           : '/experiments/new',
   },
   experiment: { path: '/experiments/:id', getHref: (id: string) => `/experiments/${id}` },
+  /** The experiment's cells as one figure and table (issue #20). */
+  experimentResults: { path: '/experiments/:id/results', getHref: (id: string) => `/experiments/${id}/results` },
   run: { path: '/runs/:id', getHref: (id: string) => `/runs/${id}` },
   /** Runs side by side; the selection is in the URL (`?run=<id>&run=<id>`), so it can be shared. */
   compare: {

@@ -413,6 +413,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/experiments/{experiment_id}/results/table.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The results page's table (one row per cell) as CSV; ?baseline= as the results. */
+        get: operations["experiments_results_table_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/experiments/{experiment_id}/results/table.parquet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The results page's table (one row per cell) as Parquet; ?baseline= as the results. */
+        get: operations["experiments_results_table_parquet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/experiments/{experiment_id}/runs/": {
         parameters: {
             query?: never;
@@ -792,6 +826,28 @@ export interface paths {
          *     meant for search engines.
          */
         get: operations["public_share_compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shares/{token}/results/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description No login, no session, no CSRF: the link's token is the only key. Every answer, errors
+         *     included (their messages name runs), leaves with its ids replaced by the share's aliases
+         *     (sharing.public.scrub); none is cached (a revoked link must stop answering at once) or
+         *     meant for search engines.
+         */
+        get: operations["public_share_experiment_results"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1711,12 +1767,14 @@ export interface components {
                 [key: string]: number;
             };
             /**
-             * @description 'runs': two-stage bootstrap, runs then messages within runs (two completed runs or more); 'messages': one completed run, a message-level interval that cannot see run-to-run variation.
+             * @description 'runs': two-stage bootstrap, runs then messages within runs (two completed runs or more); 'messages': one completed run, a message-level interval that cannot see run-to-run variation; 'repetitions': a benchmark cell's one completed run, over its repetitions (or windows).
              *
              *     * `runs` - runs
              *     * `messages` - messages
+             *     * `repetitions` - repetitions
              */
-            interval_level: (components["schemas"]["IntervalLevelEnum"] | components["schemas"]["NullEnum"]) | null;
+            interval_level: (components["schemas"]["ExperimentCellIntervalLevelEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description Delivered messages; a benchmark cell's repetitions (or windows). */
             messages: number;
             lost: number;
             /**
@@ -1731,6 +1789,23 @@ export interface components {
              */
             median_ms: number | null;
             median_ci_ms: number[] | null;
+            /** @description Every figure of the cell, of any kind. */
+            metrics: components["schemas"]["ExperimentCellMetric"][];
+        };
+        /**
+         * @description * `runs` - runs
+         *     * `messages` - messages
+         *     * `repetitions` - repetitions
+         * @enum {string}
+         */
+        ExperimentCellIntervalLevelEnum: "runs" | "messages" | "repetitions";
+        ExperimentCellMetric: {
+            /** @description median_ms, mean_ms (messaging); seconds, mb_s (cipher bench); packets_per_s, mb_s (throughput); peak_rss_kb (benchmarks, a maximum: no interval). */
+            name: string;
+            unit: string;
+            /** Format: double */
+            value: number | null;
+            ci: number[] | null;
         };
         ExperimentCellRun: {
             /** Format: uuid */
@@ -1864,12 +1939,12 @@ export interface components {
             label: string;
             baseline_label: string;
             /**
-             * @description 'runs': two-stage bootstrap, runs then messages within runs (two completed runs or more); 'messages': one completed run, a message-level interval that cannot see run-to-run variation.
+             * @description 'runs': two-stage bootstrap, runs then messages within runs (two completed runs or more); 'messages': one completed run, a message-level interval that cannot see run-to-run variation; 'repetitions': a benchmark cell's one completed run, over its repetitions (or windows).
              *
              *     * `runs` - runs
              *     * `messages` - messages
              */
-            interval_level: components["schemas"]["IntervalLevelEnum"];
+            interval_level: components["schemas"]["ExperimentOverheadIntervalLevelEnum"];
             /** Format: double */
             overhead_ms: number;
             ci_ms: number[];
@@ -1893,6 +1968,12 @@ export interface components {
             /** @description From the overhead's interval; the upper end null when it reaches zero. */
             max_rate_ci_per_s: (number | null)[] | null;
         };
+        /**
+         * @description * `runs` - runs
+         *     * `messages` - messages
+         * @enum {string}
+         */
+        ExperimentOverheadIntervalLevelEnum: "runs" | "messages";
         ExperimentResults: {
             /** Format: uuid */
             experiment_id: string;
@@ -1902,7 +1983,10 @@ export interface components {
             /** @description The cell asked for; null: each cell against the cell that differs only in security = none. */
             baseline: string | null;
             cells: components["schemas"]["ExperimentCell"][];
+            /** @description Messaging experiments only. */
             overheads: components["schemas"]["ExperimentOverhead"][];
+            /** @description A methods paragraph for the whole experiment. */
+            methods: string;
         };
         Health: {
             status: string;
@@ -1927,12 +2011,6 @@ export interface components {
          * @enum {string}
          */
         IntervalDistributionEnum: "fixed" | "uniform" | "exponential";
-        /**
-         * @description * `runs` - runs
-         *     * `messages` - messages
-         * @enum {string}
-         */
-        IntervalLevelEnum: "runs" | "messages";
         Invitation: {
             /** Format: uuid */
             id: string;
@@ -3724,6 +3802,54 @@ export interface operations {
             };
         };
     };
+    experiments_results_table_csv: {
+        parameters: {
+            query?: {
+                /** @description A cell's key: every cell against it. */
+                baseline?: string;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    experiments_results_table_parquet: {
+        parameters: {
+            query?: {
+                /** @description A cell's key: every cell against it. */
+                baseline?: string;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+        };
+    };
     experiments_run_start: {
         parameters: {
             query?: never;
@@ -4403,6 +4529,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunComparison"];
+                };
+            };
+        };
+    };
+    public_share_experiment_results: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentResults"];
                 };
             };
         };

@@ -146,3 +146,8 @@ export type NetworkProfileCopy = Schemas['NetworkProfileCopy'];
 export type DelayFigures = Schemas['DelayFigures'];
 /** `both`, or `egress` (device → platform) / `ingress` (platform → device). */
 export type LinkDirection = Schemas['DirectionEnum'];
+/** GET /api/experiments/{id}/results/: the cells of a matrix, their overheads and methods. */
+export type ExperimentResults = Schemas['ExperimentResults'];
+export type ExperimentCell = Schemas['ExperimentCell'];
+export type ExperimentCellMetric = Schemas['ExperimentCellMetric'];
+export type ExperimentOverhead = Schemas['ExperimentOverhead'];

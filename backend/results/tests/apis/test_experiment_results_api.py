@@ -164,11 +164,12 @@ def test_a_cell_with_runs_close_together_shows_no_difference_beyond_run_variatio
     assert overhead["verdict_text"] == "no detectable difference beyond run-to-run variation"
 
 
-def test_results_of_a_benchmark_experiment_are_refused_with_where_to_look(
+def test_a_baseline_for_a_benchmark_experiment_is_refused_as_overheads_are_of_round_trips(
     make_bench_run, owner_client
 ):
     made = make_bench_run({"pi-a": [("aes-128-cbc", "encrypt", 16, 1000, 900, 100, None)]})
-    response = _get(owner_client, made.run.experiment)
+    key = _get(owner_client, made.run.experiment).json()["cells"][0]["key"]
+    response = _get(owner_client, made.run.experiment, f"?baseline={key}")
     assert (response.status_code, response.json()["code"]) == (
         400,
         "experiment_has_no_round_trips",

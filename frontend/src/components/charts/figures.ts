@@ -45,6 +45,8 @@ export type CategoryChartOptions = {
   valueLabel: string;
   /** Logarithmic value axis, for values spanning orders of magnitude. */
   logScale?: boolean;
+  /** Drawn above the plot, so a PNG or SVG download carries it. */
+  title?: string;
 };
 
 export const hasCategoryValues = (data: CategoryChartData): boolean =>
@@ -52,9 +54,10 @@ export const hasCategoryValues = (data: CategoryChartData): boolean =>
 
 // Category labels can be long ("RSA-2048 PKCS#1 v1.5 (SHA-256)"): slant them and let Plotly
 // grow the bottom margin; the legend goes on top, out of their way.
-const categoryLayout = ({ categoryLabel, valueLabel, logScale = false }: CategoryChartOptions) => ({
+const categoryLayout = ({ categoryLabel, valueLabel, logScale = false, title }: CategoryChartOptions) => ({
   ...baseLayout(),
-  margin: { l: 70, r: 20, t: 30, b: 40 },
+  ...(title ? { title: { text: title, font: { size: 14 } } } : {}),
+  margin: { l: 70, r: 20, t: title ? 80 : 30, b: 40 },
   legend: { orientation: 'h' as const, x: 0, y: 1.02, yanchor: 'bottom' as const },
   xaxis: {
     title: { text: categoryLabel },

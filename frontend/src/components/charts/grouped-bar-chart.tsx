@@ -11,10 +11,10 @@ import { LazyPlotlyFigure } from './lazy-plotly-figure';
 type GroupedBarChartProps = CategoryChartOptions & { data: CategoryChartData };
 
 /** Bars grouped by category, one colour per series, with ± error bars when the series has them. */
-export const GroupedBarChart = ({ data, categoryLabel, valueLabel, logScale }: GroupedBarChartProps) => {
+export const GroupedBarChart = ({ data, categoryLabel, valueLabel, logScale, title }: GroupedBarChartProps) => {
   const figure = useMemo(
-    () => toGroupedBarFigure(data, { categoryLabel, valueLabel, logScale }),
-    [data, categoryLabel, valueLabel, logScale],
+    () => toGroupedBarFigure(data, { categoryLabel, valueLabel, logScale, title }),
+    [data, categoryLabel, valueLabel, logScale, title],
   );
   if (!hasCategoryValues(data)) return <p className="muted">No results to plot.</p>;
   return <LazyPlotlyFigure data={figure.data} layout={figure.layout} />;

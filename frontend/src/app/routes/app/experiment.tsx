@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 
 import { Loading } from '@/components/ui/loading';
 import { LoadError } from '@/components/ui/not-found';
@@ -48,6 +48,9 @@ const ExperimentRoute = () => {
   return (
     <>
       <h1>{experiment.data.name}</h1>
+      <p>
+        <Link to={paths.experimentResults.getHref(id)}>Results: figure and table of the cells</Link>
+      </p>
       <ExperimentDetails
         experiment={experiment.data}
         deviceNames={deviceNames}
