@@ -1,10 +1,10 @@
 from django.urls import path
 
-from experiments.apis import catalogue, design_files, experiments
+from experiments.apis import catalogue, design_files, experiments, plan
 
 urlpatterns = [
     path("", experiments.ExperimentsApi.as_view(), name="list"),
-    path("plan/", experiments.ExperimentPlanApi.as_view(), name="plan"),
+    path("plan/", plan.ExperimentPlanApi.as_view(), name="plan"),
     path("import/", design_files.ExperimentImportApi.as_view(), name="import"),
     path("design-schema.json", design_files.DesignSchemaApi.as_view(), name="design-schema"),
     path(

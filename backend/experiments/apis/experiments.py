@@ -26,7 +26,6 @@ from devices.models import Device
 from experiments.apis.runs import RunOutputSerializer, run_output
 from experiments.apis.strict import StrictSerializer, bounded_int
 from experiments.catalogue import MECHANISM_CHOICES
-from experiments.estimate import duration_words
 from experiments.matrix import (
     ADDRESS_PARAMETERS,
     MESSAGING_PARAMETERS,
@@ -65,7 +64,6 @@ from experiments.selectors import (
     run_get,
 )
 from experiments.services.designs import experiment_create
-from experiments.services.plan import design_plan
 from experiments.services.scheduling import run_start
 from experiments.validation import design_check
 from netprofiles.models import NetworkProfile
@@ -356,72 +354,6 @@ class ExperimentsApi(APIView):
         )
         data = ExperimentOutputSerializer(experiment).data
         return Response(data, status=status.HTTP_201_CREATED)
-
-
-@extend_schema_serializer(component_name="DesignPlanInput")
-class DesignPlanInputSerializer(ExperimentInputSerializer):
-    """A design to plan: the experiment input, the name optional. Strict as creating it."""
-
-    name = serializers.CharField(max_length=200, required=False, default="")
-
-
-@extend_schema_serializer(component_name="PlannedRun")
-class PlannedRunSerializer(serializers.Serializer[object]):
-    position = serializers.IntegerField()
-    repeat = serializers.IntegerField()
-    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
-    cell = serializers.DictField()
-    estimated_seconds = serializers.FloatField()
-
-
-@extend_schema_serializer(component_name="DesignPlan")
-class DesignPlanSerializer(serializers.Serializer[object]):
-    run_count = serializers.IntegerField()
-    cells = serializers.IntegerField()
-    excluded = serializers.IntegerField()
-    repeats = serializers.IntegerField()
-    order_seed = serializers.IntegerField(
-        help_text="The seed of this order: the design's, or a fresh one when it has none "
-        "(give it in the design to run in this order)."
-    )
-    estimated_seconds = serializers.FloatField()
-    estimated = serializers.CharField(help_text="The estimate in words, e.g. '2.5 h'.")
-    warnings = serializers.ListField(child=serializers.CharField())
-    runs = PlannedRunSerializer(
-        many=True,
-        help_text="The first 200 runs, in queue order: repeat blocks in turn, the runs of "
-        "each block shuffled by `order_seed`.",
-    )
-
-
-class ExperimentPlanApi(APIView):
-    """How many runs a design expands to and how long they take, before anything is
-    created: the same checks and field errors as creating it."""
-
-    @extend_schema(
-        operation_id="experiments_plan",
-        request=DesignPlanInputSerializer,
-        responses=DesignPlanSerializer,
-    )
-    def post(self, request: Request) -> Response:
-        serializer = DesignPlanInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        workspace = workspace_for_user(user=request.user)
-        attrs = dict(serializer.validated_data)
-        matrix = attrs.pop("matrix")
-        plan = design_plan(workspace=workspace, attrs=attrs, matrix=matrix)
-        body = {
-            "run_count": plan.cells * plan.repeats,
-            "cells": plan.cells,
-            "excluded": plan.excluded,
-            "repeats": plan.repeats,
-            "order_seed": plan.order_seed,
-            "estimated_seconds": plan.estimated_seconds,
-            "estimated": duration_words(plan.estimated_seconds),
-            "warnings": plan.warnings,
-            "runs": plan.runs,
-        }
-        return Response(DesignPlanSerializer(body).data)
 
 
 def _visible_profiles(workspace: Workspace, data: dict[str, Any]) -> NetworkProfile | None:

@@ -2,6 +2,6 @@
 
 from experiments.models import ExperimentKind
 from results.services.kinds.samples import sample_kind
-from results.services.methods import throughput_methods_paragraph
+from results.services.methods_bench import throughput_methods_paragraph
 
 KIND = sample_kind(ExperimentKind.THROUGHPUT, throughput_methods_paragraph)

@@ -28,15 +28,12 @@ export const SVG_DOWNLOAD_BUTTON: ModeBarButton = {
 
 /**
  * The one config of every chart: PNG (built-in button) and SVG (ours) downloads, and nothing
- * that sends the data to Plotly's cloud (no logo link, no "Edit in Chart Studio").
+ * that sends the data to Plotly's cloud: no logo link, and plotly.js 4 adds its cloud button
+ * ("sendDataToCloud") only when `showSendToCloud` is set, which this config never does.
  */
 export const PLOT_CONFIG: Partial<Config> = {
   responsive: true,
   displaylogo: false,
-  showLink: false,
-  showSendToCloud: false,
-  showEditInChartStudio: false,
-  modeBarButtonsToRemove: ['sendDataToCloud'],
   toImageButtonOptions: { format: 'png', filename: IMAGE_FILENAME, scale: 2 },
   modeBarButtonsToAdd: [SVG_DOWNLOAD_BUTTON],
 };

@@ -88,9 +88,10 @@ export const resultsChartData = (cells: readonly ExperimentCell[], choice: Figur
       const metric = cell.metrics.find((m) => m.name === choice.metric);
       if (!metric || metric.value === null) continue;
       values[index] = metric.value;
-      if (metric.ci) {
-        errors[index] = metric.ci[1] - metric.value;
-        errorsMinus[index] = metric.value - metric.ci[0];
+      const [low, high] = metric.ci ?? [];
+      if (low !== undefined && high !== undefined) {
+        errors[index] = high - metric.value;
+        errorsMinus[index] = metric.value - low;
       }
     }
     return { name, values, errors, errorsMinus };
