@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from e2e.conftest import USERNAME, Product, running_platform
+from e2e.conftest import ARTIFACTS, USERNAME, Product, running_platform
 from e2e.pgcluster import PrivateCluster
 
 AGENTS = ("chaos-agent-1", "chaos-agent-2")
@@ -196,10 +196,15 @@ def _agent_log(product: Product, name: str, *needles: str) -> list[tuple[float, 
 
 def _report(fault: str, figures: dict[str, str], recovered_s: float, state: str) -> None:
     devices = ", ".join(f"{name} {value}" for name, value in figures.items())
-    print(
+    line = (
         f"chaos: {fault}: logged/stored/duplicated {devices}; "
         f"recovered in {recovered_s:.1f} s; run {state}"
     )
+    print(line)
+    # Kept beside the stack's logs (e2e/artifacts), so a CI run's figures can be quoted.
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / "chaos-figures.txt").open("a") as figures_file:
+        figures_file.write(f"{datetime.now().isoformat(timespec='seconds')} {line}\n")
 
 
 # --- the faults -------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from e2e.conftest import Product
+from e2e.conftest import ARTIFACTS, Product
 from e2e.test_full_path import wait_run_finished
 
 MESSAGES = 20
@@ -178,11 +178,15 @@ def _assert_capture_agrees(sizes: dict[str, Any], messages: list[Packet]) -> Non
     assert len(messages) == MESSAGES, f"{len(messages)} messages captured"
     payloads = [len(p.payload) for p in messages]
     frames = [p.frame_len for p in messages]
-    print(
+    line = (
         f"capture: {sizes['protocol']} {sizes['security']}: captured payload {payloads[0]} B,"
         f" frame {frames[0]} B; /sizes/ wire {sizes['wire_bytes_median']} B, frame"
         f" {sizes['frame_bytes']} B, plaintext {sizes['plaintext_bytes']} B"
     )
+    print(line)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / "capture-figures.txt").open("a") as figures_file:
+        figures_file.write(line + "\n")
     # Every message the same size on the wire, and the product's figures equal to it.
     assert min(payloads) == max(payloads), payloads
     assert sizes["messages"] == MESSAGES
