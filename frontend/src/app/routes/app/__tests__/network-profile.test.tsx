@@ -5,7 +5,7 @@ import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
 import { db, delayFiguresFixture, networkCatalogueFixture, networkProfileFixture } from '@/testing/mocks/db';
 import { errorResponse } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
-import { renderApp, screen, within } from '@/testing/test-utils';
+import { renderApp, screen, waitFor, within } from '@/testing/test-utils';
 import type { NetworkProfileUpdate } from '@/types/api';
 
 // The seam: Plotly cannot draw in jsdom, so the one module that imports it is replaced
@@ -91,8 +91,10 @@ describe('Network profile page', () => {
     // The histogram: the server's 40 bins, drawn as bars at their centres.
     expect(await within(delay).findByRole('region', { name: 'Delay histogram: Egress (device → platform)' })).toBeInTheDocument();
     const { edges_ms: edges, counts } = delayFiguresFixture();
-    const bars = lastHistogram()?.data[0] as { x: number[]; y: number[]; width: number[] } | undefined;
-    expect(bars?.y).toEqual(counts);
+    // The chart is loaded lazily: wait for its draw rather than the region around it.
+    const histogramBars = () => lastHistogram()?.data[0] as { x: number[]; y: number[]; width: number[] } | undefined;
+    await waitFor(() => expect(histogramBars()?.y).toEqual(counts));
+    const bars = histogramBars();
     expect(bars?.x).toHaveLength(40);
     expect(bars?.x[0]).toBeCloseTo(((edges[0] ?? 0) + (edges[1] ?? 0)) / 2);
     expect(lastHistogram()?.layout.xaxis?.title?.text).toBe('Delay (ms)');
