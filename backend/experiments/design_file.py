@@ -95,7 +95,10 @@ ADDRESS_SCHEMAS: dict[str, dict[str, Any]] = {
         "description": "MQTT-SN predefined topic id (topic_id_type predefined).",
     },
     "broker_url": {"type": "string", "description": "External MQTT broker: mqtt:// or mqtts://."},
-    "coap_url": {"type": "string", "description": "External CoAP resource: coap://host[:port]/path."},
+    "coap_url": {
+        "type": "string",
+        "description": "External CoAP resource: coap://host[:port]/path.",
+    },
     "mqttsn_gateway": {"type": "string", "description": 'External MQTT-SN gateway: "host:port".'},
 }
 PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
