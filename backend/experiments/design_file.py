@@ -85,6 +85,22 @@ _PROFILE_REF = {
     "description": "A network profile's slug (built-ins: e.g. srup-4-3g-good) or name; null "
     "for none.",
 }
+# A messaging design's addressing and targets (experiments/addressing.py): fixed, never on an
+# axis; empty (or left out) for the default. The API checks each value and its protocol.
+ADDRESS_SCHEMAS: dict[str, dict[str, Any]] = {
+    "topic": {"type": "string", "description": "MQTT topic; may hold {device}."},
+    "mqttsn_topic_id": {
+        **_int(1, 65534),
+        "type": ["integer", "null"],
+        "description": "MQTT-SN predefined topic id (topic_id_type predefined).",
+    },
+    "broker_url": {"type": "string", "description": "External MQTT broker: mqtt:// or mqtts://."},
+    "coap_url": {
+        "type": "string",
+        "description": "External CoAP resource: coap://host[:port]/path.",
+    },
+    "mqttsn_gateway": {"type": "string", "description": 'External MQTT-SN gateway: "host:port".'},
+}
 PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     "protocol": _enum(Protocol.choices),
     "mqtt_version": _enum(MqttVersion.choices),
@@ -101,6 +117,7 @@ PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     "interval_distribution": _enum(IntervalDistribution.choices),
     "measurement": _enum(Measurement.choices),
     "network_profile": _PROFILE_REF,
+    **ADDRESS_SCHEMAS,
     "mechanisms": {"type": "array", "items": {"enum": list(MECHANISM_NAMES)}, "minItems": 1},
     "data_sizes": {
         "type": "array",
@@ -371,6 +388,11 @@ def from_experiment(experiment: Experiment) -> dict[str, Any]:
     }
     if parameters.get("network_profile") is not None:
         parameters["network_profile"] = slugs.get(str(experiment.network_profile_id))
+    # Only the addressing a design sets: a design without it exports as before.
+    if experiment.kind == ExperimentKind.MESSAGING:
+        for p in ADDRESS_SCHEMAS:
+            if getattr(experiment, p) not in ("", None):
+                parameters[p] = getattr(experiment, p)
     axes, exclusions = _translate_axes(
         {"axes": [_simple(axis) for axis in experiment.axes], "exclusions": experiment.exclusions},
         value_map,

@@ -38,6 +38,8 @@ export const THROUGHPUT_REPETITIONS_MAX = MAX_THROUGHPUT_REPETITIONS;
 export const THROUGHPUT_PAYLOAD_MAX_BYTES = MAX_UDP_PAYLOAD;
 export const WINDOW_MS_MIN = MIN_WINDOW_MS; // shorter windows measure the timer more than the packets
 export const WINDOW_MS_MAX = MAX_WINDOW_MS;
+/** The largest MQTT-SN predefined topic id (0 and 0xFFFF are reserved). */
+export const MQTTSN_TOPIC_ID_MAX = 65_534;
 /** Runs of each combination of the matrix (the backend's REPEATS_MAX). */
 export const REPEATS_MAX = 100;
 export const DESCRIPTION_MAX_CHARS = 5000;
@@ -165,6 +167,16 @@ export const messagingInputSchema = z.object({
   // The id of a profile from GET /api/network-profiles/ (docs/network-profiles.md); left out
   // for none, the server's default. The server checks that it exists and is visible.
   network_profile: z.string().min(1, { error: 'Choose a network profile.' }).optional(),
+  // Addressing and targets (docs/experiment-design.md "Topics and targets"): left out for the
+  // platform's defaults; the server checks each value against its protocol and answers a field error.
+  topic: z.string().optional(),
+  mqttsn_topic_id: wholeNumber('Topic id')
+    .min(1, { error: `The topic id must be 1 to ${MQTTSN_TOPIC_ID_MAX}.` })
+    .max(MQTTSN_TOPIC_ID_MAX, { error: `The topic id must be 1 to ${MQTTSN_TOPIC_ID_MAX}.` })
+    .optional(),
+  broker_url: z.string().optional(),
+  coap_url: z.string().optional(),
+  mqttsn_gateway: z.string().optional(),
   device_ids: commonFields.device_ids,
 });
 

@@ -91,8 +91,30 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
         NO_NETWORK_PROFILE_LABEL
       )}
     </dd>
+    <AddressingParameters experiment={experiment} />
   </>
 );
+
+/** The design's addressing and targets (docs/experiment-design.md "Topics and targets"), only those it sets. */
+const AddressingParameters = ({ experiment }: { experiment: Experiment }) => {
+  const rows: [string, string | number | null][] = [
+    ['Topic', experiment.topic],
+    ['Predefined topic id', experiment.mqttsn_topic_id],
+    ['External broker', experiment.broker_url],
+    ['CoAP URL', experiment.coap_url],
+    ['MQTT-SN gateway', experiment.mqttsn_gateway],
+  ];
+  return rows
+    .filter(([, value]) => value !== '' && value !== null)
+    .map(([label, value]) => (
+      <Fragment key={label}>
+        <dt>{label}</dt>
+        <dd>
+          <code>{value}</code>
+        </dd>
+      </Fragment>
+    ));
+};
 
 const CipherBenchParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
   <>

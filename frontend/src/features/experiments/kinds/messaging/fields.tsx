@@ -33,6 +33,7 @@ import { NETWORK_PROFILE_HINT } from '../../components/network-profile-options';
 import { VaryingField } from '../../components/vary-controls';
 import type { KindFieldsProps } from '../types';
 
+import { AddressFields } from './address-fields';
 import { effectiveMeasurement, messagingProtocols, offeredMeasurements, shownMessagingFields } from './values';
 
 const INTERVAL_DISTRIBUTION_HINT =
@@ -48,14 +49,15 @@ const qosLevels = (protocols: readonly string[]): readonly number[] => {
 };
 
 /** A messaging experiment's fields: protocol and its settings, load, measurement and network. */
-export const MessagingFields = ({
-  draft,
-  matrix,
-  errors,
-  onChange,
-  vary,
-  options: { securityOptions, networkProfileOptions },
-}: KindFieldsProps<'messaging'>) => {
+export const MessagingFields = (props: KindFieldsProps<'messaging'>) => {
+  const {
+    draft,
+    matrix,
+    errors,
+    onChange,
+    vary,
+    options: { securityOptions, networkProfileOptions },
+  } = props;
   // The protocols the design runs (one, or the protocol axis' values).
   const protocols = messagingProtocols(draft, matrix);
   const shown = shownMessagingFields(protocols);
@@ -144,6 +146,7 @@ export const MessagingFields = ({
           ? choice('network_profile', 'Network profile', networkProfileOptions, NETWORK_PROFILE_HINT)
           : null}
       </div>
+      <AddressFields {...props} />
     </>
   );
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { MESSAGING_VALUES } from './values';
+import { MESSAGING_VALUES, shownAddressFields } from './values';
 
 const NO_AXES = { axes: [], exclusions: [] };
 
@@ -36,5 +36,47 @@ describe('MESSAGING_VALUES', () => {
   it('should fill its draft from a design and keep its defaults for the rest', () => {
     const draft = MESSAGING_VALUES.fromDesign({ protocol: 'coap', payload_size: 128, mechanisms: ['aes-128-cbc'] });
     expect(draft).toEqual({ ...MESSAGING_VALUES.defaults, protocol: 'coap', payload_size: '128' });
+  });
+
+  it('should send an addressing field only when it is filled and its protocol has it', () => {
+    const context = (draft: Partial<typeof MESSAGING_VALUES.defaults>) => ({
+      draft: { ...MESSAGING_VALUES.defaults, ...draft },
+      matrix: NO_AXES,
+      sizes: [],
+    });
+    const empty = MESSAGING_VALUES.toInput(context({ broker_url: '  ' }));
+    for (const field of ['topic', 'broker_url', 'mqttsn_topic_id', 'coap_url', 'mqttsn_gateway']) {
+      expect(empty).not.toHaveProperty(field);
+    }
+    expect(MESSAGING_VALUES.toInput(context({ topic: ' test/{device} ', broker_url: 'mqtts://b.example' }))).toMatchObject({
+      topic: 'test/{device}',
+      broker_url: 'mqtts://b.example',
+    });
+    // Typed under another protocol, then the protocol changed: left out, as the field is hidden.
+    const coap = MESSAGING_VALUES.toInput(context({ protocol: 'coap', topic: 'test/{device}', coap_url: 'coap://h/echo' }));
+    expect(coap).toMatchObject({ coap_url: 'coap://h/echo' });
+    expect(coap).not.toHaveProperty('topic');
+    const sn = context({ protocol: 'mqttsn', mqttsn_topic_id: '7', mqttsn_gateway: 'gw:10000' });
+    expect(MESSAGING_VALUES.toInput(sn)).not.toHaveProperty('mqttsn_topic_id');
+    expect(MESSAGING_VALUES.toInput({ ...sn, draft: { ...sn.draft, topic_id_type: 'predefined' } })).toMatchObject({
+      mqttsn_topic_id: 7,
+      mqttsn_gateway: 'gw:10000',
+    });
+  });
+
+  it('should offer an addressing field only when every varied protocol has it', () => {
+    const matrix = { axes: [{ type: 'vary' as const, parameter: 'protocol' as const, choices: ['mqtt', 'srup'], text: '' }], exclusions: [] };
+    expect(shownAddressFields(MESSAGING_VALUES.defaults, matrix)).toEqual({
+      topic: false,
+      broker_url: true,
+      mqttsn_topic_id: false,
+      coap_url: false,
+      mqttsn_gateway: false,
+    });
+  });
+
+  it('should fill the addressing from a design, an unset topic id as empty', () => {
+    const draft = MESSAGING_VALUES.fromDesign({ protocol: 'mqtt', topic: 'test/{device}', mqttsn_topic_id: null, broker_url: '' });
+    expect(draft).toEqual({ ...MESSAGING_VALUES.defaults, protocol: 'mqtt', topic: 'test/{device}' });
   });
 });

@@ -14,11 +14,50 @@ import type { KindDraftContext, KindValues } from '../types';
 
 /** A messaging design's fields: what its protocols allow, its defaults, its request. */
 
+/** The values a messaging design runs of one parameter: its axis' values, else the fixed one. */
+const runValues = (draft: Drafts['messaging'], matrix: MatrixDraft, parameter: 'protocol' | 'topic_id_type'): string[] => {
+  const axis = matrix.axes.find((a) => axisParameters(a).includes(parameter));
+  if (!axis) return [draft[parameter]];
+  return axis.type === 'vary' ? axis.choices : axis.values.map((value) => String(value[parameter]));
+};
+
 /** The protocols a messaging design runs: its protocol axis' values, else the fixed one. */
-export const messagingProtocols = (draft: Drafts['messaging'], matrix: MatrixDraft): string[] => {
-  const axis = matrix.axes.find((a) => axisParameters(a).includes('protocol'));
-  if (!axis) return [draft.protocol];
-  return axis.type === 'vary' ? axis.choices : axis.values.map((value) => String(value.protocol));
+export const messagingProtocols = (draft: Drafts['messaging'], matrix: MatrixDraft): string[] =>
+  runValues(draft, matrix, 'protocol');
+
+/** A messaging design's addressing and target fields (docs/experiment-design.md "Topics and targets"). */
+export const ADDRESS_FIELDS = ['topic', 'broker_url', 'mqttsn_topic_id', 'coap_url', 'mqttsn_gateway'] as const;
+export type AddressField = (typeof ADDRESS_FIELDS)[number];
+
+/**
+ * The addressing fields these runs can use (experiments/addressing.py): each is fixed for
+ * the design, so it is shown only when every run's protocol has it: a topic for MQTT, an
+ * external broker for MQTT and SRUP, a CoAP URL for CoAP, a gateway for MQTT-SN, and a
+ * topic id for MQTT-SN with predefined topic ids. Hidden fields are left out of the input.
+ */
+export const shownAddressFields = (draft: Drafts['messaging'], matrix: MatrixDraft): Record<AddressField, boolean> => {
+  const protocols = messagingProtocols(draft, matrix);
+  const every = (allowed: readonly string[]) => protocols.every((p) => allowed.includes(p));
+  return {
+    topic: every(['mqtt']),
+    broker_url: every(BROKER_PROTOCOLS),
+    mqttsn_topic_id: every(['mqttsn']) && runValues(draft, matrix, 'topic_id_type').every((t) => t === 'predefined'),
+    coap_url: every(['coap']),
+    mqttsn_gateway: every(['mqttsn']),
+  };
+};
+
+/** The addressing fields that are shown and filled, as the API takes them; the rest left out (the defaults). */
+const addressInput = (draft: Drafts['messaging'], matrix: MatrixDraft) => {
+  const shown = shownAddressFields(draft, matrix);
+  const filled = (field: AddressField) => shown[field] && draft[field].trim() !== '';
+  return {
+    ...(filled('topic') ? { topic: draft.topic.trim() } : {}),
+    ...(filled('broker_url') ? { broker_url: draft.broker_url.trim() } : {}),
+    ...(filled('mqttsn_topic_id') ? { mqttsn_topic_id: toNumber(draft.mqttsn_topic_id) } : {}),
+    ...(filled('coap_url') ? { coap_url: draft.coap_url.trim() } : {}),
+    ...(filled('mqttsn_gateway') ? { mqttsn_gateway: draft.mqttsn_gateway.trim() } : {}),
+  };
 };
 
 /**
@@ -86,6 +125,11 @@ const DEFAULTS: Drafts['messaging'] = {
   interval_distribution: EXPERIMENT_DEFAULTS.interval_distribution,
   measurement: EXPERIMENT_DEFAULTS.measurement,
   network_profile: '',
+  topic: '',
+  broker_url: '',
+  mqttsn_topic_id: '',
+  coap_url: '',
+  mqttsn_gateway: '',
 };
 
 const toInput = ({ draft, matrix }: KindDraftContext<'messaging'>) => {
@@ -109,6 +153,7 @@ const toInput = ({ draft, matrix }: KindDraftContext<'messaging'>) => {
     measurement: effectiveMeasurement(draft, protocols),
     // "" is "None (no shaping)": left out, so the server applies its default (none).
     ...(draft.network_profile && shown.network_profile ? { network_profile: draft.network_profile } : {}),
+    ...addressInput(draft, matrix),
   };
 };
 

@@ -1,0 +1,66 @@
+import { InputField } from '@/components/ui/form-field';
+
+import { MQTTSN_TOPIC_ID_MAX } from '../../api/create-experiment';
+import type { KindFieldsProps } from '../types';
+
+import { ADDRESS_FIELDS, shownAddressFields, type AddressField } from './values';
+
+/** Each addressing field's label, placeholder and what leaving it empty means (docs/experiment-design.md "Topics and targets"). */
+const ADDRESS_TEXT: Record<AddressField, { label: string; placeholder: string; hint: string }> = {
+  topic: {
+    label: 'Topic',
+    placeholder: 'test/{device}',
+    hint:
+      'Empty: the per-run data topic iotsecbench/data/<run>/<device>. {device} stands for each device’s id; on the ' +
+      'platform’s broker the topic must end in /{device}, a literal topic such as test/d1 needs an external broker. ' +
+      'Round-trip and ack runs only.',
+  },
+  broker_url: {
+    label: 'External broker',
+    placeholder: 'mqtt://broker.example:1883',
+    hint: 'Empty: the platform’s broker. mqtt:// or mqtts:// (keep transport TCP), no user or password. Round-trip and ack runs only.',
+  },
+  mqttsn_topic_id: {
+    label: 'Predefined topic id',
+    placeholder: '1',
+    hint: `Empty: drawn from the run and the device. 1 to ${MQTTSN_TOPIC_ID_MAX}.`,
+  },
+  coap_url: {
+    label: 'CoAP URL',
+    placeholder: 'coap://host:5683/echo',
+    hint: 'Empty: the agent’s own echo server, /echo. coap://host[:port]/path (coaps:// is not supported).',
+  },
+  mqttsn_gateway: {
+    label: 'MQTT-SN gateway',
+    placeholder: 'host:10000',
+    hint: 'Empty: the agent’s own gateway to the platform’s broker. host:port (IPv6: [addr]:port).',
+  },
+};
+
+/** The "Addressing and target" group: where the runs' messages go, each field for the protocols that have it. */
+export const AddressFields = ({ draft, matrix, errors, onChange }: KindFieldsProps<'messaging'>) => {
+  const shown = shownAddressFields(draft, matrix);
+  const fields = ADDRESS_FIELDS.filter((field) => shown[field]);
+  if (fields.length === 0) return null;
+  return (
+    <fieldset>
+      <legend>Addressing and target</legend>
+      <div className="field-row">
+        {fields.map((field) => (
+          <InputField
+            key={field}
+            label={ADDRESS_TEXT[field].label}
+            placeholder={ADDRESS_TEXT[field].placeholder}
+            hint={ADDRESS_TEXT[field].hint}
+            value={draft[field]}
+            onChange={onChange(field)}
+            error={errors[field]}
+            {...(field === 'mqttsn_topic_id'
+              ? { type: 'number', inputMode: 'numeric' as const, min: 1, max: MQTTSN_TOPIC_ID_MAX, step: 1 }
+              : { type: 'text', spellCheck: false, autoComplete: 'off' })}
+          />
+        ))}
+      </div>
+    </fieldset>
+  );
+};
