@@ -85,6 +85,28 @@ def test_openssl_library_refuses_a_tampered_frame() -> None:
         mac.unsecure(b"x" + mac.secure(b"payload")[1:])
 
 
+@pytest.mark.parametrize("name", ["aes-128-cbc", "des-cbc", "3des-cbc"])
+def test_openssl_cbc_frames_kept_by_the_caller_stay_intact_and_bad_frames_are_refused(
+    name: str,
+) -> None:
+    """OpenSSL's CBC writes each frame into its own buffer: a later message never changes a
+    frame (or a plaintext) handed out before."""
+    cbc = registry.create(name, library=OPENSSL)
+    payloads = [os.urandom(size) for size in (1, 8, 16, 40, 70_000)]
+    frames = [cbc.secure(p) for p in payloads]
+    copies = [bytes(f) for f in frames]
+    plains = [cbc.unsecure(f) for f in frames]
+    assert [bytes(f) for f in frames] == copies
+    assert plains == payloads
+    with pytest.raises(DecryptError, match=r"not a \d+-byte IV and whole blocks"):
+        cbc.unsecure(copies[0][:-1])
+    block = registry.describe(name).block_bytes
+    forged = bytearray(cbc.secure(bytes(block)))  # iv | payload block | padding block
+    forged[-block - 1] ^= 1  # the padding's last byte decrypts to block + 1: invalid
+    with pytest.raises(DecryptError, match="bad padding"):
+        cbc.unsecure(bytes(forged))
+
+
 def test_selftest_runs_the_published_vectors_through_the_openssl_library_too() -> None:
     all_results = list(results())
     openssl = [r for r in all_results if r.library == OPENSSL]

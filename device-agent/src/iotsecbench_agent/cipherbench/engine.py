@@ -254,12 +254,27 @@ def _lines(fd: int, stop: threading.Event | None, where: str) -> Iterator[str]:
             yield line.decode("utf-8", "replace")
 
 
+# glibc serves every buffer of 128 KiB or more (a 1 MiB frame, its plaintext) from a fresh
+# mmap and unmaps it when freed, so each call paid 256 page faults and the kernel's zeroing
+# of 1 MiB per buffer: with OpenSSL that was two thirds of a 1 MiB AES-CBC decrypt (min 352
+# µs against 114 µs with these settings, peak RSS +0.3 MB; docs/benchmarks.md "Crypto
+# libraries"). Raised thresholds keep freed buffers in the heap for the next call, as a
+# program reusing its buffers (``openssl speed``) has them. A value in the agent's own
+# environment wins.
+ALLOCATOR_ENV = {
+    "MALLOC_MMAP_THRESHOLD_": str(64 << 20),
+    "MALLOC_TRIM_THRESHOLD_": str(256 << 20),
+}
+
+
 def _child_env() -> dict[str, str]:
     """The environment plus this package's directory on PYTHONPATH, so the child imports
     the same code as the parent also when it runs from a source tree."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    for name, value in ALLOCATOR_ENV.items():
+        env.setdefault(name, value)
     return env
 
 

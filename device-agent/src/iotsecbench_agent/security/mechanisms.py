@@ -165,10 +165,7 @@ class ChainedCbc(Mechanism):
         def unsecure(data: bytes) -> bytes:
             nonlocal dec_prev
             size = len(data)
-            if size < 2 * bs or size % bs:
-                raise DecryptError(
-                    f"{name}: frame of {size} bytes is not a {bs}-byte IV and whole blocks"
-                )
+            check_cbc_frame(name, size, bs)
             plain = decrypt(data[bs:])
             padded = (
                 _from_bytes(plain[:bs], "big") ^ dec_prev ^ _from_bytes(data[:bs], "big")
@@ -182,6 +179,14 @@ class ChainedCbc(Mechanism):
 
         self.secure = secure
         self.unsecure = unsecure
+
+
+def check_cbc_frame(name: str, size: int, block: int) -> None:
+    """Refuse a CBC frame that is not an IV and one or more whole blocks."""
+    if size < 2 * block or size % block:
+        raise DecryptError(
+            f"{name}: frame of {size} bytes is not a {block}-byte IV and whole blocks"
+        )
 
 
 class _NewChain(Protocol):

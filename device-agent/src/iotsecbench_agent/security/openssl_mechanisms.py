@@ -6,10 +6,11 @@ both, ``selftest``).
 
 What is built once per run and what per message:
 
-- CBC (AES, DES, 3DES): an OpenSSL CBC context keeps its chain across ``update`` calls,
-  so the pycryptodome mechanism's chaining (one context per direction for the run, a
-  message's first block pre-whitened to give it its own random IV, ``ChainedCbc``) is
-  used unchanged over ``encryptor().update`` / ``decryptor().update``.
+- CBC (AES, DES, 3DES): an OpenSSL CBC context keeps its chain across calls, so the
+  pycryptodome mechanism's chaining (one context per direction for the run, a message's
+  first block pre-whitened to give it its own random IV, ``ChainedCbc``) is kept;
+  ``OpensslCbc`` writes each frame with ``update_into`` into one buffer (no copies of the
+  payload in Python).
 - CTR and RC4 take their nonce (RC4: key || nonce) at context creation: one context per
   message over an algorithm object made once.
 - AES-GCM: ``AESGCM`` (one-shot seal and open, the key schedule done once).
@@ -63,13 +64,80 @@ def library_version() -> str:
     return f"cryptography {cryptography.__version__} ({backend.openssl_version_text()})"
 
 
-class _Chain:
-    """An OpenSSL CBC context pair as ``ChainedCbc`` wants them (``encrypt``/``decrypt``)."""
+class OpensslCbc(Mechanism):
+    """CBC with PKCS#7 and a random IV per message, ``iv || CBC(iv, pad(payload))``, the
+    wire format of ``mechanisms.ChainedCbc`` and its chaining (one OpenSSL context per
+    direction for the run; a message's first block pre-whitened with ``iv ^ previous
+    ciphertext block`` gives it its own IV), written for OpenSSL's speed.
 
-    def __init__(self, algorithm: Any, iv: bytes) -> None:
-        cipher = Cipher(algorithm, modes.CBC(iv))
-        self.encrypt = cipher.encryptor().update
-        self.decrypt = cipher.decryptor().update
+    The payload is never copied in Python: OpenSSL reads it through a ``memoryview`` and
+    writes the frame with ``update_into`` straight into the one buffer returned (a
+    ``bytearray``, made per message, so a caller may keep every frame). Per message that
+    is one pass over memory besides the cipher's (the new buffer's zeroing), where ``update``
+    and byte-string concatenation made four to five (padding appended, first block
+    whitened, output, IV prepended); at 1 MiB each pass costs about as much as AES-CBC
+    decryption itself (docs/benchmarks.md, "Crypto libraries").
+    """
+
+    def __init__(self, info: MechanismInfo, *, algorithm: Any, random_bytes: RandomBytes) -> None:
+        super().__init__(info)
+        name = info.name
+        bs = info.block_bytes
+        zero_iv = bytes(bs)
+        encrypt_into = Cipher(algorithm, modes.CBC(zero_iv)).encryptor().update_into
+        decrypt_into = Cipher(algorithm, modes.CBC(zero_iv)).decryptor().update_into
+        pads = tuple(bytes((n,)) * n for n in range(bs + 1))
+        # update_into wants room for one block less a byte more than it writes.
+        slack = bs - 1
+        # The last ciphertext block each context has processed (its current IV), as an int.
+        enc_prev = 0
+        dec_prev = 0
+
+        def secure(payload: bytes) -> bytes:
+            nonlocal enc_prev
+            size = len(payload)
+            full = size - size % bs
+            last = payload[full:] + pads[bs - size % bs]
+            first = payload[:bs] if full else last
+            iv = random_bytes(bs)
+            end = 2 * bs + full
+            frame = bytearray(end + slack)
+            view = memoryview(frame)
+            view[:bs] = iv
+            whitened = _from_bytes(first, "big") ^ _from_bytes(iv, "big") ^ enc_prev
+            encrypt_into(whitened.to_bytes(bs, "big"), view[bs:])
+            if full:
+                if full > bs:
+                    encrypt_into(memoryview(payload)[bs:full], view[2 * bs :])
+                encrypt_into(last, view[bs + full :])
+            enc_prev = _from_bytes(view[end - bs : end], "big")
+            view.release()
+            del frame[end:]
+            return frame  # type: ignore[return-value]  # a bytearray: bytes to every reader
+
+        def unsecure(data: bytes) -> bytes:
+            nonlocal dec_prev
+            size = len(data)
+            m.check_cbc_frame(name, size, bs)
+            body = size - bs
+            plain = bytearray(body + slack)
+            decrypt_into(memoryview(data)[bs:], plain)
+            first = _from_bytes(plain[:bs], "big") ^ dec_prev ^ _from_bytes(data[:bs], "big")
+            plain[:bs] = first.to_bytes(bs, "big")
+            dec_prev = _from_bytes(data[size - bs :], "big")
+            del plain[body:]
+            n = plain[-1]
+            # pkcs7_unpad's check, inline; the plaintext is at least one block, so n <= bs fits.
+            if not 1 <= n <= bs or plain[-n:] != pads[n]:
+                raise DecryptError(f"{name}: bad padding")
+            del plain[-n:]
+            return plain  # type: ignore[return-value]  # as in secure
+
+        self.secure = secure
+        self.unsecure = unsecure
+
+
+_from_bytes = int.from_bytes
 
 
 def _cbc(algorithm: Callable[[bytes], Any]) -> OpensslBuilder:
@@ -78,10 +146,7 @@ def _cbc(algorithm: Callable[[bytes], Any]) -> OpensslBuilder:
             algo = algorithm(key)
         except ValueError as exc:
             raise MechanismError(f"{info.name}: {exc}") from None
-        zero_iv = bytes(info.block_bytes)
-        return m.ChainedCbc(
-            info, new_chain=lambda: _Chain(algo, zero_iv), block=info.block_bytes, random_bytes=rnd
-        )
+        return OpensslCbc(info, algorithm=algo, random_bytes=rnd)
 
     return build
 
