@@ -263,6 +263,12 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
         unknown = _unknown_fields(instance, AXIS_FIELDS)
         if unknown:
             return f"{path}: {unknown}"
+        # The branch the axis meant (one naming a parameter is a single axis) says what
+        # is wrong with it; only a shape that is neither falls back to the two shapes.
+        branch = 0 if "parameter" in instance else 1
+        meant = [e for e in error.context or () if list(e.schema_path)[:1] == [branch]]
+        if meant and instance:
+            return _schema_message(jsonschema.exceptions.best_match(meant))
         return f"{path}: an axis is {{parameter, values}} or {{name, values: [objects]}}."
     if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
         return f"{path}: {_unknown_fields(instance, tuple(error.schema.get('properties', {})))}"

@@ -128,6 +128,18 @@ def test_a_design_exported_as_yaml_imports_as_the_same_design(owner_client, devi
         ),
         (
             "format: iotsecbench-experiment/1\nname: x\naxes: [{parameter: colour, values: [1]}]\n",
+            "axes[0].parameter: 'colour' is not one of",
+        ),
+        (
+            "format: iotsecbench-experiment/1\nname: x\naxes: [{parameter: qos, values: 2}]\n",
+            "axes[0].values: 2 is not of type 'array'",
+        ),
+        (
+            "format: iotsecbench-experiment/1\nname: x\naxes: [{values: [7]}]\n",
+            "axes[0].values[0]: 7 is not of type 'object'",
+        ),
+        (
+            "format: iotsecbench-experiment/1\nname: x\naxes: [7]\n",
             "axes[0]: an axis is",
         ),
         ("format: iotsecbench-experiment/1\nname: x\ndevices: [pi-99]\n", "device 'pi-99'"),
