@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 
-import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { LoadError } from '@/components/ui/not-found';
 import { paths } from '@/config/paths';
 import { useExperiment } from '@/features/experiments/api/get-experiment';
 import { ExperimentResultsView } from '@/features/runs/components/experiment-results-view';
@@ -11,7 +11,7 @@ const ExperimentResultsRoute = () => {
   const { id = '' } = useParams();
   const experiment = useExperiment({ experimentId: id });
   if (experiment.isPending) return <Loading />;
-  if (experiment.isError) return <ErrorAlert error={experiment.error} />;
+  if (experiment.isError) return <LoadError error={experiment.error} />;
   return (
     <>
       <h1>Results of {experiment.data.name}</h1>

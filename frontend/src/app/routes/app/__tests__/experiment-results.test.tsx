@@ -106,4 +106,9 @@ describe('Experiment results page', () => {
     expect(await screen.findByText(/No completed runs yet/)).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Cells of this experiment' })).not.toBeInTheDocument();
   });
+
+  it('should show the not-found page for an experiment that does not exist', async () => {
+    renderApp('/experiments/00000000-0000-4000-8000-000000000000/results');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
 });
