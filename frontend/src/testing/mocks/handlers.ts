@@ -679,6 +679,16 @@ function powerHandlers() {
       return HttpResponse.json(reading, { status: 201 });
     }),
 
+    http.delete('/api/power-traces/battery-readings/:id/', ({ request, params }) => {
+      if (!currentUser()) return notAuthenticated();
+      const csrfError = checkCsrf(request);
+      if (csrfError) return csrfError;
+      const before = db.batteryReadings.length;
+      db.batteryReadings = db.batteryReadings.filter((r) => r.id !== params.id);
+      if (db.batteryReadings.length === before) return HttpResponse.json({ detail: 'Not found.' }, { status: 404 });
+      return new HttpResponse(null, { status: 204 });
+    }),
+
     http.get('/api/power-traces/projection/', () => {
       if (!currentUser()) return notAuthenticated();
       return HttpResponse.json(db.powerProjection ?? { capacity_wh: 50, rates_per_min: [], series: [] });

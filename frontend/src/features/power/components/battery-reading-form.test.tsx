@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/testing/mocks/db';
 import { errorResponse } from '@/testing/mocks/handlers';
 import { server } from '@/testing/mocks/server';
-import { createTestQueryClient, render, screen, within } from '@/testing/test-utils';
+import { createTestQueryClient, render, screen, waitFor, within } from '@/testing/test-utils';
 
 import { BatteryReadingForm } from './battery-reading-form';
 
@@ -39,6 +39,27 @@ describe('BatteryReadingForm', () => {
     expect(db.batteryReadings).toMatchObject([
       { run: RUN_ID, device: DEVICES[0]?.id, charge_mah: 10, voltage_v: 3.82 },
     ]);
+  });
+
+  it('should remove a reading after a second click and keep the others', async () => {
+    const user = showForm();
+    const form = screen.getByRole('form', { name: 'Battery reading' });
+    await user.type(within(form).getByLabelText('Charge used (mAh)'), '10');
+    await user.type(within(form).getByLabelText('Battery voltage (V)'), '3.82');
+    await user.click(within(form).getByRole('button', { name: 'Record reading' }));
+    await user.selectOptions(within(form).getByLabelText('Device'), 'pixel-7');
+    await user.type(within(form).getByLabelText('Charge used (mAh)'), '5');
+    await user.type(within(form).getByLabelText('Battery voltage (V)'), '3.7');
+    await user.click(within(form).getByRole('button', { name: 'Record reading' }));
+    const table = await screen.findByRole('table', { name: 'Battery-gauge readings of this run' });
+    const row = await within(table).findByRole('row', { name: /^pixel-7/ });
+
+    await user.click(within(row).getByRole('button', { name: 'Remove' }));
+    expect(db.batteryReadings).toHaveLength(2); // nothing gone before the second click
+    await user.click(within(row).getByRole('button', { name: 'Yes, remove' }));
+
+    await waitFor(() => expect(within(table).queryByRole('row', { name: /^pixel-7/ })).not.toBeInTheDocument());
+    expect(db.batteryReadings).toMatchObject([{ run: RUN_ID, device: null, charge_mah: 10 }]);
   });
 
   it('should name an out-of-range field before sending anything', async () => {

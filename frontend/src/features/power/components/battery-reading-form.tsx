@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 
+import { ConfirmActionButton } from '@/components/ui/confirm-action-button';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { InputField, SelectField } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
 import { isApiError } from '@/lib/api-client';
 import { formatDecimal } from '@/lib/format';
 
+import { useDeleteBatteryReading } from '../api/delete-battery-reading';
 import { useBatteryReadings } from '../api/get-battery-readings';
 import { useRecordBatteryReading } from '../api/record-battery-reading';
 
@@ -25,6 +27,21 @@ const isBatteryField = (value: unknown): value is BatteryField =>
 type BatteryReadingFormProps = {
   runId: string;
   devices: readonly DeviceChoice[];
+};
+
+/** Remove a reading with a second, explicit click; the figures fall back to the traces alone. */
+const DeleteReadingButton = ({ readingId }: { readingId: string }) => {
+  const remove = useDeleteBatteryReading();
+  return (
+    <ConfirmActionButton
+      label="Remove"
+      question="Remove this reading?"
+      confirmLabel="Yes, remove"
+      onConfirm={() => remove.mutate({ readingId })}
+      isPending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+    />
+  );
 };
 
 /**
@@ -86,6 +103,9 @@ export const BatteryReadingForm = ({ runId, devices }: BatteryReadingFormProps) 
                 <th scope="col">Charge (mAh)</th>
                 <th scope="col">Voltage (V)</th>
                 <th scope="col">Energy (J)</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -95,6 +115,9 @@ export const BatteryReadingForm = ({ runId, devices }: BatteryReadingFormProps) 
                   <td className="num">{formatDecimal(reading.charge_mah, 3)}</td>
                   <td className="num">{formatDecimal(reading.voltage_v, 2)}</td>
                   <td className="num">{formatJoules(reading.energy_j)}</td>
+                  <td>
+                    <DeleteReadingButton readingId={reading.id} />
+                  </td>
                 </tr>
               ))}
             </tbody>
