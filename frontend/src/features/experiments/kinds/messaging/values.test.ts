@@ -75,6 +75,18 @@ describe('MESSAGING_VALUES', () => {
     });
   });
 
+  it('should offer neither a topic nor an external broker for one-way runs', () => {
+    const oneWay = { ...MESSAGING_VALUES.defaults, protocol: 'mqtt', measurement: 'one_way' };
+    const shown = shownAddressFields(oneWay, NO_AXES);
+    expect(shown.topic).toBe(false);
+    expect(shown.broker_url).toBe(false);
+    const draft = { ...oneWay, topic: 'test/{device}', broker_url: 'mqtt://b:1883' };
+    const input = MESSAGING_VALUES.toInput({ draft, matrix: NO_AXES, sizes: [] });
+    expect(input).toMatchObject({ measurement: 'one_way' });
+    expect(input).not.toHaveProperty('topic');
+    expect(input).not.toHaveProperty('broker_url');
+  });
+
   it('should fill the addressing from a design, an unset topic id as empty', () => {
     const draft = MESSAGING_VALUES.fromDesign({ protocol: 'mqtt', topic: 'test/{device}', mqttsn_topic_id: null, broker_url: '' });
     expect(draft).toEqual({ ...MESSAGING_VALUES.defaults, protocol: 'mqtt', topic: 'test/{device}' });

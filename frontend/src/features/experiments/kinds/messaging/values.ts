@@ -32,15 +32,18 @@ export type AddressField = (typeof ADDRESS_FIELDS)[number];
 /**
  * The addressing fields these runs can use (experiments/addressing.py): each is fixed for
  * the design, so it is shown only when every run's protocol has it: a topic for MQTT, an
- * external broker for MQTT and SRUP, a CoAP URL for CoAP, a gateway for MQTT-SN, and a
- * topic id for MQTT-SN with predefined topic ids. Hidden fields are left out of the input.
+ * external broker for MQTT and SRUP (neither for one-way runs), a CoAP URL for CoAP, a
+ * gateway for MQTT-SN, and a topic id for MQTT-SN with predefined topic ids. Hidden fields
+ * are left out of the input.
  */
 export const shownAddressFields = (draft: Drafts['messaging'], matrix: MatrixDraft): Record<AddressField, boolean> => {
   const protocols = messagingProtocols(draft, matrix);
   const every = (allowed: readonly string[]) => protocols.every((p) => allowed.includes(p));
+  // One-way runs use the platform's broker and data topic (its controller sends on it).
+  const oneWay = effectiveMeasurement(draft, protocols) === 'one_way';
   return {
-    topic: every(['mqtt']),
-    broker_url: every(BROKER_PROTOCOLS),
+    topic: every(['mqtt']) && !oneWay,
+    broker_url: every(BROKER_PROTOCOLS) && !oneWay,
     mqttsn_topic_id: every(['mqttsn']) && runValues(draft, matrix, 'topic_id_type').every((t) => t === 'predefined'),
     coap_url: every(['coap']),
     mqttsn_gateway: every(['mqttsn']),
