@@ -16,6 +16,7 @@ from results.pairing import PER_RUN_KEYS, repeat_key
 # Spec keys that follow from others (the transport's broker and CA): never a cell's label.
 DERIVED_KEYS = frozenset({"broker_url", "ca_cert", *PER_RUN_KEYS})
 SINGLE_CELL_LABEL = "All runs"
+NO_PROFILE_LABEL = "no network profile"
 # A benchmark cell with one completed run: its interval is over the run's repetitions (or
 # windows), which cannot see run-to-run variation (as LEVEL_MESSAGES for messaging).
 LEVEL_REPETITIONS = "repetitions"
@@ -78,10 +79,19 @@ def spec_key(spec: Mapping[str, Any]) -> str:
 
 
 def shown_parameters(spec: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in spec.items() if k not in DERIVED_KEYS}
+    return {k: _shown_value(k, v) for k, v in spec.items() if k not in DERIVED_KEYS}
+
+
+def _shown_value(parameter: str, value: Any) -> Any:
+    # A run's spec holds its network profile whole (id, name, shaping): a cell shows its name.
+    if parameter == "network_profile" and isinstance(value, Mapping):
+        return value.get("name")
+    return value
 
 
 def describe(parameter: str, value: Any) -> str:
+    if parameter == "network_profile" and value is None:
+        return NO_PROFILE_LABEL
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return _UNITS.get(parameter, "{}").format(value)

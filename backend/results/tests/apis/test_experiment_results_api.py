@@ -213,3 +213,24 @@ def test_cells_follow_the_matrix_order_whatever_order_the_runs_were_shuffled_int
         )
     body = _get(owner_client, experiment).json()
     assert [cell["label"] for cell in body["cells"]] == list(MECHANISMS)
+
+
+def test_a_network_profile_axis_labels_its_cells_by_the_profiles_names(make_run, owner_client):
+    """A run's spec holds its profile whole (id, name, shaping); its cell shows the name, and
+    the run without a profile says so."""
+    rng = np.random.default_rng(9)
+    slow = {"id": "5e1f0000-0000-4000-8000-000000000001", "name": "3G poor", "spec": {}}
+    experiment = None
+    for profile, centre in ((None, 1.0), (slow, 40.0)):
+        made = make_run(
+            {"pi-a": _messages(rng, centre)},
+            spec=messaging_spec(network_profile=profile),
+            experiment=experiment,
+        )
+        experiment = made.run.experiment
+    cells = _get(owner_client, experiment).json()["cells"]
+    assert [c["label"] for c in cells] == ["no network profile", "3G poor"]
+    assert [c["parameters"] for c in cells] == [
+        {"network_profile": None},
+        {"network_profile": "3G poor"},
+    ]
