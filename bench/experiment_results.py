@@ -17,9 +17,9 @@ JSON rendering), best of `--tries`:
 
   - *first view, cold*: every cache deleted (round-trip cache rows, Django's cache): the
     records of all runs are read and the cache rows written, every cell bootstrapped;
-  - *first view*: the round-trip cache filled as the worker fills it when a run completes
-    (results.tasks.run_round_trips_warm_task), Django's cache cleared: every cell
-    bootstrapped from the cached round trips;
+  - *first view*: every cache emptied, then filled as the worker fills it when a run
+    completes (results.tasks.run_round_trips_warm_task: the round trips and each run's
+    stage 2 of the bootstrap): every cell's stage 1 drawn, the payload computed;
   - *later views*: nothing cleared;
   - the results table as CSV (later view).
 
@@ -151,7 +151,7 @@ def main() -> int:
     from devices.models import Device
     from experiments.models import Run
     from results.models import RoundTripCache
-    from results.services.round_trips import run_round_trips_warm
+    from results.tasks import run_round_trips_warm_task
 
     workspace = Workspace.objects.create(name="bench")
     user = User.objects.create_user(username="bench")
@@ -171,10 +171,9 @@ def main() -> int:
         cache.clear()
 
     def warmed_by_worker() -> None:
-        RoundTripCache.objects.all().delete()
+        cold()
         for run_id in run_ids:  # what the worker does as each run completes
-            run_round_trips_warm(run_id=run_id)
-        cache.clear()
+            run_round_trips_warm_task(str(run_id))
 
     def later() -> None:
         pass

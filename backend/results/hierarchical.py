@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -118,7 +118,9 @@ def _run_replicates(
     return mean + (means - mean) * scale, median + (medians - median) * scale
 
 
-def _counted_mean_median(x: FloatArray, drawn: npt.NDArray[np.int64]) -> tuple[FloatArray, FloatArray]:
+def _counted_mean_median(
+    x: FloatArray, drawn: npt.NDArray[np.int64]
+) -> tuple[FloatArray, FloatArray]:
     """Mean and median of each row of x[drawn], `x` sorted, from the counts of the indices."""
     size, m = drawn.shape
     n = x.size
@@ -135,6 +137,38 @@ def _counted_mean_median(x: FloatArray, drawn: npt.NDArray[np.int64]) -> tuple[F
     return means, (lower + upper) / 2
 
 
+@dataclass(frozen=True)
+class StageTwo:
+    """One run's stage 2: its mean and median and `resamples` bootstrap means and medians of
+    its messages (m-out-of-n scaled). What a cell's bootstrap needs of a run, so it can be
+    computed once per run (results.services.run_replicates) and the cell's stage 1 drawn
+    over it on every view."""
+
+    mean: float
+    median: float
+    means: FloatArray = field(repr=False)
+    medians: FloatArray = field(repr=False)
+
+
+def run_stage_two(
+    values: npt.ArrayLike,
+    *,
+    seed: int,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    draw_max: int = HIERARCHICAL_DRAW_MAX,
+) -> StageTwo | None:
+    """Stage 2 of one run with its own generator (`seed`); None without values."""
+    x = np.sort(np.asarray(values, dtype=np.float64))
+    if not x.size:
+        return None
+    return _stage_two(x, np.random.default_rng(seed), resamples, draw_max)
+
+
+def _stage_two(x: FloatArray, rng: np.random.Generator, resamples: int, draw_max: int) -> StageTwo:
+    means, medians = _run_replicates(x, rng, resamples, draw_max)
+    return StageTwo(float(x.mean()), float(np.median(x)), means, medians)
+
+
 def hierarchical_replicates(
     runs: Sequence[npt.ArrayLike],
     *,
@@ -143,19 +177,38 @@ def hierarchical_replicates(
     seed: int = BOOTSTRAP_SEED,
     confidence: float = CONFIDENCE,
 ) -> Replicates | None:
-    """The two-stage bootstrap of a cell's runs (each an array of its delivered values);
-    runs without values are left out, None when none is left."""
+    """The two-stage bootstrap of a cell's runs (each an array of its delivered values), one
+    generator for both stages; runs without values are left out, None when none is left."""
     values = [np.asarray(r, dtype=np.float64) for r in runs]
     values = [np.sort(v) for v in values if v.size]  # sorted: the order of values is moot
     if not values:
         return None
     rng = np.random.default_rng(seed)
-    count = len(values)
-    run_means = np.array([v.mean() for v in values])
-    run_medians = np.array([np.median(v) for v in values])
-    inner = [_run_replicates(v, rng, resamples, draw_max) for v in values]
-    inner_means = np.stack([i[0] for i in inner])  # (runs, resamples)
-    inner_medians = np.stack([i[1] for i in inner])
+    inner = [_stage_two(v, rng, resamples, draw_max) for v in values]
+    return _stage_one(inner, rng, confidence)
+
+
+def stage_one_replicates(
+    runs: Sequence[StageTwo | None], *, seed: int, confidence: float = CONFIDENCE
+) -> Replicates | None:
+    """The cell's bootstrap over its runs' stage 2 (each drawn with its own generator,
+    run_stage_two): stage 1 with a generator of `seed`. Runs without values (None) are left
+    out, None when none is left."""
+    inner = [r for r in runs if r is not None]
+    if not inner:
+        return None
+    return _stage_one(inner, np.random.default_rng(seed), confidence)
+
+
+def _stage_one(
+    inner: Sequence[StageTwo], rng: np.random.Generator, confidence: float
+) -> Replicates:
+    count = len(inner)
+    resamples = inner[0].means.size
+    run_means = np.array([i.mean for i in inner])
+    run_medians = np.array([i.median for i in inner])
+    inner_means = np.stack([i.means for i in inner])  # (runs, resamples)
+    inner_medians = np.stack([i.medians for i in inner])
     if count == 1:
         mean_reps, median_reps = inner_means[0], inner_medians[0]
     else:
