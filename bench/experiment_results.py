@@ -182,7 +182,7 @@ def main() -> int:
     rows: list[tuple[str, float, int, int]] = []
     for label, path, before, goal in (
         ("first view, cold (records read, every cache empty)", url, cold, 0),
-        ("first view (round trips cached by the worker)", url, warmed_by_worker, GOAL_FIRST_MS),
+        ("first view (the worker's completion work done)", url, warmed_by_worker, GOAL_FIRST_MS),
         ("later views", url, later, GOAL_LATER_MS),
         ("table.csv, later views", url + "table.csv", later, 0),
     ):

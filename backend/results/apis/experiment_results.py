@@ -21,17 +21,17 @@ from results.apis.exports import AnyAcceptNegotiation
 from results.hierarchical import LEVEL_MESSAGES, LEVEL_RUNS
 from results.services import PARQUET_MEDIA_TYPE
 from results.services.cells import LEVEL_REPETITIONS
-from results.services.experiment_results_cache import (
-    experiment_results_cache_get,
-    experiment_results_cache_key,
-    experiment_results_cache_set,
-)
 from results.services.experiment_results import (
     VERDICT_FASTER,
     VERDICT_NO_DIFFERENCE,
     VERDICT_SLOWER,
     ExperimentResults,
     experiment_results_compute,
+)
+from results.services.experiment_results_cache import (
+    experiment_results_cache_get,
+    experiment_results_cache_key,
+    experiment_results_cache_set,
 )
 from results.services.experiment_table import (
     experiment_methods_paragraph,

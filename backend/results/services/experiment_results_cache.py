@@ -4,11 +4,11 @@ back is one cache get (docs/results.md, "Experiment results", Speed).
 
 The key is a digest of everything the payload is computed from: the experiment's own fields
 (design, name, description: the methods paragraph reads them), each run's id, status,
-repeat, position and end, and the baseline asked for. A run that completes, fails, is
-cancelled, queued or deleted changes the digest, so the next view computes afresh: no
-signal to miss. A completed run's records never change (uploads to a finished run are
-refused), and only completed runs are measured, so a run in progress changes nothing the
-payload shows until its status does.
+repeat, position, end, matrix cell and spec, and the baseline asked for. A run that
+completes, fails, is cancelled, queued or deleted changes the digest, so the next view
+computes afresh: no signal to miss. A completed run's records never change (uploads to a
+finished run are refused), and only completed runs are measured, so a run in progress
+changes nothing the payload shows until its status does.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def experiment_results_cache_key(*, experiment: Experiment, baseline: str | None
     runs = (
         Run.objects.filter(experiment=experiment)
         .order_by("pk")
-        .values_list("pk", "status", "repeat", "position", "finished_at")
+        .values_list("pk", "status", "repeat", "position", "finished_at", "cell", "spec")
     )
     fields = [(f.attname, getattr(experiment, f.attname)) for f in Experiment._meta.concrete_fields]
     material = repr((fields, list(runs), baseline)).encode()

@@ -82,17 +82,3 @@ def runs_replicates(*, runs: Sequence[Run]) -> list[RunReplicates]:
     if fresh:
         cache.set_many(fresh, timeout=RUN_REPLICATES_SECONDS)
     return out
-
-
-def run_replicates_warm(*, run_id: UUID | str) -> bool:
-    """Compute and store a completed run's figures (the worker, on completion, after
-    results.services.round_trips.run_round_trips_warm); False when it is not done."""
-    run = (
-        Run.objects.filter(pk=run_id, status=RunStatus.DONE)
-        .prefetch_related("run_devices__device")
-        .first()
-    )
-    if run is None:
-        return False
-    runs_replicates(runs=[run])
-    return True
