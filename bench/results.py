@@ -13,11 +13,16 @@ selectors, numpy/scipy, JSON rendering), best of 3:
   - statistics and distribution, *first view*: the round-trip cache deleted before each
     try, so the records are read (one binary array_agg per column) and the cache written;
   - the same, *later views*: from the cache (results.models.RoundTripCache);
+  - the page data (statistics, distribution, sizes, methods in a row), *first view after
+    the worker's completion work*: every cache emptied, then filled as the worker does
+    when the run completes (results.tasks.run_round_trips_warm_task), then the four
+    requests a first page view makes;
   - the comparison of the two runs (bootstrap of 2,000 resamples, Mann-Whitney U);
   - the exports of the records (CSV streamed, Parquet).
 
-Goals (issue #7): the page data (statistics + distribution + sizes + methods) under 250 ms
-of server time and under 100 kB. Prints a Markdown table for docs/benchmarks.md.
+Goals (issues #7 and #20): the page data (statistics + distribution + sizes + methods) under
+250 ms of server time and under 100 kB, on the first view as on later ones. Prints a
+Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -156,6 +161,7 @@ def main() -> int:
     from accounts.models import Membership, Workspace
     from devices.models import Device
     from results.models import RoundTripCache
+    from results.tasks import run_round_trips_warm_task
 
     workspace = Workspace.objects.create(name="bench")
     user = User.objects.create_user(username="bench")
@@ -185,6 +191,22 @@ def main() -> int:
     def cached() -> None:
         pass
 
+    def page_first_view() -> tuple[float, int]:
+        """The page's four requests, as a user's first view after the worker's completion
+        work (results.tasks.run_round_trips_warm_task): best of `tries`."""
+        best, size = float("inf"), 0
+        for _ in range(args.tries):
+            uncached()
+            run_round_trips_warm_task(str(plain.pk))
+            started = time.perf_counter()
+            sizes = 0
+            for part in ("statistics/", "distribution/", "sizes/", "methods/"):
+                response = client.get(page + part)
+                assert response.status_code == 200, response.content[:500]
+                sizes += len(response.content)
+            best, size = min(best, time.perf_counter() - started), sizes
+        return best, size
+
     page = f"/api/runs/{plain.pk}/"
     rows: list[tuple[str, float, int, str]] = []
     for label, url, before, goal in (
@@ -206,6 +228,7 @@ def main() -> int:
         seconds, size = best_of(args.tries, functools.partial(client.get, url), before)
         rows.append((label, seconds, size, goal))
 
+    first_s, first_bytes = page_first_view()
     page_ms = sum(s for _, s, _, g in rows if g == "page") * 1000
     page_bytes = sum(b for _, _, b, g in rows if g == "page")
     print(
@@ -217,12 +240,15 @@ def main() -> int:
     for label, seconds, size, _ in rows:
         shown = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1000:.1f} kB"
         print(f"| {label} | {seconds * 1000:,.0f} ms | {shown} |")
-    verdict = "met" if page_ms < GOAL_MS and page_bytes < GOAL_BYTES else "NOT met"
+    first_ms = first_s * 1000
+    met = max(page_ms, first_ms) < GOAL_MS and max(page_bytes, first_bytes) < GOAL_BYTES
     print(
         f"| page data (statistics + distribution + sizes + methods), later views "
-        f"| {page_ms:,.0f} ms "
-        f"| {page_bytes / 1000:.1f} kB |\n\nGoal < {GOAL_MS} ms and < {GOAL_BYTES // 1000} kB: "
-        f"{verdict}."
+        f"| {page_ms:,.0f} ms | {page_bytes / 1000:.1f} kB |\n"
+        f"| page data, first view (after the worker's completion work) "
+        f"| {first_ms:,.0f} ms | {first_bytes / 1000:.1f} kB |\n\n"
+        f"Goal < {GOAL_MS} ms and < {GOAL_BYTES // 1000} kB, first and later views: "
+        f"{'met' if met else 'NOT met'}."
     )
     return 0
 
