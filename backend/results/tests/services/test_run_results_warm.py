@@ -9,6 +9,7 @@ from django.core.cache import cache
 
 from experiments.models import RunStatus
 from measurements.models import MessageRecord
+from results.models import RoundTripCache
 from results.services.run_replicates import RUN_REPLICATES_KEY, RunReplicates, runs_replicates
 from results.services.summaries import STATISTICS_MEMO_KEY, RunStatistics
 from results.tasks import run_round_trips_warm_task
@@ -51,3 +52,20 @@ def test_a_run_not_completed_is_neither_warmed_nor_kept(make_run):
 
     assert figures.messages == 1
     assert cache.get(RUN_REPLICATES_KEY.format(run_id=made.run.pk)) is None
+
+
+def test_the_run_pages_first_view_reads_the_plot_data_computed_on_completion(
+    make_run, owner_client
+):
+    made = make_run({"pi-a": [4 * MS, 10 * MS, 1 * MS], "pi-b": [2 * MS, 3 * MS]})
+    run_round_trips_warm_task(str(made.run.pk))
+    MessageRecord.objects.filter(run_device__run=made.run).delete()
+    RoundTripCache.objects.filter(run_device__run=made.run).delete()
+
+    body = owner_client.get(f"/api/runs/{made.run.pk}/distribution/").json()
+
+    assert {d["device_name"]: d["n"] for d in body["devices"]} == {"pi-a": 3, "pi-b": 2}
+    assert sum(sum(d["counts"]) for d in body["devices"]) == 5
+    # Another query is computed afresh, from the records (gone here).
+    other = owner_client.get(f"/api/runs/{made.run.pk}/distribution/?bins=20").json()
+    assert [d["n"] for d in other["devices"]] == [0, 0]
