@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import sys
 import time
 from pathlib import Path
@@ -40,8 +39,13 @@ from typing import Any
 REPO_DIR = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_DIR / "backend"), str(REPO_DIR)]
 
-from bench.ingest import T0, setup_django  # noqa: E402
-from bench.results import best_of  # noqa: E402
+from bench.results import (  # noqa: E402
+    best_of,
+    caches_emptied,
+    parse_and_set_up,
+    signed_in_owner,
+    upload_body,
+)
 
 BENCH_DB = "iotsecbench_bench_experiment_results"
 PRESET = "mqtt-coap-paper"
@@ -57,59 +61,45 @@ CIPHER_NS_PER_BYTE = {"none": 0, "aes-256-cbc": 25, "aes-128-cbc": 20, "des-cbc"
 
 def run_records(spec: dict[str, Any], count: int, seed: int) -> bytes:
     """One run's records in the agents' upload format (header included)."""
-    import io
-
     import numpy as np
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    from measurements.services import RECORD_HEADER
 
     rng = np.random.default_rng(seed)
     size = int(spec["payload_size"])
     level_ns = 1_000 * BASE_US[(spec["protocol"], int(spec["qos"]))]
     level_ns += CIPHER_NS_PER_BYTE[spec["security"]] * size + 30 * size
     level_ns += int(rng.normal(0, 0.03) * level_ns)  # this run's offset
-    seq = np.arange(count, dtype=np.int64)
-    t_send = T0 + seq * 10_000_000
     rtt = level_ns + rng.gamma(4.0, level_ns / 40, count).astype(np.int64)
     outliers = rng.random(count) < OUTLIER_RATE
     rtt[outliers] = rng.integers(20_000_000, 200_000_000, int(outliers.sum()))
     lost = rng.random(count) < LOST_RATE
-    secure = CIPHER_NS_PER_BYTE[spec["security"]] * size + 500
-    table = pa.table(
-        {
-            "seq": seq,
-            "t_send_ns": t_send,
-            "t_recv_ns": pa.array(t_send + rtt, mask=lost),
-            "app_bytes": np.full(count, size),
-            "wire_bytes": np.full(count, size + 80),
-            "outcome": np.where(lost, "lost", "ok"),
-            "secure_ns": pa.array(np.full(count, secure), mask=lost),
-            "unsecure_ns": pa.array(np.full(count, secure + 200), mask=lost),
-            "floor_secure_ns": pa.array(np.full(count, 320), mask=lost),
-            "floor_unsecure_ns": pa.array(np.full(count, 700), mask=lost),
-        }
+    return upload_body(
+        rtt,
+        lost,
+        every_ns=10_000_000,
+        app_bytes=size,
+        wire_bytes=size + 80,
+        secure_ns=CIPHER_NS_PER_BYTE[spec["security"]] * size + 500,
     )
-    out = io.BytesIO()
-    out.write(RECORD_HEADER + b"\n")
-    options = pacsv.WriteOptions(include_header=False, quoting_style="none")
-    pacsv.write_csv(table, out, write_options=options)
-    return out.getvalue()
 
 
-def build_experiment(client: Any, device: Any, repeats: int, messages: int) -> tuple[Any, int]:
-    """The preset's experiment with every run completed; (experiment, runs)."""
+def build_experiment(repeats: int, messages: int) -> tuple[Any, int, Any]:
+    """The preset's experiment with every run completed, on one device; (experiment, runs,
+    a client signed in as its workspace's owner)."""
     from django.db import transaction
 
+    from devices.models import Device
     from experiments.models import Experiment, Run, RunDevice, RunStatus
     from experiments.presets import preset_design, presets
     from experiments.services.scheduling import experiment_start
     from measurements.models import Stream
     from measurements.services import STREAMS, csv_copy, run_summarize
 
+    workspace, client = signed_in_owner()
+    device = Device.objects.create(
+        workspace=workspace, name="pi-01", token_hash=f"{1:064x}", online=True
+    )
     preset = next(p for p in presets() if p.slug == PRESET)
-    design = preset_design(preset, workspace=device.workspace)
+    design = preset_design(preset, workspace=workspace)
     design.update(device_ids=[str(device.pk)], repeats=repeats, message_count=messages)
     response = client.post("/api/experiments/", design, content_type="application/json")
     assert response.status_code == 201, response.content[:1000]
@@ -126,49 +116,23 @@ def build_experiment(client: Any, device: Any, repeats: int, messages: int) -> t
         RunDevice.objects.filter(pk=part.pk).update(status=RunStatus.DONE)
         Run.objects.filter(pk=run.pk).update(status=RunStatus.DONE)
         run_summarize(run_id=run.pk)
-    return experiment, len(runs)
+    return experiment, len(runs), client
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--messages", type=int, default=500)
-    parser.add_argument("--tries", type=int, default=3)
-    parser.add_argument(
-        "--pg-admin-url",
-        default=os.environ.get(
-            "BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-    )
-    args = parser.parse_args()
-    setup_django(args.pg_admin_url, database=BENCH_DB)
+    args = parse_and_set_up(parser, database=BENCH_DB)
 
-    from django.contrib.auth.models import User
-    from django.core.cache import cache
-    from django.test import Client
-
-    from accounts.models import Membership, Workspace
-    from devices.models import Device
     from experiments.models import Run
-    from results.models import RoundTripCache
     from results.tasks import run_round_trips_warm_task
 
-    workspace = Workspace.objects.create(name="bench")
-    user = User.objects.create_user(username="bench")
-    Membership.objects.create(workspace=workspace, user=user, role=Membership.Role.OWNER)
-    device = Device.objects.create(
-        workspace=workspace, name="pi-01", token_hash=f"{1:064x}", online=True
-    )
-    client = Client(HTTP_HOST="127.0.0.1")  # an ALLOWED_HOSTS default, unlike 'testserver'
-    client.force_login(user)
     started = time.perf_counter()
-    experiment, run_count = build_experiment(client, device, args.repeats, args.messages)
+    experiment, run_count, client = build_experiment(args.repeats, args.messages)
     setup_s = time.perf_counter() - started
     run_ids = list(Run.objects.filter(experiment=experiment).values_list("pk", flat=True))
-
-    def cold() -> None:
-        RoundTripCache.objects.all().delete()
-        cache.clear()
+    cold = caches_emptied
 
     def warmed_by_worker() -> None:
         cold()

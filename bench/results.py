@@ -52,28 +52,39 @@ OUTLIER_RATE = 0.001
 def records_csv(device: int, count: int) -> bytes:
     """One device's records in the agents' upload format (header included)."""
     import numpy as np
+
+    rng = np.random.default_rng(device)
+    rtt = 40_000 + rng.gamma(4.0, 2_500.0, count).astype(np.int64) + 200 * device
+    outliers = rng.random(count) < OUTLIER_RATE
+    rtt[outliers] = rng.integers(2_000_000, 40_000_000, int(outliers.sum()))
+    lost = rng.random(count) < LOST_RATE
+    return upload_body(rtt, lost, every_ns=1_000_000, app_bytes=66, wire_bytes=145, secure_ns=3_100)
+
+
+def upload_body(
+    rtt: Any, lost: Any, *, every_ns: int, app_bytes: int, wire_bytes: int, secure_ns: int
+) -> bytes:
+    """Records in the agents' upload format (header included): one message every
+    `every_ns`, round trips `rtt` (ns) unless `lost`, unsecuring 400 ns above securing."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     from measurements.services import RECORD_HEADER
 
-    rng = np.random.default_rng(device)
+    count = len(rtt)
     seq = np.arange(count, dtype=np.int64)
-    t_send = T0 + seq * 1_000_000
-    rtt = 40_000 + rng.gamma(4.0, 2_500.0, count).astype(np.int64) + 200 * device
-    outliers = rng.random(count) < OUTLIER_RATE
-    rtt[outliers] = rng.integers(2_000_000, 40_000_000, int(outliers.sum()))
-    lost = rng.random(count) < LOST_RATE
+    t_send = T0 + seq * every_ns
     table = pa.table(
         {
             "seq": seq,
             "t_send_ns": t_send,
             "t_recv_ns": pa.array(t_send + rtt, mask=lost),
-            "app_bytes": np.full(count, 66),
-            "wire_bytes": np.full(count, 145),
+            "app_bytes": np.full(count, app_bytes),
+            "wire_bytes": np.full(count, wire_bytes),
             "outcome": np.where(lost, "lost", "ok"),
-            "secure_ns": pa.array(np.full(count, 3_100), mask=lost),
-            "unsecure_ns": pa.array(np.full(count, 3_500), mask=lost),
+            "secure_ns": pa.array(np.full(count, secure_ns), mask=lost),
+            "unsecure_ns": pa.array(np.full(count, secure_ns + 400), mask=lost),
             "floor_secure_ns": pa.array(np.full(count, 320), mask=lost),
             "floor_unsecure_ns": pa.array(np.full(count, 700), mask=lost),
         }
@@ -140,10 +151,9 @@ def best_of(
     return best, size
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--devices", type=int, default=10)
+def parse_and_set_up(parser: argparse.ArgumentParser, *, database: str) -> argparse.Namespace:
+    """The results benches' common options (`--tries`, `--pg-admin-url`) parsed, and Django
+    set up on their scratch `database`."""
     parser.add_argument("--tries", type=int, default=3)
     parser.add_argument(
         "--pg-admin-url",
@@ -152,20 +162,47 @@ def main() -> int:
         ),
     )
     args = parser.parse_args()
-    setup_django(args.pg_admin_url, database=BENCH_DB)
+    setup_django(args.pg_admin_url, database=database)
+    return args
 
-    from django.contrib.auth.models import User
+
+def caches_emptied() -> None:
+    """Every cache of results emptied: the round-trip cache rows and Django's cache."""
     from django.core.cache import cache
+
+    from results.models import RoundTripCache
+
+    RoundTripCache.objects.all().delete()
+    cache.clear()
+
+
+def signed_in_owner() -> tuple[Any, Any]:
+    """A workspace and a test client signed in as its owner (after Django is set up)."""
+    from django.contrib.auth.models import User
     from django.test import Client
 
     from accounts.models import Membership, Workspace
-    from devices.models import Device
-    from results.models import RoundTripCache
-    from results.tasks import run_round_trips_warm_task
 
     workspace = Workspace.objects.create(name="bench")
     user = User.objects.create_user(username="bench")
     Membership.objects.create(workspace=workspace, user=user, role=Membership.Role.OWNER)
+    client = Client(HTTP_HOST="127.0.0.1")  # an ALLOWED_HOSTS default, unlike 'testserver'
+    client.force_login(user)
+    return workspace, client
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--devices", type=int, default=10)
+    args = parse_and_set_up(parser, database=BENCH_DB)
+
+    from django.core.cache import cache
+
+    from devices.models import Device
+    from results.tasks import run_round_trips_warm_task
+
+    workspace, client = signed_in_owner()
     devices = [
         Device.objects.create(workspace=workspace, name=f"pi-{i:02d}", token_hash=f"{i:064x}")
         for i in range(args.devices)
@@ -175,12 +212,7 @@ def main() -> int:
     secured = make_run(workspace, devices, args.records, "aes-128-cbc")
     setup_s = time.perf_counter() - started
 
-    client = Client(HTTP_HOST="127.0.0.1")  # an ALLOWED_HOSTS default, unlike 'testserver'
-    client.force_login(user)
-
-    def uncached() -> None:
-        RoundTripCache.objects.all().delete()
-        cache.clear()
+    uncached = caches_emptied
 
     def unmemoized() -> None:
         # The statistics of a completed run are memoized per process (results.services.

@@ -150,14 +150,7 @@ def _cell_figures(runs: Sequence[Run]) -> CellFigures:
         return memo
     per_run = runs_replicates(runs=runs)
     cell_runs = [
-        CellRun(
-            run_id=run.pk,
-            repeat=run.repeat,
-            messages=r.messages,
-            lost=r.lost,
-            mean_ms=r.mean_ms,
-            median_ms=r.median_ms,
-        )
+        CellRun(run.pk, run.repeat, r.messages, r.lost, r.mean_ms, r.median_ms)
         for run, r in zip(runs, per_run, strict=True)
     ]
     # Each cell its own stage-1 seed (from its runs), each run its own stage-2 seed: two
