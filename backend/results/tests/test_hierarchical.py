@@ -115,7 +115,9 @@ def test_widening_follows_t_over_z_for_few_runs():
     assert run_level_scale(3) == pytest.approx(2.69, abs=0.01)
 
 
-def _gathered_stage_two(x, rng, resamples, draw_max):
+def _gathered_stage_two(
+    x: np.ndarray, rng: np.random.Generator, resamples: int, draw_max: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Stage 2 as first written: gather the drawn values, np.mean and np.median per resample."""
     n = x.size
     m = min(n, draw_max)
