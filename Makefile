@@ -130,6 +130,7 @@ bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/messaging.py
 	$(PY) bench/power.py
 	$(PY) bench/results.py
+	$(PY) bench/experiment_results.py
 	$(PY) bench/netemu.py
 	$(PY) bench/relay.py
 	$(PY) bench/agents.py --agents 30 --messages 200

@@ -13,11 +13,16 @@ selectors, numpy/scipy, JSON rendering), best of 3:
   - statistics and distribution, *first view*: the round-trip cache deleted before each
     try, so the records are read (one binary array_agg per column) and the cache written;
   - the same, *later views*: from the cache (results.models.RoundTripCache);
+  - the page data (statistics, distribution, sizes, methods in a row), *first view after
+    the worker's completion work*: every cache emptied, then filled as the worker does
+    when the run completes (results.tasks.run_round_trips_warm_task), then the four
+    requests a first page view makes;
   - the comparison of the two runs (bootstrap of 2,000 resamples, Mann-Whitney U);
   - the exports of the records (CSV streamed, Parquet).
 
-Goals (issue #7): the page data (statistics + distribution + sizes + methods) under 250 ms
-of server time and under 100 kB. Prints a Markdown table for docs/benchmarks.md.
+Goals (issues #7 and #20): the page data (statistics + distribution + sizes + methods) under
+250 ms of server time and under 100 kB, on the first view as on later ones. Prints a
+Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -47,28 +52,39 @@ OUTLIER_RATE = 0.001
 def records_csv(device: int, count: int) -> bytes:
     """One device's records in the agents' upload format (header included)."""
     import numpy as np
+
+    rng = np.random.default_rng(device)
+    rtt = 40_000 + rng.gamma(4.0, 2_500.0, count).astype(np.int64) + 200 * device
+    outliers = rng.random(count) < OUTLIER_RATE
+    rtt[outliers] = rng.integers(2_000_000, 40_000_000, int(outliers.sum()))
+    lost = rng.random(count) < LOST_RATE
+    return upload_body(rtt, lost, every_ns=1_000_000, app_bytes=66, wire_bytes=145, secure_ns=3_100)
+
+
+def upload_body(
+    rtt: Any, lost: Any, *, every_ns: int, app_bytes: int, wire_bytes: int, secure_ns: int
+) -> bytes:
+    """Records in the agents' upload format (header included): one message every
+    `every_ns`, round trips `rtt` (ns) unless `lost`, unsecuring 400 ns above securing."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     from measurements.services import RECORD_HEADER
 
-    rng = np.random.default_rng(device)
+    count = len(rtt)
     seq = np.arange(count, dtype=np.int64)
-    t_send = T0 + seq * 1_000_000
-    rtt = 40_000 + rng.gamma(4.0, 2_500.0, count).astype(np.int64) + 200 * device
-    outliers = rng.random(count) < OUTLIER_RATE
-    rtt[outliers] = rng.integers(2_000_000, 40_000_000, int(outliers.sum()))
-    lost = rng.random(count) < LOST_RATE
+    t_send = T0 + seq * every_ns
     table = pa.table(
         {
             "seq": seq,
             "t_send_ns": t_send,
             "t_recv_ns": pa.array(t_send + rtt, mask=lost),
-            "app_bytes": np.full(count, 66),
-            "wire_bytes": np.full(count, 145),
+            "app_bytes": np.full(count, app_bytes),
+            "wire_bytes": np.full(count, wire_bytes),
             "outcome": np.where(lost, "lost", "ok"),
-            "secure_ns": pa.array(np.full(count, 3_100), mask=lost),
-            "unsecure_ns": pa.array(np.full(count, 3_500), mask=lost),
+            "secure_ns": pa.array(np.full(count, secure_ns), mask=lost),
+            "unsecure_ns": pa.array(np.full(count, secure_ns + 400), mask=lost),
             "floor_secure_ns": pa.array(np.full(count, 320), mask=lost),
             "floor_unsecure_ns": pa.array(np.full(count, 700), mask=lost),
         }
@@ -135,10 +151,9 @@ def best_of(
     return best, size
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--devices", type=int, default=10)
+def parse_and_set_up(parser: argparse.ArgumentParser, *, database: str) -> argparse.Namespace:
+    """The results benches' common options (`--tries`, `--pg-admin-url`) parsed, and Django
+    set up on their scratch `database`."""
     parser.add_argument("--tries", type=int, default=3)
     parser.add_argument(
         "--pg-admin-url",
@@ -147,19 +162,47 @@ def main() -> int:
         ),
     )
     args = parser.parse_args()
-    setup_django(args.pg_admin_url, database=BENCH_DB)
+    setup_django(args.pg_admin_url, database=database)
+    return args
 
-    from django.contrib.auth.models import User
+
+def caches_emptied() -> None:
+    """Every cache of results emptied: the round-trip cache rows and Django's cache."""
     from django.core.cache import cache
+
+    from results.models import RoundTripCache
+
+    RoundTripCache.objects.all().delete()
+    cache.clear()
+
+
+def signed_in_owner() -> tuple[Any, Any]:
+    """A workspace and a test client signed in as its owner (after Django is set up)."""
+    from django.contrib.auth.models import User
     from django.test import Client
 
     from accounts.models import Membership, Workspace
-    from devices.models import Device
-    from results.models import RoundTripCache
 
     workspace = Workspace.objects.create(name="bench")
     user = User.objects.create_user(username="bench")
     Membership.objects.create(workspace=workspace, user=user, role=Membership.Role.OWNER)
+    client = Client(HTTP_HOST="127.0.0.1")  # an ALLOWED_HOSTS default, unlike 'testserver'
+    client.force_login(user)
+    return workspace, client
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--devices", type=int, default=10)
+    args = parse_and_set_up(parser, database=BENCH_DB)
+
+    from django.core.cache import cache
+
+    from devices.models import Device
+    from results.tasks import run_round_trips_warm_task
+
+    workspace, client = signed_in_owner()
     devices = [
         Device.objects.create(workspace=workspace, name=f"pi-{i:02d}", token_hash=f"{i:064x}")
         for i in range(args.devices)
@@ -169,12 +212,7 @@ def main() -> int:
     secured = make_run(workspace, devices, args.records, "aes-128-cbc")
     setup_s = time.perf_counter() - started
 
-    client = Client(HTTP_HOST="127.0.0.1")  # an ALLOWED_HOSTS default, unlike 'testserver'
-    client.force_login(user)
-
-    def uncached() -> None:
-        RoundTripCache.objects.all().delete()
-        cache.clear()
+    uncached = caches_emptied
 
     def unmemoized() -> None:
         # The statistics of a completed run are memoized per process (results.services.
@@ -184,6 +222,22 @@ def main() -> int:
 
     def cached() -> None:
         pass
+
+    def page_first_view() -> tuple[float, int]:
+        """The page's four requests, as a user's first view after the worker's completion
+        work (results.tasks.run_round_trips_warm_task): best of `tries`."""
+        best, size = float("inf"), 0
+        for _ in range(args.tries):
+            uncached()
+            run_round_trips_warm_task(str(plain.pk))
+            started = time.perf_counter()
+            sizes = 0
+            for part in ("statistics/", "distribution/", "sizes/", "methods/"):
+                response = client.get(page + part)
+                assert response.status_code == 200, response.content[:500]
+                sizes += len(response.content)
+            best, size = min(best, time.perf_counter() - started), sizes
+        return best, size
 
     page = f"/api/runs/{plain.pk}/"
     rows: list[tuple[str, float, int, str]] = []
@@ -206,6 +260,7 @@ def main() -> int:
         seconds, size = best_of(args.tries, functools.partial(client.get, url), before)
         rows.append((label, seconds, size, goal))
 
+    first_s, first_bytes = page_first_view()
     page_ms = sum(s for _, s, _, g in rows if g == "page") * 1000
     page_bytes = sum(b for _, _, b, g in rows if g == "page")
     print(
@@ -217,12 +272,15 @@ def main() -> int:
     for label, seconds, size, _ in rows:
         shown = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1000:.1f} kB"
         print(f"| {label} | {seconds * 1000:,.0f} ms | {shown} |")
-    verdict = "met" if page_ms < GOAL_MS and page_bytes < GOAL_BYTES else "NOT met"
+    first_ms = first_s * 1000
+    met = max(page_ms, first_ms) < GOAL_MS and max(page_bytes, first_bytes) < GOAL_BYTES
     print(
         f"| page data (statistics + distribution + sizes + methods), later views "
-        f"| {page_ms:,.0f} ms "
-        f"| {page_bytes / 1000:.1f} kB |\n\nGoal < {GOAL_MS} ms and < {GOAL_BYTES // 1000} kB: "
-        f"{verdict}."
+        f"| {page_ms:,.0f} ms | {page_bytes / 1000:.1f} kB |\n"
+        f"| page data, first view (after the worker's completion work) "
+        f"| {first_ms:,.0f} ms | {first_bytes / 1000:.1f} kB |\n\n"
+        f"Goal < {GOAL_MS} ms and < {GOAL_BYTES // 1000} kB, first and later views: "
+        f"{'met' if met else 'NOT met'}."
     )
     return 0
 

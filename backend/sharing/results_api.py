@@ -7,8 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from results.apis.experiment_results import ExperimentResultsSerializer, results_payload
-from results.services.experiment_results import experiment_results_compute
+from results.apis.experiment_results import ExperimentResultsSerializer, results_payload_cached
 from sharing.apis import _TOKEN, _PublicApi  # the public pages' one base and token parameter
 from sharing.errors import ShareNotFound
 from sharing.selectors import SHARE_NOT_FOUND_MESSAGE
@@ -26,5 +25,4 @@ class PublicExperimentResultsApi(_PublicApi):
         experiment = share.experiment
         if experiment is None:  # a run's or a comparison's link has no experiment results
             raise ShareNotFound(SHARE_NOT_FOUND_MESSAGE)
-        results = experiment_results_compute(experiment=experiment)
-        return Response(results_payload(experiment=experiment, results=results))
+        return Response(results_payload_cached(experiment=experiment))

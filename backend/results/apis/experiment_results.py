@@ -28,6 +28,11 @@ from results.services.experiment_results import (
     ExperimentResults,
     experiment_results_compute,
 )
+from results.services.experiment_results_cache import (
+    experiment_results_cache_get,
+    experiment_results_cache_key,
+    experiment_results_cache_set,
+)
 from results.services.experiment_table import (
     experiment_methods_paragraph,
     experiment_table_csv,
@@ -152,16 +157,20 @@ class _BaselineSerializer(serializers.Serializer[object]):
     )
 
 
-def _results(request: Request, experiment_id: UUID) -> tuple[Experiment, ExperimentResults]:
+def _experiment_and_baseline(
+    request: Request, experiment_id: UUID
+) -> tuple[Experiment, str | None]:
     experiment = experiment_get(
         workspace=workspace_for_user(user=request.user), experiment_id=experiment_id
     )
     params = _BaselineSerializer(data=request.query_params)
     params.is_valid(raise_exception=True)
-    results = experiment_results_compute(
-        experiment=experiment, baseline=params.validated_data.get("baseline")
-    )
-    return experiment, results
+    return experiment, params.validated_data.get("baseline")
+
+
+def _results(request: Request, experiment_id: UUID) -> tuple[Experiment, ExperimentResults]:
+    experiment, baseline = _experiment_and_baseline(request, experiment_id)
+    return experiment, experiment_results_compute(experiment=experiment, baseline=baseline)
 
 
 def results_payload(*, experiment: Experiment, results: ExperimentResults) -> dict[str, object]:
@@ -169,6 +178,20 @@ def results_payload(*, experiment: Experiment, results: ExperimentResults) -> di
     methods = experiment_methods_paragraph(experiment=experiment, results=results)
     fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
     return dict(ExperimentResultsSerializer({**fields, "methods": methods}).data)
+
+
+def results_payload_cached(
+    *, experiment: Experiment, baseline: str | None = None
+) -> dict[str, object]:
+    """results_payload, read from the cache while the experiment and its runs are unchanged
+    (results.services.experiment_results_cache)."""
+    key = experiment_results_cache_key(experiment=experiment, baseline=baseline)
+    payload = experiment_results_cache_get(key=key)
+    if payload is None:
+        results = experiment_results_compute(experiment=experiment, baseline=baseline)
+        payload = results_payload(experiment=experiment, results=results)
+        experiment_results_cache_set(key=key, payload=payload)
+    return payload
 
 
 class ExperimentResultsApi(APIView):
@@ -180,8 +203,8 @@ class ExperimentResultsApi(APIView):
         responses=ExperimentResultsSerializer,
     )
     def get(self, request: Request, experiment_id: UUID) -> Response:
-        experiment, results = _results(request, experiment_id)
-        return Response(results_payload(experiment=experiment, results=results))
+        experiment, baseline = _experiment_and_baseline(request, experiment_id)
+        return Response(results_payload_cached(experiment=experiment, baseline=baseline))
 
 
 _BINARY = {"type": "string", "format": "binary"}

@@ -18,19 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-import numpy as np
 from django.core.cache import cache
 from django.db.models import Prefetch
 
 from core.exceptions import ApplicationError
 from experiments.matrix import build as build_matrix
 from experiments.models import Experiment, ExperimentKind, Run, RunDevice, RunStatus
-from measurements.models import Outcome
 from results.hierarchical import (
     LEVEL_RUNS,
     Replicates,
     cell_difference,
-    hierarchical_replicates,
+    stage_one_replicates,
 )
 from results.services.cells import (
     Cell,
@@ -42,10 +40,10 @@ from results.services.cells import (
     varying_parameters,
 )
 from results.services.kinds.bench_cells import bench_cells
-from results.services.round_trips import run_round_trips_load
+from results.services.run_replicates import runs_replicates
 from results.statistics import BOOTSTRAP_SEED, CONFIDENCE
 
-CELL_MEMO_KEY = "results:experiment-cell:v1:{digest}"
+CELL_MEMO_KEY = "results:experiment-cell:v2:{digest}"
 # A day, as the run statistics: a cell of completed runs never changes (its runs' records
 # are final); a new completed repeat makes another set of runs, hence another key.
 CELL_MEMO_SECONDS = 24 * 3600
@@ -143,33 +141,23 @@ def _in_matrix_order(experiment: Experiment, runs: list[Run]) -> list[Run]:
 
 
 def _cell_figures(runs: Sequence[Run]) -> CellFigures:
-    """Load the runs' round trips and bootstrap them, or read both from the memo."""
+    """The runs' figures (results.services.run_replicates, computed once per run) and the
+    cell's bootstrap over them, or both from the memo."""
     digest = hashlib.sha256(",".join(sorted(str(r.pk) for r in runs)).encode()).hexdigest()
     memo_key = CELL_MEMO_KEY.format(digest=digest)
     memo = cache.get(memo_key)
     if isinstance(memo, CellFigures):
         return memo
-    cell_runs: list[CellRun] = []
-    values: list[np.ndarray] = []
-    for run in runs:
-        devices = run_round_trips_load(run=run, with_seq=False)
-        delivered = np.concatenate([d.rtt_ms for d in devices]) if devices else np.empty(0)
-        lost = sum(d.trips.outcomes.get(Outcome.LOST, 0) for d in devices)
-        has = bool(delivered.size)
-        cell_runs.append(
-            CellRun(
-                run_id=run.pk,
-                repeat=run.repeat,
-                messages=int(delivered.size),
-                lost=lost,
-                mean_ms=float(delivered.mean()) if has else None,
-                median_ms=float(np.median(delivered)) if has else None,
-            )
-        )
-        values.append(delivered)
-    # Each cell its own seed (from its runs): two cells' resamples are independent.
+    per_run = runs_replicates(runs=runs)
+    cell_runs = [
+        CellRun(run.pk, run.repeat, r.messages, r.lost, r.mean_ms, r.median_ms)
+        for run, r in zip(runs, per_run, strict=True)
+    ]
+    # Each cell its own stage-1 seed (from its runs), each run its own stage-2 seed: two
+    # cells' resamples are independent.
     seed = BOOTSTRAP_SEED + zlib.crc32(digest.encode())
-    figures = CellFigures(cell_runs, hierarchical_replicates(values, seed=seed))
+    replicates = stage_one_replicates([r.stage_two for r in per_run], seed=seed)
+    figures = CellFigures(cell_runs, replicates)
     cache.set(memo_key, figures, timeout=CELL_MEMO_SECONDS)
     return figures
 

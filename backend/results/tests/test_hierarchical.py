@@ -13,6 +13,8 @@ from results.hierarchical import (
     cell_difference,
     hierarchical_replicates,
     run_level_scale,
+    run_stage_two,
+    stage_one_replicates,
 )
 
 # Round trips of a run: its offset + log-normal noise (mean exp(sigma²/2), skewness ~6 at sigma 1).
@@ -111,3 +113,57 @@ def test_widening_follows_t_over_z_for_few_runs():
     assert run_level_scale(1) == 1.0
     assert run_level_scale(2) == pytest.approx(9.17, abs=0.01)
     assert run_level_scale(3) == pytest.approx(2.69, abs=0.01)
+
+
+def _gathered_stage_two(
+    x: np.ndarray, rng: np.random.Generator, resamples: int, draw_max: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Stage 2 as first written: gather the drawn values, np.mean and np.median per resample."""
+    n = x.size
+    m = min(n, draw_max)
+    scale = np.sqrt(m / n)
+    drawn = x[rng.integers(0, n, size=(resamples, m))]
+    means, medians = drawn.mean(axis=1), np.median(drawn, axis=1)
+    return x.mean() + (means - x.mean()) * scale, np.median(x) + (medians - np.median(x)) * scale
+
+
+@pytest.mark.parametrize("messages", [1, 2, 37, 200, 499, 500, 1300])
+def test_counted_stage_two_gives_the_same_resamples_as_gathering_the_values(messages):
+    """Odd and even counts, ties (values rounded to 0.1 ms), and m-out-of-n above 500."""
+    values = np.round(NOISE_SCALE_MS * np.random.default_rng(3).lognormal(0, 1, messages), 1)
+    x = np.sort(values)
+    expected_means, expected_medians = _gathered_stage_two(x, np.random.default_rng(9), 400, 500)
+    stage = run_stage_two(values, seed=9, resamples=400, draw_max=500)
+    assert stage is not None
+    np.testing.assert_array_equal(stage.medians, expected_medians)
+    np.testing.assert_allclose(stage.means, expected_means, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("runs", [2, 3, 5])
+def test_cell_bootstrap_over_each_runs_own_stage_two_covers_the_truth_at_least_93_percent(runs):
+    """The experiment results' path: each run's stage 2 with its own seed (computed once
+    per run), stage 1 over them with the cell's seed."""
+    rng = np.random.default_rng(21)
+    trials = 80
+    covered = 0
+    for trial in range(trials):
+        stages = [
+            run_stage_two(values, seed=1000 * trial + n, resamples=1000)
+            for n, values in enumerate(_cell(rng, runs, 200))
+        ]
+        reps = stage_one_replicates(stages, seed=trial)
+        assert reps is not None
+        assert (reps.level, reps.runs) == (LEVEL_RUNS, runs)
+        low, high = reps.mean_interval()
+        covered += low <= TRUE_MEAN_MS <= high
+    print(f"coverage of the mean over per-run stage 2, {runs} runs: {covered / trials:.3f}")
+    assert covered / trials >= 0.93
+
+
+def test_cell_bootstrap_over_stage_two_leaves_runs_without_values_out():
+    stages = [run_stage_two([], seed=1), run_stage_two([1.0, 3.0], seed=2)]
+    assert stages[0] is None
+    reps = stage_one_replicates(stages, seed=3)
+    assert reps is not None
+    assert (reps.level, reps.runs, reps.mean, reps.median) == (LEVEL_MESSAGES, 1, 2.0, 2.0)
+    assert stage_one_replicates([None], seed=3) is None

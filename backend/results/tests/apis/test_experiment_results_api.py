@@ -234,3 +234,32 @@ def test_a_network_profile_axis_labels_its_cells_by_the_profiles_names(make_run,
         {"network_profile": None},
         {"network_profile": "3G poor"},
     ]
+
+
+def test_a_run_completing_after_a_view_is_in_the_next_view(make_run, owner_client):
+    """The payload is cached under the experiment's runs and their statuses."""
+    experiment = _matrix(make_run)
+    late = make_run(
+        {"pi-a": [5 * MS, 5 * MS]},
+        spec=messaging_spec(security="none"),
+        experiment=experiment,
+        status=RunStatus.RUNNING,
+    )
+    before = _by_label(_get(owner_client, experiment).json())
+    assert before["none"]["other_runs"] == {"running": 1}
+    assert len(before["none"]["runs"]) == 2
+
+    Run.objects.filter(pk=late.run.pk).update(status=RunStatus.DONE, repeat=3)
+    after = _by_label(_get(owner_client, experiment).json())
+
+    assert after["none"]["other_runs"] == {}
+    assert [r["repeat"] for r in after["none"]["runs"]] == [1, 2, 3]
+    assert after["none"]["mean_ms"] > before["none"]["mean_ms"] + 1  # the 5 ms run counts
+
+
+def test_a_renamed_experiments_methods_paragraph_names_it_at_the_next_view(make_run, owner_client):
+    experiment = _matrix(make_run)
+    _get(owner_client, experiment)
+    experiment.name = "Renamed after the first view"
+    experiment.save(update_fields=["name"])
+    assert "Renamed after the first view" in _get(owner_client, experiment).json()["methods"]
