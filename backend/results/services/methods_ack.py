@@ -14,7 +14,9 @@ MEASURED: dict[str, tuple[str, str]] = {
     Measurement.ONE_WAY: ("one-way delay", "One-way delays"),
     Measurement.ACK: ("acknowledgement time", "Acknowledgement times"),
 }
-# The acknowledgement that ends an MQTT ack measurement, by QoS (QoS 0 is refused).
+# The acknowledgement that ends an MQTT ack measurement, by QoS (QoS 0 is refused), and the
+# exchange it closes in the papers' arrow notation.
+_MQTT_ARROWS: dict[object, str] = {1: "publish → PUBACK", 2: "publish → PUBCOMP"}
 _MQTT_ACKS: dict[object, str] = {
     1: "the broker's PUBACK (QoS 1)",
     2: "the broker's PUBCOMP, which completes the QoS 2 exchange (PUBLISH, PUBREC, PUBREL, "
@@ -35,11 +37,12 @@ class AckWords:
 def mqtt_ack_method(words: AckWords, protocol: str, qos: object, transport: str) -> str:
     """Publish → PUBACK / PUBCOMP (device-agent runners/mqtt_ack.py)."""
     ack = _MQTT_ACKS.get(qos, f"the broker's acknowledgement (QoS {qos})")
+    arrow = _MQTT_ARROWS.get(qos, "publish → acknowledgement")
     return (
         f"Each device published {words.messages} messages of {words.size} bytes over "
         f"{protocol} (QoS {qos}, {transport}) {words.secured}, {words.schedule}, and timed "
         f"each from before securing the message to the arrival of {ack}, read as the MQTT "
-        f"client reported the acknowledgement, {words.clock}; nothing was subscribed, so no "
+        f"client reported the acknowledgement ({arrow}), {words.clock}; nothing was subscribed, so no "
         f"copy came back; {words.lost}."
     )
 
@@ -51,6 +54,19 @@ def coap_ack_method(words: AckWords, kind: str, method: str, server: str, retran
         f"{words.size} bytes over UDP to {server} {words.secured}, {words.schedule}, and "
         "timed each from before securing the request to when its socket read the ACK "
         "carrying the request's Message ID (a piggybacked response or an empty ACK), before "
-        f"the message was parsed, {words.clock}; the response was awaited before the next "
+        f"the message was parsed (CON → ACK), {words.clock}; the response was awaited before the next "
         f"request; {retransmit}{words.lost}."
+    )
+
+
+def mqttsn_ack_method(words: AckWords, topic: str, through: str) -> str:
+    """PUBLISH (QoS 1) → PUBACK over MQTT-SN (device-agent runners/mqttsn_ack.py)."""
+    return (
+        f"Each device published {words.messages} messages of {words.size} bytes over MQTT-SN "
+        f"1.2 (QoS 1, UDP) to {topic} through {through}, {words.secured}, {words.schedule}, "
+        "and timed each from before securing the message to when the client had received "
+        "the gateway's PUBACK carrying the PUBLISH's MsgId (publish → PUBACK; the agent's "
+        "transparent gateway sends it once the broker has acknowledged the forwarded MQTT "
+        f"publish), {words.clock}; nothing was subscribed, so no copy came back; "
+        f"{words.lost}."
     )

@@ -39,6 +39,7 @@ from iotsecbench_contract import framing, topics
 from experiments.addressing import resolve_topic
 from experiments.models import Measurement, MqttVersion, Protocol, Run, Transport
 from results.services.round_trips import run_wire_size_counts
+from results.services.size_reference import ReferenceFrame, reference_frames
 from results.services.size_model import (
     BODY,
     COAP_DEFAULT_BLOCK_BYTES,
@@ -143,6 +144,8 @@ class SizeBreakdown:
     frame_bytes: int
     components: list[SizeComponent]
     assumptions: tuple[str, ...]
+    # The SRUP paper's comparison: the other protocol's frame for the same payload (model).
+    reference_frames: list[ReferenceFrame]
 
 
 def _remainder(
@@ -241,6 +244,7 @@ def size_breakdown(
         frame_bytes=sum(c.bytes for c in components),
         components=components,
         assumptions=ASSUMPTIONS[carrier],
+        reference_frames=reference_frames(spec),
     )
 
 

@@ -131,3 +131,37 @@ def test_coap_ack_paragraph_times_con_to_ack_not_the_echo(make_run):
         assert expected in text
     for wrong in (*MQTT_ONLY, "QoS", "round trip", "round-trip"):
         assert wrong not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("protocol", "overrides", "arrow"),
+    [
+        ("mqtt", {"qos": 1}, "(publish → PUBACK)"),
+        ("mqtt", {"qos": 2}, "(publish → PUBCOMP)"),
+        ("coap", {"coap_type": "con", "coap_method": "put"}, "(CON → ACK)"),
+        ("mqttsn", {"qos": 1}, "(publish → PUBACK;"),
+    ],
+)
+def test_ack_paragraph_names_the_exchange_it_timed_in_arrow_notation(
+    make_run, protocol, overrides, arrow
+):
+    text = _paragraph(make_run, protocol=protocol, measurement="ack", **overrides)
+    assert arrow in text
+    assert "The mean acknowledgement time was 1.50 ms" in text
+
+
+@pytest.mark.django_db
+def test_mqttsn_ack_paragraph_times_publish_to_the_gateways_puback(make_run):
+    text = _paragraph(make_run, protocol="mqttsn", measurement="ack", qos=1)
+    for expected in (
+        "Acknowledgement times were measured",
+        "over MQTT-SN 1.2 (QoS 1, UDP) to a topic registered by name through the agent's own "
+        "transparent MQTT-SN gateway",
+        "to when the client had received the gateway's PUBACK carrying the PUBLISH's MsgId",
+        "nothing was subscribed, so no copy came back",
+        "a message not acknowledged within 5000 ms counted as lost",
+    ):
+        assert expected in text
+    for wrong in ("round trip", "round-trip", "broker's copy had come back"):
+        assert wrong not in text
