@@ -101,9 +101,7 @@ def test_mqttsn_ack_records_lost_when_the_gateway_drops_the_publishes(sn_broker:
     gateway = Gateway(parse_mqtt_url(sn_broker.url), port=0)
     gateway.start()
     tap = UdpTap(gateway.address)
-    job_spec = ack_spec(
-        sn_broker, message_count=3, timeout_ms=200, mqttsn_gateway=tap.spec_value
-    )
+    job_spec = ack_spec(sn_broker, message_count=3, timeout_ms=200, mqttsn_gateway=tap.spec_value)
     ctx, records = context()
     try:
         ack_runner = MqttSnAckRunner(job_spec, ctx)
@@ -126,4 +124,6 @@ def test_mqttsn_ack_refuses_unacknowledged_qos_naming_the_field(
     sn_broker: Broker, qos: int
 ) -> None:
     with pytest.raises(UnsupportedJob, match=rf"spec\.qos {qos} has no acknowledgement"):
-        MqttSnAckRunner.validate_spec(ack_spec(sn_broker, qos=qos, topic_id_type="short", topic="ab"))
+        MqttSnAckRunner.validate_spec(
+            ack_spec(sn_broker, qos=qos, topic_id_type="short", topic="ab")
+        )

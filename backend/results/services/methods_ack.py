@@ -4,9 +4,11 @@ clock, loss) are methods.py's, passed in as ``AckWords``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from experiments.models import Measurement
+from experiments.models import Measurement, Protocol
 
 # Per measurement: the figure's name in a sentence, and the opening's "<these> were measured".
 MEASURED: dict[str, tuple[str, str]] = {
@@ -22,6 +24,27 @@ _MQTT_ACKS: dict[object, str] = {
     2: "the broker's PUBCOMP, which completes the QoS 2 exchange (PUBLISH, PUBREC, PUBREL, "
     "PUBCOMP)",
 }
+
+
+def ack_exchange(spec: Mapping[str, Any]) -> str:
+    """The exchange an ack run timed, in the papers' arrow notation: "publish → PUBACK"
+    (MQTT QoS 1, MQTT-SN), "publish → PUBCOMP" (MQTT QoS 2), "CON → ACK" (CoAP)."""
+    protocol = spec.get("protocol")
+    if protocol == Protocol.COAP:
+        return "CON → ACK"
+    if protocol == Protocol.MQTTSN:
+        return "publish → PUBACK"
+    return _MQTT_ARROWS.get(spec.get("qos"), "publish → acknowledgement")
+
+
+def measured_quantity(spec: Mapping[str, Any]) -> str:
+    """What a messaging run's figures are, for labels and columns: "round-trip time",
+    "one-way delay", or "acknowledgement time (publish → PUBACK)"."""
+    measurement = spec.get("measurement", Measurement.ROUND_TRIP)
+    figure = MEASURED.get(measurement, MEASURED[Measurement.ROUND_TRIP])[0]
+    if measurement == Measurement.ACK:
+        return f"{figure} ({ack_exchange(spec)})"
+    return figure
 
 
 @dataclass(frozen=True)
@@ -42,8 +65,8 @@ def mqtt_ack_method(words: AckWords, protocol: str, qos: object, transport: str)
         f"Each device published {words.messages} messages of {words.size} bytes over "
         f"{protocol} (QoS {qos}, {transport}) {words.secured}, {words.schedule}, and timed "
         f"each from before securing the message to the arrival of {ack}, read as the MQTT "
-        f"client reported the acknowledgement ({arrow}), {words.clock}; nothing was subscribed, so no "
-        f"copy came back; {words.lost}."
+        f"client reported the acknowledgement ({arrow}), {words.clock}; nothing was "
+        f"subscribed, so no copy came back; {words.lost}."
     )
 
 
@@ -54,8 +77,8 @@ def coap_ack_method(words: AckWords, kind: str, method: str, server: str, retran
         f"{words.size} bytes over UDP to {server} {words.secured}, {words.schedule}, and "
         "timed each from before securing the request to when its socket read the ACK "
         "carrying the request's Message ID (a piggybacked response or an empty ACK), before "
-        f"the message was parsed (CON → ACK), {words.clock}; the response was awaited before the next "
-        f"request; {retransmit}{words.lost}."
+        f"the message was parsed (CON → ACK), {words.clock}; the response was awaited "
+        f"before the next request; {retransmit}{words.lost}."
     )
 
 

@@ -36,7 +36,9 @@ _TCP_SEGMENT_HEADERS = (
     + framing.TCP_TIMESTAMPS_BYTES
 )
 # A TCP segment's payload on a 1500-byte Ethernet MTU (as results.services.sizes).
-_TCP_MSS = 1500 - framing.IPV4_HEADER_BYTES - framing.TCP_HEADER_BYTES - framing.TCP_TIMESTAMPS_BYTES
+_TCP_MSS = (
+    1500 - framing.IPV4_HEADER_BYTES - framing.TCP_HEADER_BYTES - framing.TCP_TIMESTAMPS_BYTES
+)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,6 @@ from iotsecbench_contract import framing, topics
 from experiments.addressing import resolve_topic
 from experiments.models import Measurement, MqttVersion, Protocol, Run, Transport
 from results.services.round_trips import run_wire_size_counts
-from results.services.size_reference import ReferenceFrame, reference_frames
 from results.services.size_model import (
     BODY,
     COAP_DEFAULT_BLOCK_BYTES,
@@ -51,6 +50,7 @@ from results.services.size_model import (
     run_carrier,
     run_stack,
 )
+from results.services.size_reference import ReferenceFrame, reference_frames
 
 # --- below the socket: assumed -------------------------------------------------------------
 # Header sizes per packet: iotsecbench_contract.framing (a frame as a packet capture shows

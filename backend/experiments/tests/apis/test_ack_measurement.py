@@ -118,9 +118,7 @@ def test_ack_run_sends_the_agent_a_job_measuring_ack(personas, owner_client, mon
 
 
 @pytest.mark.django_db
-def test_srup_ack_refusal_says_why_srup_has_no_acknowledgement_of_its_own(
-    personas, owner_client
-):
+def test_srup_ack_refusal_says_why_srup_has_no_acknowledgement_of_its_own(personas, owner_client):
     response = _create(owner_client, personas, protocol="srup", security="none")
 
     text = response.json()["extra"]["fields"]["measurement"][0]

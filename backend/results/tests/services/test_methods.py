@@ -165,3 +165,29 @@ def test_mqttsn_ack_paragraph_times_publish_to_the_gateways_puback(make_run):
         assert expected in text
     for wrong in ("round trip", "round-trip", "broker's copy had come back"):
         assert wrong not in text
+
+
+@pytest.mark.parametrize(
+    ("spec", "quantity"),
+    [
+        ({"measurement": "round_trip", "protocol": "mqtt"}, "round-trip time"),
+        ({"measurement": "one_way", "protocol": "srup"}, "one-way delay"),
+        (
+            {"measurement": "ack", "protocol": "mqtt", "qos": 1},
+            "acknowledgement time (publish → PUBACK)",
+        ),
+        (
+            {"measurement": "ack", "protocol": "mqtt", "qos": 2},
+            "acknowledgement time (publish → PUBCOMP)",
+        ),
+        (
+            {"measurement": "ack", "protocol": "mqttsn", "qos": 1},
+            "acknowledgement time (publish → PUBACK)",
+        ),
+        ({"measurement": "ack", "protocol": "coap"}, "acknowledgement time (CON → ACK)"),
+    ],
+)
+def test_measured_quantity_names_what_the_runs_figures_are(spec, quantity):
+    from results.services.methods_ack import measured_quantity
+
+    assert measured_quantity(spec) == quantity

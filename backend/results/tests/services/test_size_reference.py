@@ -20,18 +20,14 @@ SRUP_MESSAGE, SRUP_SOCKET, SRUP_FRAME = 351, 380, 446
 
 
 def test_plain_mqtt_frame_of_the_papers_action_is_14_bytes_of_tcp_payload_and_80_on_the_wire():
-    breakdown = size_breakdown(
-        run_id=RUN_ID, spec=PAPERS_MQTT, address="test/d1", wire=_wire(14)
-    )
+    breakdown = size_breakdown(run_id=RUN_ID, spec=PAPERS_MQTT, address="test/d1", wire=_wire(14))
 
     assert (breakdown.plaintext_bytes, breakdown.model_agrees) == (14, True)
     assert breakdown.frame_bytes == 80
 
 
 def test_mqtt_run_reports_srups_frame_for_the_same_action_beside_it():
-    breakdown = size_breakdown(
-        run_id=RUN_ID, spec=PAPERS_MQTT, address="test/d1", wire=_wire(14)
-    )
+    breakdown = size_breakdown(run_id=RUN_ID, spec=PAPERS_MQTT, address="test/d1", wire=_wire(14))
 
     (srup,) = breakdown.reference_frames
     assert srup.protocol == "srup"
@@ -41,7 +37,8 @@ def test_mqtt_run_reports_srups_frame_for_the_same_action_beside_it():
         SRUP_FRAME,
     )
     assert srup.socket_bytes - srup.message_bytes == TLS_RECORD_OVERHEAD_BYTES["tls1.2"] == 29
-    assert "RSA-2048" in srup.stack and "TLS 1.2" in srup.stack
+    assert "RSA-2048" in srup.stack
+    assert "TLS 1.2" in srup.stack
     assert srup.paper_frame_bytes == 430
 
 
