@@ -14,7 +14,7 @@ from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners.mqttsn_ack import MqttSnAckRunner
-from iotsecbench_agent.storage.recordlog import LOST, OK
+from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from mqttsn_kit import UdpTap, run_sn_broker
 from test_mqttsn_roundtrip import context, publishes, run
 from testkit import Broker, Observer
@@ -48,7 +48,7 @@ def ack_spec(broker: Broker, **overrides: Any) -> dict[str, Any]:
     }
 
 
-def fastest_ns(records: list[Any]) -> int:
+def fastest_ns(records: list[Record]) -> int:
     return min(r.t_recv_ns - r.t_send_ns for r in records if r.t_recv_ns)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from experiments.models import Transport
 from results.services.size_reference import TLS_RECORD_OVERHEAD_BYTES, reference_frames
 from results.services.sizes import size_breakdown
 from results.tests.conftest import messaging_spec
@@ -36,7 +37,8 @@ def test_mqtt_run_reports_srups_frame_for_the_same_action_beside_it():
         SRUP_SOCKET,
         SRUP_FRAME,
     )
-    assert srup.socket_bytes - srup.message_bytes == TLS_RECORD_OVERHEAD_BYTES["tls1.2"] == 29
+    overhead = TLS_RECORD_OVERHEAD_BYTES[Transport.TLS12]
+    assert srup.socket_bytes - srup.message_bytes == overhead == 29
     assert "RSA-2048" in srup.stack
     assert "TLS 1.2" in srup.stack
     assert srup.paper_frame_bytes == 430
