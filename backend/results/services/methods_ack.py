@@ -47,6 +47,9 @@ def measured_quantity(spec: Mapping[str, Any]) -> str:
     return figure
 
 
+_NO_COPY = "nothing was subscribed, so no copy came back"
+
+
 @dataclass(frozen=True)
 class AckWords:
     messages: str
@@ -84,12 +87,14 @@ def coap_ack_method(words: AckWords, kind: str, method: str, server: str, retran
 
 def mqttsn_ack_method(words: AckWords, topic: str, through: str) -> str:
     """PUBLISH (QoS 1) → PUBACK over MQTT-SN (device-agent runners/mqttsn_ack.py)."""
-    return (
+    sent = (
         f"Each device published {words.messages} messages of {words.size} bytes over MQTT-SN "
-        f"1.2 (QoS 1, UDP) to {topic} through {through}, {words.secured}, {words.schedule}, "
-        "and timed each from before securing the message to when the client had received "
-        "the gateway's PUBACK carrying the PUBLISH's MsgId (publish → PUBACK; the agent's "
-        "transparent gateway sends it once the broker has acknowledged the forwarded MQTT "
-        f"publish), {words.clock}; nothing was subscribed, so no copy came back; "
-        f"{words.lost}."
+        f"1.2 (QoS 1, UDP) to {topic} through {through}, {words.secured}, {words.schedule}"
     )
+    timed = (
+        "timed each from before securing the message to when the client had received the "
+        "gateway's PUBACK carrying the PUBLISH's MsgId (publish → PUBACK; the agent's "
+        "transparent gateway sends it once the broker has acknowledged the forwarded MQTT "
+        "publish)"
+    )
+    return f"{sent}, and {timed}, {words.clock}; {_NO_COPY}; {words.lost}."

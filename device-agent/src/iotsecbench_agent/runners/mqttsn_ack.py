@@ -47,26 +47,17 @@ QOS_HAS_NO_PUBACK = (
 )
 
 
-class MqttSnAckSpec(MqttSnSpec):
-    """An MQTT-SN round trip's spec, at QoS 1 (the only acknowledged publish)."""
-
-    @classmethod
-    def parse(cls, spec: Mapping[str, Any]) -> MqttSnAckSpec:
-        parsed = super().parse(spec)
-        if parsed.qos != 1:
-            raise UnsupportedJob(QOS_HAS_NO_PUBACK.format(qos=parsed.qos))
-        return parsed  # type: ignore[return-value]
-
-
 @register
 class MqttSnAckRunner(MqttSnRoundTripRunner):
     protocol = "mqttsn"
     measurements = (ACK,)
-    spec_type = MqttSnAckSpec
 
-    def __init__(self, spec: Mapping[str, Any], context: Any) -> None:
-        super().__init__(spec, context)
-        self.spec = MqttSnAckSpec.parse(spec)
+    @classmethod
+    def validate_spec(cls, spec: Mapping[str, Any]) -> None:
+        """The round trip's spec, at QoS 1: the only MQTT-SN publish that is acknowledged."""
+        qos = MqttSnSpec.parse(spec).qos
+        if qos != 1:
+            raise UnsupportedJob(QOS_HAS_NO_PUBACK.format(qos=qos))
 
     def _subscribe(self, kind: int) -> None:
         """Nothing is subscribed: no copy comes back to an acknowledgement-timed run."""
