@@ -3,7 +3,6 @@ UDP, through the agent's gateway, to a real Mosquitto (integration)."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +15,7 @@ from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners.mqttsn_ack import MqttSnAckRunner
 from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from mqttsn_kit import UdpTap, run_sn_broker
-from test_mqttsn_roundtrip import context, publishes, run
+from test_mqttsn_roundtrip import context, publishes, run, spec
 from testkit import Broker, Observer
 
 pytestmark = pytest.mark.integration
@@ -31,21 +30,15 @@ def sn_broker() -> Iterator[Broker]:
 
 
 def ack_spec(broker: Broker, **overrides: Any) -> dict[str, Any]:
-    return {
-        "protocol": "mqttsn",
+    """The round-trip tests' MQTT-SN job, measuring acknowledgements at QoS 1."""
+    ack = {
         "measurement": "ack",
         "qos": 1,
-        "topic_id_type": "normal",
-        "topic": f"iotsecbench/sn/{uuid.uuid4()}",
         "security": "aes-128-cbc",
         "security_key": KEY.hex(),
-        "payload_size": 66,
         "message_count": COUNT,
-        "interval_ms": 0,
-        "timeout_ms": 2000,
-        "broker_url": broker.url,
-        **overrides,
     }
+    return spec(broker, **{**ack, **overrides})
 
 
 def fastest_ns(records: list[Record]) -> int:

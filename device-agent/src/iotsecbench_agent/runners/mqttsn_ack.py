@@ -63,37 +63,41 @@ class MqttSnAckRunner(MqttSnRoundTripRunner):
         """Nothing is subscribed: no copy comes back to an acknowledgement-timed run."""
 
     def run(self) -> None:
-        client = self.client
         secure = self._require_mechanism().secure
-        floor = self._floor
-        spec = self.spec
-        schedule = spec.schedule
-        topic_id = self._topic_id
-        kind = TOPIC_ID_TYPES[spec.topic_id_type]
-        clock = self.context.clock
-        timeout_ns = schedule.timeout_ns
+        schedule = self.spec.schedule
         next_interval_ns = schedule.interval_sampler()
-        tags = self.tags
         for seq in message_seqs(schedule.message_count, self.context.stop):
-            payload = tags.payload(seq)
-            msg_id = client.next_msg_id()
+            payload = self.tags.payload(seq)
+            msg_id = self.client.next_msg_id()
             wire, t_send, t_secured = time_secure(secure, payload)
-            wire_bytes = client.send_bytes(
-                codec.encode(codec.Publish(topic_id, msg_id, wire, qos=1, topic_id_type=kind))
-            )
+            wire_bytes = self.client.send_bytes(self._publish(msg_id, wire))
             ended: GatewayDisconnected | None = None
             try:
-                outcome, t_ack = self._await_puback(msg_id, t_send + timeout_ns)
+                outcome, t_ack = self._await_puback(msg_id, t_send + schedule.timeout_ns)
             except GatewayDisconnected as exc:
-                ended = exc
+                ended = exc  # the message in flight is recorded lost, then the run fails
                 outcome, t_ack = LOST, None
-            times = (t_send, t_secured, t_ack)
-            self.context.emit(ack_record(clock, floor, seq, payload, times, wire_bytes, outcome))
+            record = ack_record(
+                self.context.clock,
+                self._floor,
+                seq,
+                payload,
+                (t_send, t_secured, t_ack),
+                wire_bytes,
+                outcome,
+            )
+            self.context.emit(record)
             if ended is not None:
                 raise ended
             interval_ns = next_interval_ns()
             if seq + 1 < schedule.message_count:
                 self._idle(time.perf_counter_ns() + interval_ns)
+
+    def _publish(self, msg_id: int, data: bytes) -> bytes:
+        """The QoS 1 PUBLISH datagram of ``data`` to the run's topic id."""
+        kind = TOPIC_ID_TYPES[self.spec.topic_id_type]
+        message = codec.Publish(self._topic_id, msg_id, data, qos=1, topic_id_type=kind)
+        return codec.encode(message)
 
     def _await_puback(self, msg_id: int, deadline_ns: int) -> tuple[str, int | None]:
         """(outcome, t_ack or None) of the PUBLISH with ``msg_id``: its PUBACK, or LOST."""
