@@ -217,6 +217,11 @@ def schema() -> dict[str, Any]:
                     "source_url": {"type": "string"},
                     "tables": {"type": "string"},
                     "devices": {"type": "integer", "minimum": 1},
+                    "cells": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "How many cells (runs per repeat) the design expands to.",
+                    },
                     "notes": {"type": "array", "items": {"type": "string"}},
                 },
                 "additionalProperties": False,

@@ -12,6 +12,11 @@ from config.env import REPO_DIR
 from experiments import design_file
 
 PRESETS_DIR = REPO_DIR / "fixtures" / "presets"
+# How each note of a preset begins: what is as in the paper, and what differs here and
+# why (a "Differs here" note says "because"); practical advice is neither.
+AS_IN_PAPER = "As in the paper"
+DIFFERS_HERE = "Differs here:"
+BEFORE_YOU_RUN = "Before you run it:"
 
 
 @dataclass(frozen=True)
@@ -22,7 +27,10 @@ class Preset:
     source_url: str
     tables: str
     devices: int
+    cells: int  # how many cells the design expands to, as the preset states it
     notes: list[str]
+    as_in_paper: list[str]
+    differs_here: list[str]
     document: dict[str, Any] = field(repr=False)
 
 
@@ -34,6 +42,7 @@ def presets() -> tuple[Preset, ...]:
     for path in sorted(PRESETS_DIR.glob("*.yaml")):
         document = design_file.load(path.read_text())
         meta = document["preset"]
+        notes = [" ".join(n.split()) for n in meta.get("notes", [])]
         found.append(
             Preset(
                 slug=meta["slug"],
@@ -42,7 +51,10 @@ def presets() -> tuple[Preset, ...]:
                 source_url=meta.get("source_url", ""),
                 tables=meta.get("tables", ""),
                 devices=int(meta.get("devices", 1)),
-                notes=[" ".join(n.split()) for n in meta.get("notes", [])],
+                cells=int(meta.get("cells", 1)),
+                notes=notes,
+                as_in_paper=[n for n in notes if n.startswith(AS_IN_PAPER)],
+                differs_here=[n for n in notes if n.startswith(DIFFERS_HERE)],
                 document=document,
             )
         )

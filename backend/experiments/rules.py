@@ -51,10 +51,14 @@ ACK_COAP_ONE_BLOCK = (
     "one {block:,}-byte block: with {mechanism} use at most {fits:,} bytes of payload."
 )
 ACK_PROTOCOLS = (
-    "Acknowledgement time is measured for MQTT (publish to PUBACK/PUBCOMP) and CoAP (CON to "
-    "ACK). SRUP adds no acknowledgement of its own (its only one is its MQTT publish's "
-    "PUBACK: measure MQTT with the same payload for that), and the MQTT-SN runner does not "
-    "time PUBACKs yet: measure these as round trips."
+    "Acknowledgement time is measured for MQTT (publish to PUBACK/PUBCOMP), MQTT-SN (PUBLISH "
+    "to PUBACK at QoS 1) and CoAP (CON to ACK). SRUP adds no acknowledgement of its own: its "
+    "only one is the PUBACK of the MQTT publish that carries it, which is what an MQTT ack "
+    "run with the same payload times; measure SRUP as a round trip or one way."
+)
+ACK_NEEDS_MQTTSN_QOS_1 = (
+    'QoS {qos} has no acknowledgement to time: measurement "ack" for MQTT-SN needs QoS 1 '
+    "(PUBLISH to PUBACK); set qos to 1, or measure a round trip."
 )
 # The agent's CoAP block size when a design does not set one (runners/coap_roundtrip.py).
 COAP_BLOCK_BYTES = 1024
@@ -119,10 +123,12 @@ def protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
 
 def _ack_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     """What measurement ``ack`` needs: an acknowledged message (device-agent mqtt_ack.py,
-    coap_roundtrip.py, which refuse the same)."""
+    mqttsn_ack.py, coap_roundtrip.py, which refuse the same)."""
     protocol = attrs["protocol"]
-    if protocol not in (Protocol.MQTT, Protocol.COAP):
+    if protocol not in (Protocol.MQTT, Protocol.COAP, Protocol.MQTTSN):
         return {"measurement": [ACK_PROTOCOLS]}
+    if protocol == Protocol.MQTTSN and attrs["qos"] != 1:
+        return {"qos": [ACK_NEEDS_MQTTSN_QOS_1.format(qos=attrs["qos"])]}
     if protocol == Protocol.MQTT and attrs["qos"] not in (1, 2):
         return {"qos": [ACK_NEEDS_QOS.format(qos=attrs["qos"])]}
     if protocol == Protocol.COAP:

@@ -37,7 +37,17 @@ class PresetSerializer(serializers.Serializer[object]):
     source_url = serializers.CharField(allow_blank=True)
     tables = serializers.CharField(help_text="The tables and sections the design comes from.")
     devices = serializers.IntegerField(help_text="How many devices the paper used.")
+    cells = serializers.IntegerField(
+        help_text="How many cells (runs per repeat) the design expands to."
+    )
     notes = serializers.ListField(child=serializers.CharField())
+    as_in_paper = serializers.ListField(
+        child=serializers.CharField(), help_text="The notes on what is as in the paper."
+    )
+    differs_here = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The notes on what differs here from the paper, each saying why.",
+    )
     design = serializers.DictField(
         help_text="The experiment input (as POST /api/experiments/ takes it) without "
         "device_ids: pick the devices, then create."

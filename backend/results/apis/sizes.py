@@ -35,6 +35,26 @@ class SizeComponentSerializer(serializers.Serializer[object]):
     )
 
 
+@extend_schema_serializer(component_name="SizeReferenceFrame")
+class SizeReferenceFrameSerializer(serializers.Serializer[object]):
+    protocol = serializers.CharField()
+    stack = serializers.CharField()
+    topic = serializers.CharField()
+    message_bytes = serializers.IntegerField(help_text="The MQTT PUBLISH, without TLS.")
+    socket_bytes = serializers.IntegerField(
+        help_text="TCP payload: the PUBLISH, in TLS records over TLS (record overhead assumed)."
+    )
+    frame_bytes = serializers.IntegerField(
+        help_text="Ethernet frames on the wire, as a packet capture counts them."
+    )
+    paper_frame_bytes = serializers.IntegerField(
+        allow_null=True,
+        help_text="The SRUP paper's figure for this protocol (Figure 13: 80 B plain MQTT, "
+        "430 B SRUP), given when the run's message is the paper's (1 byte, QoS 1, MQTT 3.1.1).",
+    )
+    note = serializers.CharField()
+
+
 @extend_schema_serializer(component_name="RunSizes")
 class RunSizesSerializer(serializers.Serializer[object]):
     """One message of the run, byte by byte (docs/results.md, "Message sizes")."""
@@ -74,6 +94,12 @@ class RunSizesSerializer(serializers.Serializer[object]):
     frame_bytes = serializers.IntegerField(help_text="Sum of the components.")
     components = SizeComponentSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())
+    reference_frames = SizeReferenceFrameSerializer(
+        many=True,
+        help_text="The SRUP paper's comparison beside this run, from the size model: SRUP's "
+        "frame for an MQTT run's payload, the plain MQTT frame (topic test/d1) for a SRUP "
+        "run's; empty for CoAP and MQTT-SN.",
+    )
 
 
 class RunSizesApi(APIView):

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from experiments.models import Run, RunStatus
+from experiments.models import Measurement, Run, RunStatus
 from results.apis.common import float_list, int_list, messaging_run
 from results.plotdata import DENSITY_BINS
 from results.services import (
@@ -21,6 +21,7 @@ from results.services import (
     run_statistics_compute,
 )
 from results.services.distribution import KDE_GRID_POINTS, Span
+from results.services.methods_ack import measured_quantity
 from results.statistics import (
     BOOTSTRAP_MAX_VALUES,
     BOOTSTRAP_MIN_VALUES,
@@ -128,16 +129,39 @@ class RunStatisticsSerializer(serializers.Serializer[object]):
         allow_null=True, help_text="The SRUP paper's combined mean: every device weighs the same."
     )
     repeats = RepeatsSerializer()
+    measurement = serializers.SerializerMethodField(
+        help_text="What the run measured: round_trip, one_way or ack (its spec's measurement)."
+    )
+    quantity = serializers.SerializerMethodField(
+        help_text="The figures' quantity in words, e.g. 'round-trip time' or "
+        "'acknowledgement time (publish → PUBACK)', 'acknowledgement time (CON → ACK)'."
+    )
 
     def get_confidence(self, obj: object) -> float:
         return CONFIDENCE
+
+    def _spec(self, obj: Any) -> dict[str, Any]:
+        """The run's spec: from the context when the view passed it, else looked up (the
+        serializer nested in comparisons and shares)."""
+        spec = self.context.get("spec")
+        if spec is None:
+            spec = Run.objects.only("spec").get(pk=obj.run_id).spec
+        return dict(spec)
+
+    def get_measurement(self, obj: Any) -> str:
+        return str(self._spec(obj).get("measurement", Measurement.ROUND_TRIP))
+
+    def get_quantity(self, obj: Any) -> str:
+        return measured_quantity(self._spec(obj))
 
 
 class RunStatisticsApi(APIView):
     @extend_schema(operation_id="runs_statistics", responses=RunStatisticsSerializer)
     def get(self, request: Request, run_id: UUID) -> Response:
         run = messaging_run(request, run_id)
-        return Response(RunStatisticsSerializer(run_statistics_compute(run=run)).data)
+        statistics = run_statistics_compute(run=run)
+        context = {"spec": run.spec}
+        return Response(RunStatisticsSerializer(statistics, context=context).data)
 
 
 # --- distribution -----------------------------------------------------------------------

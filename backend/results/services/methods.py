@@ -25,7 +25,13 @@ from experiments.models import (
     TopicIdType,
     Transport,
 )
-from results.services.methods_ack import MEASURED, AckWords, coap_ack_method, mqtt_ack_method
+from results.services.methods_ack import (
+    MEASURED,
+    AckWords,
+    coap_ack_method,
+    mqtt_ack_method,
+    mqttsn_ack_method,
+)
 from results.services.summaries import RunStatistics
 from results.statistics import CI_METHOD, CI_METHOD_T, CONFIDENCE
 
@@ -253,6 +259,8 @@ def _ack_method(spec: dict[str, Any]) -> str:
     )
     if spec.get("protocol") == Protocol.COAP:
         return coap_ack_method(common, *_coap_parts(spec))
+    if spec.get("protocol") == Protocol.MQTTSN:
+        return mqttsn_ack_method(common, *_mqttsn_parts(spec))
     transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
     return mqtt_ack_method(common, _protocol(spec), spec.get("qos", _UNKNOWN), transport)
 
@@ -264,9 +272,8 @@ _TOPIC_ID_TYPES = {
 }
 
 
-def _mqttsn_method(spec: dict[str, Any]) -> str:
-    """An MQTT-SN round trip: publish over UDP through a gateway to the broker, time until
-    the copy from the device's own subscription came back (runners/mqttsn_roundtrip.py)."""
+def _mqttsn_parts(spec: dict[str, Any]) -> tuple[str, str]:
+    """How an MQTT-SN run's topic and gateway are named: (topic, through)."""
     gateway = spec.get("mqttsn_gateway")
     through = (
         f"the MQTT-SN gateway at {gateway}"
@@ -276,9 +283,16 @@ def _mqttsn_method(spec: dict[str, Any]) -> str:
             "bridged to the broker over MQTT 3.1.1"
         )
     )
+    topic = _TOPIC_ID_TYPES.get(spec.get("topic_id_type", TopicIdType.NORMAL), "its topic")
+    return topic, through
+
+
+def _mqttsn_method(spec: dict[str, Any]) -> str:
+    """An MQTT-SN round trip: publish over UDP through a gateway to the broker, time until
+    the copy from the device's own subscription came back (runners/mqttsn_roundtrip.py)."""
+    topic, through = _mqttsn_parts(spec)
     qos = spec.get("qos", _UNKNOWN)
     qos_text = "QoS -1, published without a connection" if qos == -1 else f"QoS {qos}"
-    topic = _TOPIC_ID_TYPES.get(spec.get("topic_id_type", TopicIdType.NORMAL), "its topic")
     return (
         f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
         f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over MQTT-SN 1.2 ({qos_text}, "

@@ -50,6 +50,7 @@ from results.services.size_model import (
     run_carrier,
     run_stack,
 )
+from results.services.size_reference import ReferenceFrame, reference_frames
 
 # --- below the socket: assumed -------------------------------------------------------------
 # Header sizes per packet: iotsecbench_contract.framing (a frame as a packet capture shows
@@ -143,6 +144,8 @@ class SizeBreakdown:
     frame_bytes: int
     components: list[SizeComponent]
     assumptions: tuple[str, ...]
+    # The SRUP paper's comparison: the other protocol's frame for the same payload (model).
+    reference_frames: list[ReferenceFrame]
 
 
 def _remainder(
@@ -241,6 +244,7 @@ def size_breakdown(
         frame_bytes=sum(c.bytes for c in components),
         components=components,
         assumptions=ASSUMPTIONS[carrier],
+        reference_frames=reference_frames(spec),
     )
 
 

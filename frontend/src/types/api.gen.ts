@@ -2624,7 +2624,13 @@ export interface components {
             tables: string;
             /** @description How many devices the paper used. */
             devices: number;
+            /** @description How many cells (runs per repeat) the design expands to. */
+            cells: number;
             notes: string[];
+            /** @description The notes on what is as in the paper. */
+            as_in_paper: string[];
+            /** @description The notes on what differs here from the paper, each saying why. */
+            differs_here: string[];
             /** @description The experiment input (as POST /api/experiments/ takes it) without device_ids: pick the devices, then create. */
             design: {
                 [key: string]: unknown;
@@ -2884,6 +2890,8 @@ export interface components {
             frame_bytes: number;
             components: components["schemas"]["SizeComponent"][];
             assumptions: string[];
+            /** @description The SRUP paper's comparison beside this run, from the size model: SRUP's frame for an MQTT run's payload, the plain MQTT frame (topic test/d1) for a SRUP run's; empty for CoAP and MQTT-SN. */
+            reference_frames: components["schemas"]["SizeReferenceFrame"][];
         };
         RunStatistics: {
             /** Format: uuid */
@@ -2899,6 +2907,10 @@ export interface components {
              */
             mean_of_device_means_ms: number | null;
             repeats: components["schemas"]["RunRepeats"];
+            /** @description What the run measured: round_trip, one_way or ack (its spec's measurement). */
+            readonly measurement: string;
+            /** @description The figures' quantity in words, e.g. 'round-trip time' or 'acknowledgement time (publish → PUBACK)', 'acknowledgement time (CON → ACK)'. */
+            readonly quantity: string;
         };
         /**
          * @description * `queued` - Queued
@@ -3077,6 +3089,20 @@ export interface components {
              *     * `assumed` - assumed
              */
             basis: components["schemas"]["BasisEnum"];
+        };
+        SizeReferenceFrame: {
+            protocol: string;
+            stack: string;
+            topic: string;
+            /** @description The MQTT PUBLISH, without TLS. */
+            message_bytes: number;
+            /** @description TCP payload: the PUBLISH, in TLS records over TLS (record overhead assumed). */
+            socket_bytes: number;
+            /** @description Ethernet frames on the wire, as a packet capture counts them. */
+            frame_bytes: number;
+            /** @description The SRUP paper's figure for this protocol (Figure 13: 80 B plain MQTT, 430 B SRUP), given when the run's message is the paper's (1 byte, QoS 1, MQTT 3.1.1). */
+            paper_frame_bytes: number | null;
+            note: string;
         };
         /**
          * @description * `rsa-2048` - RSA-2048 (PKCS#1 v1.5, SHA-256)

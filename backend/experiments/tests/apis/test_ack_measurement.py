@@ -13,6 +13,7 @@ from experiments.models import Experiment, Run
 from experiments.rules import (
     ACK_COAP_ONE_BLOCK,
     ACK_NEEDS_CON,
+    ACK_NEEDS_MQTTSN_QOS_1,
     ACK_NEEDS_QOS,
     ACK_PROTOCOLS,
     COAP_BLOCK_BYTES,
@@ -39,8 +40,13 @@ def _create(client: Any, personas: Any, **overrides: Any) -> Any:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "overrides",
-    [{"qos": 1}, {"qos": 2}, {"protocol": "coap", "coap_type": "con", "qos": 0}],
-    ids=["mqtt-qos1-puback", "mqtt-qos2-pubcomp", "coap-con-ack"],
+    [
+        {"qos": 1},
+        {"qos": 2},
+        {"protocol": "coap", "coap_type": "con", "qos": 0},
+        {"protocol": "mqttsn", "qos": 1},
+    ],
+    ids=["mqtt-qos1-puback", "mqtt-qos2-pubcomp", "coap-con-ack", "mqttsn-qos1-puback"],
 )
 def test_ack_design_is_created_when_its_messages_are_acknowledged(
     personas, owner_client, overrides
@@ -59,8 +65,12 @@ def test_ack_design_is_created_when_its_messages_are_acknowledged(
         ({"qos": 0}, "qos", ACK_NEEDS_QOS.format(qos=0)),
         ({"protocol": "coap", "coap_type": "non"}, "coap_type", ACK_NEEDS_CON),
         ({"protocol": "srup", "security": "none"}, "measurement", ACK_PROTOCOLS),
-        ({"protocol": "mqttsn", "qos": 1, "security": "none"}, "measurement", ACK_PROTOCOLS),
-        ({"protocol": "mqttsn", "qos": -1, "topic_id_type": "short"}, "measurement", None),
+        ({"protocol": "mqttsn", "qos": 0}, "qos", ACK_NEEDS_MQTTSN_QOS_1.format(qos=0)),
+        (
+            {"protocol": "mqttsn", "qos": -1, "topic_id_type": "short"},
+            "qos",
+            ACK_NEEDS_MQTTSN_QOS_1.format(qos=-1),
+        ),
         (
             {"protocol": "coap", "coap_type": "con", "payload_size": 1008},
             "payload_size",
@@ -69,7 +79,7 @@ def test_ack_design_is_created_when_its_messages_are_acknowledged(
             ACK_COAP_ONE_BLOCK.format(block=COAP_BLOCK_BYTES, mechanism="aes-128-cbc", fits=1007),
         ),
     ],
-    ids=["qos0", "coap-non", "srup", "mqttsn", "mqttsn-qos-1", "coap-over-one-block"],
+    ids=["qos0", "coap-non", "srup", "mqttsn-qos0", "mqttsn-qos-1", "coap-over-one-block"],
 )
 def test_ack_design_without_an_acknowledgement_answers_400_on_the_field_to_change(
     personas, owner_client, overrides, field, message
@@ -105,3 +115,12 @@ def test_ack_run_sends_the_agent_a_job_measuring_ack(personas, owner_client, mon
     assert (job["spec"]["measurement"], job["spec"]["qos"]) == ("ack", 2)
     assert job["spec"]["security"] == "aes-128-cbc"
     assert job["spec"]["topic"].startswith(f"iotsecbench/data/{run.pk}/")
+
+
+@pytest.mark.django_db
+def test_srup_ack_refusal_says_why_srup_has_no_acknowledgement_of_its_own(personas, owner_client):
+    response = _create(owner_client, personas, protocol="srup", security="none")
+
+    text = response.json()["extra"]["fields"]["measurement"][0]
+    assert "SRUP adds no acknowledgement of its own" in text
+    assert "MQTT-SN (PUBLISH to PUBACK at QoS 1)" in text

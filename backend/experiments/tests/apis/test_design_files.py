@@ -30,13 +30,16 @@ def test_each_papers_preset_expands_to_its_design(owner_client, devices):
     presets = _presets(owner_client)
     expected_runs = {
         "srup-paper": 15,  # 10 conditions x SRUP + 5 x MQTT
-        "mqtt-coap-paper": 40,  # (QoS 0, 1, 2, CoAP CON) x 5 ciphers x 2 sizes
+        # (QoS 1, QoS 2) x 5 ciphers x 2 sizes + CoAP CON x 5 ciphers x 66 B (ack: one block)
+        "mqtt-coap-paper": 25,
         "mqtt-sn-paper": 1,
         "openssl-pi-paper": 1,
     }
     assert set(presets) == set(expected_runs)
     for slug, runs in expected_runs.items():
+        assert presets[slug]["cells"] == runs, slug  # what the preset states
         design = {**presets[slug]["design"], "device_ids": [str(d.pk) for d in devices]}
+        # The plan validates the design as a create does (without the broker it needs).
         plan = owner_client.post("/api/experiments/plan/", design, format="json")
         assert plan.status_code == 200, (slug, plan.json())
         assert plan.json()["run_count"] == runs, slug
@@ -44,6 +47,8 @@ def test_each_papers_preset_expands_to_its_design(owner_client, devices):
     assert srup["source_url"] == "https://doi.org/10.3390/iot2040028"
     assert "Table A1" in srup["tables"]
     assert srup["devices"] == 5
+    assert srup["as_in_paper"]
+    assert srup["differs_here"]
 
 
 @pytest.mark.django_db

@@ -153,3 +153,17 @@ def test_sizes_are_404_outside_the_workspace_and_401_anonymous(
     assert outsider.status_code == 404
     assert outsider.json()["code"] == "not_found"
     assert anonymous_client.get(f"/api/runs/{made.run.pk}/sizes/").status_code == 401
+
+
+@pytest.mark.django_db
+def test_sizes_of_the_papers_plain_mqtt_action_show_srups_frame_beside_it(make_run, owner_client):
+    spec = messaging_spec(
+        protocol="mqtt", qos=1, payload_size=1, topic="test/d1", broker_url="mqtt://10.0.0.5"
+    )
+    made = make_run({"pi-a": [MS]}, spec=spec, wire_bytes=14)
+    body = owner_client.get(f"/api/runs/{made.run.pk}/sizes/").json()
+
+    assert (body["wire_bytes_median"], body["frame_bytes"], body["model_agrees"]) == (14, 80, True)
+    (srup,) = body["reference_frames"]
+    assert (srup["protocol"], srup["socket_bytes"], srup["frame_bytes"]) == ("srup", 380, 446)
+    assert srup["paper_frame_bytes"] == 430

@@ -13,7 +13,7 @@ from core.testing.factories import ExperimentFactory
 from experiments.models import ExperimentKind, Run, RunStatus
 from results.apis.statistics import RANGE_ORDER_MESSAGE
 from results.models import RoundTripCache
-from results.tests.conftest import MS
+from results.tests.conftest import MS, messaging_spec
 
 PI_A = [4 * MS, 10 * MS, None, 1 * MS, 3 * MS, 2 * MS]  # send order, not sorted
 PI_B = [30 * MS, 20 * MS]
@@ -163,3 +163,25 @@ def test_distribution_of_a_large_run_never_ships_its_records(make_run, owner_cli
     device = json.loads(response.content)["devices"][0]
     assert device["n"] == 40_000
     assert sum(device["counts"]) == 40_000
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("spec", "measurement", "quantity"),
+    [
+        ({}, "round_trip", "round-trip time"),
+        ({"measurement": "ack", "qos": 1}, "ack", "acknowledgement time (publish → PUBACK)"),
+        (
+            {"measurement": "ack", "protocol": "coap", "coap_type": "con"},
+            "ack",
+            "acknowledgement time (CON → ACK)",
+        ),
+    ],
+)
+def test_statistics_name_the_measured_quantity_of_the_run(
+    make_run, owner_client, spec, measurement, quantity
+):
+    made = make_run({"pi-a": PI_A}, spec=messaging_spec(**spec))
+    body = owner_client.get(f"/api/runs/{made.run.pk}/statistics/").json()
+
+    assert (body["measurement"], body["quantity"]) == (measurement, quantity)

@@ -131,3 +131,63 @@ def test_coap_ack_paragraph_times_con_to_ack_not_the_echo(make_run):
         assert expected in text
     for wrong in (*MQTT_ONLY, "QoS", "round trip", "round-trip"):
         assert wrong not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("protocol", "overrides", "arrow"),
+    [
+        ("mqtt", {"qos": 1}, "(publish → PUBACK)"),
+        ("mqtt", {"qos": 2}, "(publish → PUBCOMP)"),
+        ("coap", {"coap_type": "con", "coap_method": "put"}, "(CON → ACK)"),
+        ("mqttsn", {"qos": 1}, "(publish → PUBACK;"),
+    ],
+)
+def test_ack_paragraph_names_the_exchange_it_timed_in_arrow_notation(
+    make_run, protocol, overrides, arrow
+):
+    text = _paragraph(make_run, protocol=protocol, measurement="ack", **overrides)
+    assert arrow in text
+    assert "The mean acknowledgement time was 1.50 ms" in text
+
+
+@pytest.mark.django_db
+def test_mqttsn_ack_paragraph_times_publish_to_the_gateways_puback(make_run):
+    text = _paragraph(make_run, protocol="mqttsn", measurement="ack", qos=1)
+    expected = [
+        "Acknowledgement times were measured",
+        "over MQTT-SN 1.2 (QoS 1, UDP) to a topic registered by name through the agent's own "
+        "transparent MQTT-SN gateway",
+        "to when the client had received the gateway's PUBACK carrying the PUBLISH's MsgId",
+        "nothing was subscribed, so no copy came back",
+        "a message not acknowledged within 5000 ms counted as lost",
+    ]
+    assert [phrase for phrase in expected if phrase not in text] == []
+    wrong = ["round trip", "round-trip", "broker's copy had come back"]
+    assert [phrase for phrase in wrong if phrase in text] == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "quantity"),
+    [
+        ({"measurement": "round_trip", "protocol": "mqtt"}, "round-trip time"),
+        ({"measurement": "one_way", "protocol": "srup"}, "one-way delay"),
+        (
+            {"measurement": "ack", "protocol": "mqtt", "qos": 1},
+            "acknowledgement time (publish → PUBACK)",
+        ),
+        (
+            {"measurement": "ack", "protocol": "mqtt", "qos": 2},
+            "acknowledgement time (publish → PUBCOMP)",
+        ),
+        (
+            {"measurement": "ack", "protocol": "mqttsn", "qos": 1},
+            "acknowledgement time (publish → PUBACK)",
+        ),
+        ({"measurement": "ack", "protocol": "coap"}, "acknowledgement time (CON → ACK)"),
+    ],
+)
+def test_measured_quantity_names_what_the_runs_figures_are(spec, quantity):
+    from results.services.methods_ack import measured_quantity
+
+    assert measured_quantity(spec) == quantity

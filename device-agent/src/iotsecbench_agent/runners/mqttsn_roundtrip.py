@@ -265,18 +265,23 @@ class MqttSnRoundTripRunner(Runner):
             self._topic_id = codec.short_topic_id(spec.topic)
         else:
             self._topic_id = spec.predefined_id or 0
-        # Subscribed (SUBACK received) before the first send, as the MQTT runner.
-        self._client.subscribe(
+        self._subscribe(kind)
+        if spec.qos == -1:
+            self._publisher = SnClient(address)
+
+    def _subscribe(self, kind: int) -> None:
+        """Subscribed (SUBACK received) before the first send, as the MQTT runner (the
+        echo comes back through this subscription)."""
+        spec = self.spec
+        self.client.subscribe(
             codec.Subscribe(
-                msg_id=self._client.next_msg_id(),
+                msg_id=self.client.next_msg_id(),
                 topic_id_type=kind,
                 topic_name="" if kind == codec.TOPIC_PREDEFINED else spec.topic,
                 topic_id=self._topic_id if kind == codec.TOPIC_PREDEFINED else 0,
                 qos=1 if spec.qos == 1 else 0,
             )
         )
-        if spec.qos == -1:
-            self._publisher = SnClient(address)
 
     def _start_local_gateway(self) -> tuple[str, int]:
         spec = self.spec

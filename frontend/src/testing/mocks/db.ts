@@ -384,6 +384,8 @@ export const runStatisticsFixture = (runId: string, overrides: Partial<RunStatis
   run_id: runId,
   status: 'done',
   confidence: 0.95,
+  measurement: 'round_trip',
+  quantity: 'round-trip time',
   devices: [
     roundTripStatisticsFixture(),
     roundTripStatisticsFixture({

@@ -45,6 +45,7 @@ const sizes = (bytes: Partial<Record<SizeComponent['key'], number>>, overrides: 
     frame_bytes: components.reduce((sum, c) => sum + c.bytes, 0),
     components,
     assumptions: [],
+    reference_frames: [],
     ...overrides,
   };
 };

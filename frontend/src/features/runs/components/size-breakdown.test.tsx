@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
 import { server } from '@/testing/mocks/server';
-import { createTestQueryClient, render, screen } from '@/testing/test-utils';
+import { createTestQueryClient, render, screen, within } from '@/testing/test-utils';
 import type { RunSizes } from '@/types/api';
 
 import { RunSizeBreakdown } from './size-breakdown';
@@ -58,6 +58,7 @@ const SIZES: RunSizes = {
     component('unexplained', 'Unexplained', 1, 'measured'),
   ],
   assumptions: ['Link: Ethernet II header, 14 bytes per segment; the 4-byte FCS is not counted.'],
+  reference_frames: [],
 };
 
 const renderPanel = () => {
@@ -102,5 +103,44 @@ describe('RunSizeBreakdown', () => {
 
     expect(await screen.findByText('Run x has no delivered message.')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('should show SRUP’s frame for the same payload beside a plain MQTT run, with the paper’s figure', async () => {
+    const plain: RunSizes = {
+      ...SIZES,
+      security: 'none',
+      payload_size: 1,
+      wire_bytes_median: 14,
+      frame_bytes: 80,
+      warning: null,
+      model_agrees: true,
+      reference_frames: [
+        {
+          protocol: 'srup',
+          stack: 'SRUP (signed MQTT) with RSA-2048 (PKCS#1 v1.5, SHA-256) signatures over MQTT 3.1.1 over TLS 1.2',
+          topic: 'SRUP/0000000000000000',
+          message_bytes: 351,
+          socket_bytes: 380,
+          frame_bytes: 446,
+          paper_frame_bytes: 430,
+          note: 'SRUP’s data message for this payload as the SRUP paper sent it.',
+        },
+      ],
+    };
+    server.use(http.get('/api/runs/:id/sizes/', () => HttpResponse.json(plain)));
+    renderPanel();
+
+    const table = await screen.findByRole('table', { name: /the SRUP paper’s comparison/ });
+    const rows = within(table).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent(/This run \(measured\)\s*14\s*80/);
+    expect(rows[2]).toHaveTextContent(/SRUP \(model\).*TLS 1\.2\s*380\s*446\s*430/);
+  });
+
+  it('should show no comparison for a run without reference frames', async () => {
+    server.use(http.get('/api/runs/:id/sizes/', () => HttpResponse.json(SIZES)));
+    renderPanel();
+
+    await screen.findByRole('cell', { name: '260' });
+    expect(screen.queryByRole('table', { name: /the SRUP paper’s comparison/ })).not.toBeInTheDocument();
   });
 });

@@ -20,7 +20,10 @@ const srupPreset: Preset = {
   source_url: 'https://example.org/paper.pdf',
   tables: 'Tabela 1',
   devices: 1,
+  cells: 3,
   notes: ['TEA-CBC with PKCS#7 padding is used.'],
+  as_in_paper: [],
+  differs_here: [],
   design: {
     name: 'MQTT vs CoAP',
     kind: 'messaging',

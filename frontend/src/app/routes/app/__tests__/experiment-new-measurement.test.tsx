@@ -53,7 +53,7 @@ describe('New experiment page: measurement', () => {
     const protocol = screen.getByRole('combobox', { name: 'Protocol' });
 
     await user.selectOptions(protocol, 'MQTT-SN');
-    expect(measurementOptions()).toEqual(['Round trip']);
+    expect(measurementOptions()).toEqual(['Round trip', ACK]);
     expect(screen.getByRole('combobox', { name: 'Measurement' })).toHaveDisplayValue('Round trip');
 
     await user.selectOptions(protocol, 'CoAP');
@@ -64,7 +64,7 @@ describe('New experiment page: measurement', () => {
     expect(sent.body).toMatchObject({ protocol: 'coap', measurement: 'round_trip' });
   });
 
-  it('should offer acknowledgement time for MQTT and CoAP only and send it', async () => {
+  it('should offer acknowledgement time for MQTT, MQTT-SN and CoAP only and send it', async () => {
     const sent = captureCreateBody();
     const { user } = await renderForm();
 
@@ -75,6 +75,8 @@ describe('New experiment page: measurement', () => {
     expect(measurementOptions()).toEqual(['Round trip', 'One way (controller to device)']);
     expect(screen.getByRole('combobox', { name: 'Measurement' })).toHaveDisplayValue('Round trip');
 
+    await user.selectOptions(protocol, 'MQTT-SN');
+    expect(measurementOptions()).toEqual(['Round trip', ACK]);
     await user.selectOptions(protocol, 'CoAP');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Measurement' }), ACK);
     await user.click(screen.getByRole('button', { name: 'Create' }));

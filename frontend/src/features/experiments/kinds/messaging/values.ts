@@ -86,8 +86,8 @@ export const shownMessagingFields = (protocols: readonly string[]) => {
 };
 
 /** The protocols whose messages an `ack` run times until their acknowledgement (MQTT's PUBACK or
- * PUBCOMP, CoAP's ACK); the API answers SRUP and MQTT-SN with a field error on `measurement`. */
-const ACK_PROTOCOLS: readonly string[] = ['mqtt', 'coap'];
+ * PUBCOMP, MQTT-SN's PUBACK, CoAP's ACK); the API answers SRUP with a field error on `measurement`. */
+const ACK_PROTOCOLS: readonly string[] = ['mqtt', 'mqttsn', 'coap'];
 
 /**
  * The measurements these protocols allow: one way only when every protocol goes through the
