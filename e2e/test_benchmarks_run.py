@@ -54,3 +54,15 @@ def test_relay_benchmark_runs_on_a_few_round_trips() -> None:
     out = _run("bench/relay.py", "--messages", "100", "--blocks", "2")
     assert "relay" in out.lower()
     assert "median" in out.lower()
+
+
+def test_experiment_results_benchmark_runs_on_one_repeat_of_the_40_cells() -> None:
+    out = _run("bench/experiment_results.py", "--repeats", "1", "--messages", "50", "--tries", "1")
+    assert "40 cells x 1 repeats x 50 messages" in out
+    assert "| later views |" in out
+
+
+def test_crypto_libraries_benchmark_runs_one_short_round() -> None:
+    out = _run("bench/cryptolibs.py", "--repetitions", "3", "--seconds", "1", "--rounds", "1")
+    assert "| openssl | 1 MiB | decrypt |" in out
+    assert "| pycryptodome | 8 KiB | encrypt |" in out
