@@ -47,7 +47,9 @@ def _run_matrix(product: Product) -> tuple[dict[str, Any], list[dict[str, Any]]]
     product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
     listed = product.api("GET", f"/api/experiments/{experiment['id']}/")["runs"]
     assert len(listed) == CELLS * REPEATS
-    runs = [wait_run_finished(product, r["id"]) for r in sorted(listed, key=lambda r: r["position"])]
+    runs = [
+        wait_run_finished(product, r["id"]) for r in sorted(listed, key=lambda r: r["position"])
+    ]
     assert [r["status"] for r in runs] == ["done"] * len(runs), [r["error"] for r in runs]
     return experiment, runs
 

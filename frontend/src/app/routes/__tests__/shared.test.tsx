@@ -53,6 +53,22 @@ const arrangeResults = (runId: string) => {
   db.methods[runId] = { run_id: runId, text: `Round-trip times were measured (run ${runId}).` };
 };
 
+/** An experiment shared with its two completed runs (RUN_A, then RUN_B), their results arranged. */
+const shareExperiment = (title: string) => {
+  const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
+  db.sharedContent[TOKEN] = content({
+    kind: 'experiment',
+    title,
+    experiment: experimentFixture({
+      id: 'e0000000-0000-4000-8000-0000000000aa',
+      name: 'QoS 1 on LAN',
+      runs: runs.map((run) => runBriefFixture({ id: run.id, status: run.status, created_at: run.created_at })),
+    }),
+    runs,
+  });
+  for (const run of runs) arrangeResults(run.id);
+};
+
 describe('shared link page', () => {
   it('shows a shared run read-only to a visitor who is not signed in, from the public API only', async () => {
     db.sharedContent[TOKEN] = content({});
@@ -115,17 +131,7 @@ describe('shared link page', () => {
   });
 
   it('shows a shared experiment’s design and lets the visitor pick one of its runs', async () => {
-    const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
-    db.sharedContent[TOKEN] = content({
-      kind: 'experiment',
-      title: '',
-      experiment: experimentFixture({
-        name: 'QoS 1 on LAN',
-        runs: runs.map((run) => runBriefFixture({ id: run.id, status: run.status, created_at: run.created_at })),
-      }),
-      runs,
-    });
-    for (const run of runs) arrangeResults(run.id);
+    shareExperiment('');
 
     const { user } = renderApp(`/s/${TOKEN}`, { signedOut: true });
 
@@ -140,18 +146,7 @@ describe('shared link page', () => {
   });
 
   it('shows a shared experiment’s results figure, table and methods read-only from the link’s API', async () => {
-    const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
-    db.sharedContent[TOKEN] = content({
-      kind: 'experiment',
-      title: 'AES on LAN',
-      experiment: experimentFixture({
-        id: 'e0000000-0000-4000-8000-0000000000aa',
-        name: 'QoS 1 on LAN',
-        runs: runs.map((run) => runBriefFixture({ id: run.id, status: run.status, created_at: run.created_at })),
-      }),
-      runs,
-    });
-    for (const run of runs) arrangeResults(run.id);
+    shareExperiment('AES on LAN');
     const cell = (security: string, runId: string, median: number): ExperimentResults['cells'][number] => ({
       key: security,
       label: security,
