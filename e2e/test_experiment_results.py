@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import ViewportSize, expect, sync_playwright
 
 from e2e.conftest import Product
 from e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, sign_in, watch_csp
@@ -22,7 +22,7 @@ CELLS = len(MECHANISMS) * len(PAYLOADS)
 # Small runs: 12 of them finish in well under two minutes on an idle machine.
 MESSAGES = 20
 # A laptop screen: the compare view's overhead column must be in view without scrolling.
-LAPTOP = {"width": 1440, "height": 900}
+LAPTOP: ViewportSize = {"width": 1440, "height": 900}
 PAGE_TIMEOUT_MS = 60_000
 
 
