@@ -291,6 +291,19 @@ class Run(models.Model):
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "queued_at", "position"])]
 
+    @property
+    def label(self) -> str:
+        """What tells it from the other runs of its experiment: its cell's parameters and,
+        when the experiment repeats, its repeat ("aes-128-cbc · 1 KiB · repeat 2"); a run of
+        a one-cell, unrepeated design by when it was created (a later start's runs)."""
+        parts = [self.cell_label] if self.cell_label else []
+        if self.repeat > 1 or self.experiment.repeats > 1:
+            parts.append(f"repeat {self.repeat}")
+        if not parts:
+            created = self.created_at or timezone.now()
+            parts.append(f"run of {created:%Y-%m-%d %H:%M}")
+        return " · ".join(parts)
+
 
 class RunTransition(models.Model):
     """One status change of a run, with its time. Written by a PostgreSQL trigger on

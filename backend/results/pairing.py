@@ -16,7 +16,10 @@ with. Its keys fall in three groups (docs/results.md, "Pairing"):
   conditions all the same.
 
 Repeats are completed runs of one experiment whose specs agree on everything but the per-run
-keys. Two runs are paired when their conditions agree and their treatments differ.
+keys. Two groups of repeats are paired when they differ in exactly one parameter (a treatment
+or a condition: SRUP's signature goes with the protocol, the TLS version with the transport);
+one run a side within one repeat, or every run of both sides when each has two or more
+(compared over runs, issue #20 point 5). Runs of different kinds or devices never pair.
 """
 
 from __future__ import annotations
@@ -41,9 +44,13 @@ TREATMENT_KEYS = frozenset(
 PER_RUN_KEYS = frozenset({"interval_seed", "ca_cert"})
 # The treatment keys shown to users (the rest follow from these).
 TREATMENT_SHOWN = ("protocol", "srup_signature", "mqtt_version", "transport", "security")
-# Plainer first: a pair's baseline is the run without payload security, or else without
-# TLS, or else plain MQTT (against SRUP).
-_PLAIN = {"security": "none", "transport": "tcp", "protocol": "mqtt"}
+# Plainer first: a pair's baseline is the run without payload security (then the no-op
+# mechanism `null`), or else without TLS, or else plain MQTT (against SRUP).
+_PLAIN = {"security": ("none", "null"), "transport": ("tcp",), "protocol": ("mqtt",)}
+# Keys that change with another parameter: one parameter with it.
+_PART_OF = {"srup_signature": "protocol", "tls_version": "transport"}
+# Keys that follow from others or change every run: never a difference of their own.
+_FOLLOWS = frozenset({"broker_url", *PER_RUN_KEYS})
 
 
 def _canonical(value: Mapping[str, Any]) -> str:
@@ -73,43 +80,88 @@ class Candidate:
     kind: str
     spec: Mapping[str, Any]
     device_ids: frozenset[Any]
+    repeat: int = 1
 
 
 @dataclass(frozen=True)
 class Pair:
-    baseline: Any
-    treatment: Any
+    """treatment - baseline. One run a side within one repeat (`repeat`), or every run of
+    both sides when each has two or more (`repeat` None: aggregated across repeats)."""
+
+    baseline: tuple[Any, ...]
+    treatment: tuple[Any, ...]
+    parameter: str  # the one parameter in which the two sides differ
     differs_in: dict[str, tuple[Any, Any]]  # key -> (baseline value, treatment value)
+    repeat: int | None
+
+
+def parameter_of(key: str) -> str:
+    """The parameter a spec key belongs to (SRUP's signature is part of the protocol)."""
+    return _PART_OF.get(key, key)
+
+
+def differing_parameters(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """The parameters (in first-seen order) in which two specs differ, follow-on keys aside."""
+    keys = [k for k in dict.fromkeys([*a, *b]) if k not in _FOLLOWS]
+    return list(dict.fromkeys(parameter_of(k) for k in keys if a.get(k) != b.get(k)))
 
 
 def pairs(candidates: Sequence[Candidate]) -> list[Pair]:
-    """Every two runs with equal conditions (kind, devices, condition keys) and different
-    treatments, in the order given. The baseline is the plainer run (security `none`, then
-    transport `tcp`, then protocol `mqtt`), or else the one given first."""
+    """Every two groups of repeats (same kind, devices and spec but for the per-run keys)
+    that differ in exactly one parameter, in the order given. When both groups have two runs
+    or more they make one pair (aggregated over repeats); else each repeat number both have
+    makes a pair of one run a side. The baseline side is the plainer one (security `none`,
+    then `null`; transport `tcp`; protocol `mqtt`), or the smaller value, or else the one
+    given first: never "aes-128-cbc -> null"."""
+    groups: dict[tuple[str, frozenset[Any], str], list[Candidate]] = {}
+    for c in candidates:
+        groups.setdefault((c.kind, c.device_ids, repeat_key(c.spec)), []).append(c)
+    cells = list(groups.items())
     out: list[Pair] = []
-    for i, a in enumerate(candidates):
-        for b in candidates[i + 1 :]:
-            if (a.kind, a.device_ids) != (b.kind, b.device_ids):
+    for i, ((kind_a, devices_a, _), a) in enumerate(cells):
+        for (kind_b, devices_b, _), b in cells[i + 1 :]:
+            if (kind_a, devices_a) != (kind_b, devices_b):
                 continue
-            if _canonical(conditions(a.spec)) != _canonical(conditions(b.spec)):
+            differing = differing_parameters(a[0].spec, b[0].spec)
+            if len(differing) != 1:
                 continue
-            ta, tb = treatment(a.spec), treatment(b.spec)
-            if ta == tb:
-                continue  # repeats, not a comparison
-            base, other = (b, a) if _plainer(tb, ta) else (a, b)
-            tbase, tother = treatment(base.spec), treatment(other.spec)
-            differs = {
-                k: (tbase.get(k), tother.get(k))
-                for k in TREATMENT_SHOWN
-                if tbase.get(k) != tother.get(k)
-            }
-            out.append(Pair(baseline=base.key, treatment=other.key, differs_in=differs))
+            base, other = (b, a) if _before(b[0].spec, a[0].spec, differing[0]) else (a, b)
+            out.extend(_group_pairs(base, other, differing[0]))
     return out
 
 
-def _plainer(x: Mapping[str, Any], y: Mapping[str, Any]) -> bool:
-    """Whether x is plainer than y (decided by the first key where they differ)."""
-    for key, plain in _PLAIN.items():
-        if x.get(key) != y.get(key) and plain in (x.get(key), y.get(key)):
-            return x.get(key) == plain
+def _group_pairs(base: list[Candidate], other: list[Candidate], parameter: str) -> list[Pair]:
+    tb, to = base[0].spec, other[0].spec
+    differs = {
+        k: (tb.get(k), to.get(k))
+        for k in dict.fromkeys([*tb, *to])
+        if k not in _FOLLOWS and parameter_of(k) == parameter and tb.get(k) != to.get(k)
+    }
+    if len(base) > 1 and len(other) > 1:
+        keys = (tuple(c.key for c in base), tuple(c.key for c in other))
+        return [Pair(keys[0], keys[1], parameter, differs, None)]
+    # One run on a side: within one repeat only (the first run of each repeat number).
+    by_repeat = {c.repeat: c for c in reversed(other)}
+    seen: set[int] = set()
+    out = []
+    for c in base:
+        if c.repeat in by_repeat and c.repeat not in seen:
+            seen.add(c.repeat)
+            out.append(Pair((c.key,), (by_repeat[c.repeat].key,), parameter, differs, c.repeat))
+    return out
+
+
+def _before(x: Mapping[str, Any], y: Mapping[str, Any], parameter: str) -> bool:
+    """Whether spec x is the baseline against y, which differs from it in `parameter`."""
+    vx, vy = x.get(parameter), y.get(parameter)
+    plain = _PLAIN.get(parameter, ())
+    rx = plain.index(vx) if vx in plain else len(plain)
+    ry = plain.index(vy) if vy in plain else len(plain)
+    if rx != ry:
+        return rx < ry
+    numeric = (int, float)
+    if isinstance(vx, numeric) and isinstance(vy, numeric) and not isinstance(vx, bool):
+        return vx < vy
+    if (vx is None) != (vy is None):  # a key only one spec has: the other is plainer
+        return vx is None
     return False

@@ -35,6 +35,9 @@ SPECTACULAR_SETTINGS = {
         "ShareKindEnum": "sharing.models.ShareKind",
         "ShareStateEnum": "sharing.models.ShareState",
         "NetworkProfileKindEnum": "netprofiles.models.ProfileKind",
+        "CellIntervalLevelEnum": "results.apis.experiment_results.CELL_LEVELS",
+        "DifferenceIntervalLevelEnum": "results.apis.experiment_results.DIFFERENCE_LEVELS",
+        "VerdictEnum": "results.services.experiment_results.VERDICT_CHOICES",
     },
     # Every error answers with this envelope (core/exception_handlers.py).
     "APPEND_COMPONENTS": {

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from accounts.models import Workspace
 from accounts.selectors import workspace_for_user
 from devices.models import Device
-from experiments.apis.runs import RunOutputSerializer, run_output
+from experiments.apis.runs import RUN_LABEL_HELP, RunOutputSerializer, run_output
 from experiments.apis.strict import StrictSerializer, bounded_int
 from experiments.catalogue import MECHANISM_CHOICES
 from experiments.matrix import (
@@ -80,6 +80,9 @@ class RunBriefSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=RunStatus.choices)
     cell_label = serializers.CharField()
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field, not Field.label
+        help_text=RUN_LABEL_HELP
+    )
     repeat = serializers.IntegerField()
     position = serializers.IntegerField()
     error = serializers.CharField()

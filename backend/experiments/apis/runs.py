@@ -9,6 +9,11 @@ from rest_framework import serializers
 from experiments.models import BenchOperation, ExperimentKind, RunStatus
 from experiments.selectors import RunPage
 
+RUN_LABEL_HELP = (
+    "What tells the run from the other runs of its experiment: its cell's parameters and, "
+    "when the experiment repeats, its repeat."
+)
+
 
 @extend_schema_serializer(component_name="RunDevice")
 class RunDeviceOutputSerializer(serializers.Serializer[object]):
@@ -166,6 +171,9 @@ class RunOutputSerializer(serializers.Serializer[RunPage]):
         source="run.cell", help_text="The axis values this run of the matrix uses."
     )
     cell_label = serializers.CharField(source="run.cell_label")
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field, not Field.label
+        source="run.label", help_text=RUN_LABEL_HELP
+    )
     repeat = serializers.IntegerField(source="run.repeat")
     position = serializers.IntegerField(source="run.position")
     order_seed = serializers.IntegerField(

@@ -12,9 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import workspace_for_user
+from results.apis.experiment_results import DIFFERENCE_LEVELS
 from results.apis.statistics import RunStatisticsSerializer
 from results.selectors import runs_in_workspace
 from results.services import COMPARE_RUNS_MAX, runs_compare
+from results.services.experiment_results import VERDICT_CHOICES
 
 DUPLICATE_RUNS_MESSAGE = "List each run once."
 
@@ -31,25 +33,46 @@ class DifferenceSerializer(serializers.Serializer[object]):
 
 @extend_schema_serializer(component_name="PairComparison")
 class PairComparisonSerializer(serializers.Serializer[object]):
-    """treatment - baseline of two runs whose conditions agree (docs/results.md)."""
+    """treatment - baseline of two sides that differ in exactly one parameter: one run a side
+    within one repeat, or two runs or more a side aggregated over repeats (docs/results.md)."""
 
-    baseline_run_id = serializers.UUIDField()
-    treatment_run_id = serializers.UUIDField()
+    baseline_run_id = serializers.UUIDField(help_text="The baseline side's first run.")
+    treatment_run_id = serializers.UUIDField(help_text="The treatment side's first run.")
+    baseline_run_ids = serializers.ListField(child=serializers.UUIDField())
+    treatment_run_ids = serializers.ListField(child=serializers.UUIDField())
+    baseline_label = serializers.CharField()
+    treatment_label = serializers.CharField()
+    repeat = serializers.IntegerField(
+        allow_null=True, help_text="The repeat both runs are; null: aggregated over repeats."
+    )
+    parameter = serializers.CharField(help_text="The one parameter in which the sides differ.")
     differs_in = DifferenceSerializer(many=True)
+    interval_level = serializers.ChoiceField(
+        choices=DIFFERENCE_LEVELS,
+        help_text="runs: a two-stage bootstrap over each side's runs (sees run-to-run "
+        "variation); messages: one run a side, a bootstrap over its messages (cannot).",
+    )
     baseline_mean_ms = serializers.FloatField(allow_null=True)
     treatment_mean_ms = serializers.FloatField(allow_null=True)
     overhead_ms = serializers.FloatField(
-        allow_null=True, help_text="Difference of the combined means (mean of device means)."
+        allow_null=True,
+        help_text="Difference of the means: combined means (mean of device means) for one "
+        "run a side, means of the run means over repeats.",
     )
     ci_low_ms = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval.")
     ci_high_ms = serializers.FloatField(allow_null=True)
     relative_overhead_pct = serializers.FloatField(allow_null=True)
-    mann_whitney_u = serializers.FloatField(
-        allow_null=True, help_text="U of the treatment's round trips against the baseline's."
+    verdict = serializers.ChoiceField(
+        choices=VERDICT_CHOICES,
+        allow_null=True,
+        help_text="From the interval: slower when it lies above 0, faster below, else none; "
+        "null when a side delivered nothing.",
     )
-    p_value = serializers.FloatField(allow_null=True, help_text="Two-sided.")
+    verdict_text = serializers.CharField()
     max_rate_hz = serializers.FloatField(
-        allow_null=True, help_text="1 / overhead: above this rate the overhead exceeds the period."
+        allow_null=True,
+        help_text="1 / overhead: above this rate the overhead exceeds the period; null "
+        "unless the overhead's interval lies above zero.",
     )
 
 
@@ -58,6 +81,11 @@ class ComparedRunSerializer(serializers.Serializer[object]):
     run_id = serializers.UUIDField()
     experiment_id = serializers.UUIDField()
     experiment_name = serializers.CharField()
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field, not Field.label
+        help_text="The parameters in which it differs from the other runs of its experiment "
+        "(and its repeat); after the experiment's name when the runs span experiments."
+    )
+    repeat = serializers.IntegerField()
     treatment = serializers.DictField()
     conditions = serializers.DictField()
     statistics = RunStatisticsSerializer()

@@ -22,9 +22,7 @@ from results.hierarchical import LEVEL_MESSAGES, LEVEL_RUNS
 from results.services import PARQUET_MEDIA_TYPE
 from results.services.cells import LEVEL_REPETITIONS
 from results.services.experiment_results import (
-    VERDICT_FASTER,
-    VERDICT_NO_DIFFERENCE,
-    VERDICT_SLOWER,
+    VERDICT_CHOICES,
     ExperimentResults,
     experiment_results_compute,
 )
@@ -46,7 +44,10 @@ _LEVEL_HELP = (
     f"'{LEVEL_REPETITIONS}': a benchmark cell's one completed run, over its repetitions "
     "(or windows)."
 )
-_LEVELS = [LEVEL_RUNS, LEVEL_MESSAGES, LEVEL_REPETITIONS]
+# The interval levels of a cell, and of a difference (an overhead, a compared pair); named
+# in the schema by ENUM_NAME_OVERRIDES (config/settings/drf.py).
+CELL_LEVELS = [LEVEL_RUNS, LEVEL_MESSAGES, LEVEL_REPETITIONS]
+DIFFERENCE_LEVELS = [LEVEL_RUNS, LEVEL_MESSAGES]
 
 
 def _interval(**kwargs: object) -> serializers.ListField:
@@ -89,7 +90,7 @@ class CellSerializer(serializers.Serializer[object]):
         help_text="Runs of the cell that did not complete (not measured), by status.",
     )
     interval_level = serializers.ChoiceField(
-        choices=_LEVELS, allow_null=True, help_text=_LEVEL_HELP
+        choices=CELL_LEVELS, allow_null=True, help_text=_LEVEL_HELP
     )
     messages = serializers.IntegerField(
         help_text="Delivered messages; a benchmark cell's repetitions (or windows)."
@@ -110,15 +111,13 @@ class OverheadSerializer(serializers.Serializer[object]):
     baseline = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
     baseline_label = serializers.CharField()
-    interval_level = serializers.ChoiceField(
-        choices=[LEVEL_RUNS, LEVEL_MESSAGES], help_text=_LEVEL_HELP
-    )
+    interval_level = serializers.ChoiceField(choices=DIFFERENCE_LEVELS, help_text=_LEVEL_HELP)
     overhead_ms = serializers.FloatField()
     ci_ms = _interval()
     relative_percent = serializers.FloatField()
     relative_ci_percent = _interval()
     verdict = serializers.ChoiceField(
-        choices=[VERDICT_SLOWER, VERDICT_FASTER, VERDICT_NO_DIFFERENCE],
+        choices=VERDICT_CHOICES,
         help_text="From the interval: slower when it lies above 0, faster below, else none.",
     )
     verdict_text = serializers.CharField()

@@ -51,6 +51,7 @@ CELL_MEMO_SECONDS = 24 * 3600
 VERDICT_SLOWER = "slower"
 VERDICT_FASTER = "faster"
 VERDICT_NO_DIFFERENCE = "no_difference"
+VERDICT_CHOICES = [VERDICT_SLOWER, VERDICT_FASTER, VERDICT_NO_DIFFERENCE]
 _VERDICT_TEXT = {
     (VERDICT_NO_DIFFERENCE, True): "no detectable difference beyond run-to-run variation",
     (VERDICT_SLOWER, True): "slower than the baseline beyond run-to-run variation",

@@ -10,11 +10,27 @@ from results.tests.conftest import messaging_spec
 DEVICES = frozenset({"pi-1", "pi-2", "pi-3", "pi-4", "pi-5"})
 
 
-def _candidate(key: str, devices: frozenset[str] = DEVICES, kind: str = "messaging", **spec: Any):
-    return Candidate(key=key, kind=kind, spec=messaging_spec(**spec), device_ids=devices)
+def _candidate(
+    key: str,
+    devices: frozenset[str] = DEVICES,
+    kind: str = "messaging",
+    repeat: int = 1,
+    **spec: Any,
+):
+    return Candidate(
+        key=key, kind=kind, spec=messaging_spec(**spec), device_ids=devices, repeat=repeat
+    )
 
 
-def test_srup_runs_pair_with_mqtt_per_network_condition_and_never_across():
+def _sides(found) -> list[tuple[Any, Any]]:
+    """Each pair's baseline and treatment: a run's key, or a tuple of keys when aggregated."""
+    return [
+        (p.baseline[0], p.treatment[0]) if p.repeat is not None else (p.baseline, p.treatment)
+        for p in found
+    ]
+
+
+def test_srup_runs_pair_with_mqtt_per_network_condition_never_across_both():
     # The SRUP paper's design: SRUP against plain MQTT under each network condition.
     runs = [
         _candidate("srup-lan", network_profile="lan", protocol="srup", srup_signature="rsa-2048"),
@@ -23,9 +39,18 @@ def test_srup_runs_pair_with_mqtt_per_network_condition_and_never_across():
         _candidate("srup-4g", network_profile="4g", protocol="srup", srup_signature="rsa-2048"),
     ]
     found = pairs(runs)
-    assert [(p.baseline, p.treatment) for p in found] == [
+    # SRUP-lan against MQTT-4g differs in two parameters: never a pair.
+    assert _sides(found) == [
         ("mqtt-lan", "srup-lan"),  # MQTT is the baseline although given second
+        ("srup-lan", "srup-4g"),  # the network condition is a parameter too
+        ("mqtt-lan", "mqtt-4g"),
         ("mqtt-4g", "srup-4g"),
+    ]
+    assert [p.parameter for p in found] == [
+        "protocol",
+        "network_profile",
+        "network_profile",
+        "protocol",
     ]
     assert found[0].differs_in == {
         "protocol": ("mqtt", "srup"),
@@ -40,18 +65,67 @@ def test_payload_security_pairs_per_condition_too():
         _candidate("signed-4g", network_profile="4g-medium", security="rsa-2048-pkcs1v15"),
     ]
     found = pairs(runs)
-    assert [(p.baseline, p.treatment) for p in found] == [("plain-lan", "signed-lan")]
+    assert _sides(found) == [("plain-lan", "signed-lan"), ("signed-lan", "signed-4g")]
     assert found[0].differs_in == {"security": ("none", "rsa-2048-pkcs1v15")}
 
 
 def test_baseline_is_the_run_without_security_even_when_given_second():
     found = pairs([_candidate("aes", security="aes-128-cbc"), _candidate("plain")])
-    assert [(p.baseline, p.treatment) for p in found] == [("plain", "aes")]
+    assert _sides(found) == [("plain", "aes")]
 
 
 def test_two_mechanisms_pair_in_the_order_given():
     found = pairs([_candidate("ed", security="ed25519"), _candidate("aes", security="aes-128-cbc")])
-    assert [(p.baseline, p.treatment) for p in found] == [("ed", "aes")]
+    assert _sides(found) == [("ed", "aes")]
+
+
+def test_the_null_mechanism_is_the_baseline_of_a_real_one_never_the_treatment():
+    found = pairs([_candidate("aes", security="aes-128-cbc"), _candidate("null", security="null")])
+    assert _sides(found) == [("null", "aes")]
+
+
+def test_the_smaller_value_is_the_baseline_of_a_condition_pair():
+    found = pairs([_candidate("big", payload_size=1024), _candidate("small", payload_size=16)])
+    assert _sides(found) == [("small", "big")]
+    assert found[0].parameter == "payload_size"
+    assert found[0].differs_in == {"payload_size": (16, 1024)}
+
+
+def test_runs_that_differ_in_two_parameters_are_not_paired():
+    found = pairs([_candidate("a"), _candidate("b", security="aes-128-cbc", payload_size=1024)])
+    assert found == []
+
+
+def test_single_runs_pair_only_within_one_repeat():
+    found = pairs(
+        [
+            _candidate("aes-1", security="aes-128-cbc", repeat=1),
+            _candidate("none-2", repeat=2),
+            _candidate("none-1", repeat=1),
+        ]
+    )
+    # aes has one run: it pairs with none's run of the same repeat, not with repeat 2's.
+    assert _sides(found) == [("none-1", "aes-1")]
+    assert found[0].repeat == 1
+
+
+def test_a_three_mechanism_two_repeat_matrix_gives_three_pairs_over_repeats():
+    # The issue's matrix: none / null / aes-128-cbc, two repeats each, given shuffled. It
+    # used to give 12 pairs, across repeats and some reversed ("aes-128-cbc -> null").
+    runs = [
+        _candidate("aes-1", security="aes-128-cbc", repeat=1),
+        _candidate("null-1", security="null", repeat=1),
+        _candidate("none-1", repeat=1),
+        _candidate("null-2", security="null", repeat=2),
+        _candidate("none-2", repeat=2),
+        _candidate("aes-2", security="aes-128-cbc", repeat=2),
+    ]
+    assert _sides(pairs(runs)) == [
+        (("null-1", "null-2"), ("aes-1", "aes-2")),
+        (("none-1", "none-2"), ("aes-1", "aes-2")),
+        (("none-1", "none-2"), ("null-1", "null-2")),
+    ]
+    assert all(p.repeat is None for p in pairs(runs))
 
 
 def test_tls_pairs_with_tcp_although_broker_url_and_ca_differ():
@@ -63,8 +137,9 @@ def test_tls_pairs_with_tcp_although_broker_url_and_ca_differ():
         ca_cert="-----BEGIN CERTIFICATE-----",
     )
     found = pairs([tls, _candidate("tcp")])
-    assert [(p.baseline, p.treatment) for p in found] == [("tcp", "tls")]
-    assert found[0].differs_in == {"transport": ("tcp", "tls1.3")}
+    assert _sides(found) == [("tcp", "tls")]
+    assert found[0].parameter == "transport"
+    assert found[0].differs_in == {"transport": ("tcp", "tls1.3"), "tls_version": (None, "1.3")}
 
 
 def test_runs_under_other_conditions_devices_or_kinds_are_not_paired():

@@ -1428,6 +1428,13 @@ export interface components {
             mechanisms: components["schemas"]["MechanismInfo"][];
             experiment_kinds: components["schemas"]["Choice"][];
         };
+        /**
+         * @description * `runs` - runs
+         *     * `messages` - messages
+         *     * `repetitions` - repetitions
+         * @enum {string}
+         */
+        CellIntervalLevelEnum: "runs" | "messages" | "repetitions";
         Choice: {
             name: string;
             label: string;
@@ -1463,6 +1470,9 @@ export interface components {
             /** Format: uuid */
             experiment_id: string;
             experiment_name: string;
+            /** @description The parameters in which it differs from the other runs of its experiment (and its repeat); after the experiment's name when the runs span experiments. */
+            label: string;
+            repeat: number;
             treatment: {
                 [key: string]: unknown;
             };
@@ -1685,6 +1695,12 @@ export interface components {
          */
         DeviceHealthStatusEnum: "pending" | "passed" | "failed";
         /**
+         * @description * `runs` - runs
+         *     * `messages` - messages
+         * @enum {string}
+         */
+        DifferenceIntervalLevelEnum: "runs" | "messages";
+        /**
          * @description * `both` - both
          *     * `egress` - egress
          *     * `ingress` - ingress
@@ -1773,7 +1789,7 @@ export interface components {
              *     * `messages` - messages
              *     * `repetitions` - repetitions
              */
-            interval_level: (components["schemas"]["ExperimentCellIntervalLevelEnum"] | components["schemas"]["NullEnum"]) | null;
+            interval_level: (components["schemas"]["CellIntervalLevelEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description Delivered messages; a benchmark cell's repetitions (or windows). */
             messages: number;
             lost: number;
@@ -1792,13 +1808,6 @@ export interface components {
             /** @description Every figure of the cell, of any kind. */
             metrics: components["schemas"]["ExperimentCellMetric"][];
         };
-        /**
-         * @description * `runs` - runs
-         *     * `messages` - messages
-         *     * `repetitions` - repetitions
-         * @enum {string}
-         */
-        ExperimentCellIntervalLevelEnum: "runs" | "messages" | "repetitions";
         ExperimentCellMetric: {
             /** @description median_ms, mean_ms (messaging); seconds, mb_s (cipher bench); packets_per_s, mb_s (throughput); peak_rss_kb (benchmarks, a maximum: no interval). */
             name: string;
@@ -1944,7 +1953,7 @@ export interface components {
              *     * `runs` - runs
              *     * `messages` - messages
              */
-            interval_level: components["schemas"]["ExperimentOverheadIntervalLevelEnum"];
+            interval_level: components["schemas"]["DifferenceIntervalLevelEnum"];
             /** Format: double */
             overhead_ms: number;
             ci_ms: number[];
@@ -1968,12 +1977,6 @@ export interface components {
             /** @description From the overhead's interval; the upper end null when it reaches zero. */
             max_rate_ci_per_s: (number | null)[] | null;
         };
-        /**
-         * @description * `runs` - runs
-         *     * `messages` - messages
-         * @enum {string}
-         */
-        ExperimentOverheadIntervalLevelEnum: "runs" | "messages";
         ExperimentResults: {
             /** Format: uuid */
             experiment_id: string;
@@ -2217,20 +2220,44 @@ export interface components {
         NetworkProfileKindEnum: "builtin_condition" | "measured_table" | "user";
         /** @enum {unknown} */
         NullEnum: null;
-        /** @description treatment - baseline of two runs whose conditions agree (docs/results.md). */
+        /**
+         * @description treatment - baseline of two sides that differ in exactly one parameter: one run a side
+         *     within one repeat, or two runs or more a side aggregated over repeats (docs/results.md).
+         */
         PairComparison: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The baseline side's first run.
+             */
             baseline_run_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The treatment side's first run.
+             */
             treatment_run_id: string;
+            baseline_run_ids: string[];
+            treatment_run_ids: string[];
+            baseline_label: string;
+            treatment_label: string;
+            /** @description The repeat both runs are; null: aggregated over repeats. */
+            repeat: number | null;
+            /** @description The one parameter in which the sides differ. */
+            parameter: string;
             differs_in: components["schemas"]["TreatmentDifference"][];
+            /**
+             * @description runs: a two-stage bootstrap over each side's runs (sees run-to-run variation); messages: one run a side, a bootstrap over its messages (cannot).
+             *
+             *     * `runs` - runs
+             *     * `messages` - messages
+             */
+            interval_level: components["schemas"]["DifferenceIntervalLevelEnum"];
             /** Format: double */
             baseline_mean_ms: number | null;
             /** Format: double */
             treatment_mean_ms: number | null;
             /**
              * Format: double
-             * @description Difference of the combined means (mean of device means).
+             * @description Difference of the means: combined means (mean of device means) for one run a side, means of the run means over repeats.
              */
             overhead_ms: number | null;
             /**
@@ -2243,18 +2270,17 @@ export interface components {
             /** Format: double */
             relative_overhead_pct: number | null;
             /**
-             * Format: double
-             * @description U of the treatment's round trips against the baseline's.
+             * @description From the interval: slower when it lies above 0, faster below, else none; null when a side delivered nothing.
+             *
+             *     * `slower` - slower
+             *     * `faster` - faster
+             *     * `no_difference` - no_difference
              */
-            mann_whitney_u: number | null;
+            verdict: (components["schemas"]["VerdictEnum"] | components["schemas"]["NullEnum"]) | null;
+            verdict_text: string;
             /**
              * Format: double
-             * @description Two-sided.
-             */
-            p_value: number | null;
-            /**
-             * Format: double
-             * @description 1 / overhead: above this rate the overhead exceeds the period.
+             * @description 1 / overhead: above this rate the overhead exceeds the period; null unless the overhead's interval lies above zero.
              */
             max_rate_hz: number | null;
         };
@@ -2750,6 +2776,8 @@ export interface components {
                 [key: string]: unknown;
             };
             cell_label: string;
+            /** @description What tells the run from the other runs of its experiment: its cell's parameters and, when the experiment repeats, its repeat. */
+            label: string;
             repeat: number;
             position: number;
             /** @description The seed that shuffled its start's runs within each repeat block. */
@@ -2788,6 +2816,8 @@ export interface components {
             id: string;
             status: components["schemas"]["RunStatusEnum"];
             cell_label: string;
+            /** @description What tells the run from the other runs of its experiment: its cell's parameters and, when the experiment repeats, its repeat. */
+            label: string;
             repeat: number;
             position: number;
             error: string;

@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { useCatalogue } from '@/features/experiments/api/get-catalogue';
 import { ResultsSourceContext, type ResultsSource } from '@/features/runs/api/results-api';
 import { CompareView } from '@/features/runs/components/compare-view';
+import { ExperimentResultsView } from '@/features/runs/components/experiment-results-view';
 import { RunView } from '@/features/runs/components/run-view';
 import { sharedApiBase } from '@/features/sharing/api/get-shared-content';
 import { SharedPage } from '@/features/sharing/components/shared-page';
@@ -31,6 +32,9 @@ const SharedRoute = () => {
             mechanismLabels={mechanismLabels}
             renderRun={(run) => <RunView run={run} mechanismLabels={mechanismLabels} />}
             renderComparison={(runIds) => <CompareView runIds={runIds} />}
+            renderExperimentResults={(experiment) => (
+              <ExperimentResultsView experimentId={experiment.id} title={experiment.name} />
+            )}
           />
         </ResultsSourceContext.Provider>
       </main>

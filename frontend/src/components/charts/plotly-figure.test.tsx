@@ -3,7 +3,7 @@ import type { Config, ModeBarButton, PlotlyHTMLElement } from 'plotly.js-dist-mi
 import { ErrorBoundary } from 'react-error-boundary';
 import { describe, expect, it, vi } from 'vitest';
 
-import PlotlyFigure from './plotly-figure';
+import PlotlyFigure, { IMAGE_FILENAME } from './plotly-figure';
 
 // Plotly cannot draw in jsdom: record what the wrapper hands it instead.
 const plotly = vi.hoisted(() => ({
@@ -40,5 +40,30 @@ describe('PlotlyFigure', () => {
     const graph = document.createElement('div') as unknown as PlotlyHTMLElement;
     svgButton?.click(graph, new MouseEvent('click'));
     expect(plotly.downloadImage).toHaveBeenCalledWith(graph, expect.objectContaining({ format: 'svg' }));
+  });
+
+  it('should name both downloads after the figure and never offer the Plotly cloud', () => {
+    render(
+      <ErrorBoundary fallback={null}>
+        <PlotlyFigure
+          data={[{ type: 'bar', x: [1], y: [2] }]}
+          layout={{ title: { text: 'AES matrix: median per payload_size' } }}
+          imageName="AES matrix: median per payload_size (95 % intervals)"
+        />
+      </ErrorBoundary>,
+    );
+
+    const config = drawnConfig();
+    const filename = 'aes-matrix-median-per-payload-size-95-intervals';
+    expect(config.toImageButtonOptions).toMatchObject({ format: 'png', filename });
+    expect(config.displaylogo).toBe(false);
+    expect(config.showSendToCloud ?? false).toBe(false);
+    const svgButton = (config.modeBarButtonsToAdd ?? []).find(
+      (button): button is ModeBarButton => typeof button !== 'string' && button.name === 'downloadSvg',
+    );
+    const graph = document.createElement('div') as unknown as PlotlyHTMLElement;
+    svgButton?.click(graph, new MouseEvent('click'));
+    expect(plotly.downloadImage).toHaveBeenLastCalledWith(graph, { format: 'svg', filename });
+    expect(filename).not.toBe(IMAGE_FILENAME);
   });
 });

@@ -5,6 +5,7 @@ import type {
   DeviceHealth,
   Experiment,
   ExperimentInput,
+  ExperimentResults,
   MechanismInfo,
   MechanismKind,
   NetworkProfileDetail,
@@ -150,6 +151,7 @@ export const runFixture = (overrides: Partial<Run> = {}): Run => ({
   spec: {},
   cell: {},
   cell_label: '',
+  label: 'run of 2025-01-02 10:00',
   repeat: 1,
   position: 0,
   order_seed: null,
@@ -171,6 +173,7 @@ export const runBriefFixture = (overrides: Partial<RunBrief> = {}): RunBrief => 
   id: 'r0000000-0000-4000-8000-000000000001',
   status: 'done',
   cell_label: '',
+  label: 'run of 2025-01-02 10:00',
   repeat: 1,
   position: 0,
   error: '',
@@ -278,6 +281,8 @@ type Db = {
   sizes: Record<string, RunSizes>;
   /** GET /api/compare/'s answer, whatever runs are asked for (null: 404). */
   comparison: RunComparison | null;
+  /** A shared experiment's results by share token (GET /api/public/shares/{token}/results/). */
+  sharedResults: Record<string, ExperimentResults>;
   /** The workspace's links (GET/POST /api/shares/). */
   shares: Share[];
   /**
@@ -325,6 +330,7 @@ const initialDb = (): Db => ({
   methods: {},
   sizes: {},
   comparison: null,
+  sharedResults: {},
   shares: [],
   sharedContent: {},
   powerTraces: [],

@@ -245,6 +245,11 @@ const queueRun = (experiment: Experiment, cell: Record<string, unknown>, repeat:
     spec: runSpec({ ...experiment, ...cell }),
     cell,
     cell_label: Object.keys(cell).length > 0 ? cellLabel(cell) : '',
+    // The backend's Run.label: the cell's parameters, then the repeat when the design repeats.
+    label:
+      [Object.keys(cell).length > 0 ? cellLabel(cell) : '', experiment.repeats > 1 ? `repeat ${repeat}` : '']
+        .filter(Boolean)
+        .join(' · ') || `run of ${now.slice(0, 16).replace('T', ' ')}`,
     repeat,
     position,
     // The fake keeps the matrix order (no shuffle); the backend shuffles within each repeat block.
@@ -269,6 +274,7 @@ const briefOf = (run: Run): Experiment['runs'][number] => ({
   id: run.id,
   status: run.status,
   cell_label: run.cell_label,
+  label: run.label,
   repeat: run.repeat,
   position: run.position,
   error: run.error,
@@ -637,6 +643,10 @@ function sharingHandlers() {
     http.get('/api/public/shares/:token/runs/:id/sizes/', ({ params }) =>
       publicResultOf(params.token, params.id, db.sizes),
     ),
+    http.get('/api/public/shares/:token/results/', ({ params }) => {
+      const results = db.sharedResults[String(params.token)];
+      return results ? HttpResponse.json(results) : shareNotFound();
+    }),
     http.get('/api/public/shares/:token/compare/', ({ params }) => {
       if (!db.sharedContent[String(params.token)]) return shareNotFound();
       return db.comparison ? HttpResponse.json(db.comparison) : shareNotFound();

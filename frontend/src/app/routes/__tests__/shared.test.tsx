@@ -11,7 +11,7 @@ import {
 } from '@/testing/mocks/db';
 import { requestedPaths } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
-import type { Run, RunComparison, SharedContent } from '@/types/api';
+import type { ExperimentResults, Run, RunComparison, SharedContent } from '@/types/api';
 
 // The seam: Plotly cannot draw in jsdom (see run.test.tsx).
 const plotlyFigure = vi.hoisted(() => vi.fn((_props: unknown) => null));
@@ -51,6 +51,22 @@ const arrangeResults = (runId: string) => {
   db.statistics[runId] = runStatisticsFixture(runId);
   db.distributions[runId] = runDistributionFixture(runId);
   db.methods[runId] = { run_id: runId, text: `Round-trip times were measured (run ${runId}).` };
+};
+
+/** An experiment shared with its two completed runs (RUN_A, then RUN_B), their results arranged. */
+const shareExperiment = (title: string) => {
+  const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
+  db.sharedContent[TOKEN] = content({
+    kind: 'experiment',
+    title,
+    experiment: experimentFixture({
+      id: 'e0000000-0000-4000-8000-0000000000aa',
+      name: 'QoS 1 on LAN',
+      runs: runs.map((run) => runBriefFixture({ id: run.id, status: run.status, created_at: run.created_at })),
+    }),
+    runs,
+  });
+  for (const run of runs) arrangeResults(run.id);
 };
 
 describe('shared link page', () => {
@@ -93,6 +109,8 @@ describe('shared link page', () => {
         run_id: run.id,
         experiment_id: run.experiment.id,
         experiment_name: run.experiment.name,
+        label: `${run.experiment.name} · repeat 1`,
+        repeat: 1,
         treatment: { security: run.id === RUN_A ? 'none' : 'aes-128-cbc' },
         conditions: { qos: 1 },
         statistics: runStatisticsFixture(run.id, {
@@ -113,17 +131,7 @@ describe('shared link page', () => {
   });
 
   it('shows a shared experiment’s design and lets the visitor pick one of its runs', async () => {
-    const runs = [sharedRun(RUN_A, '2025-01-02T10:00:00Z'), sharedRun(RUN_B, '2025-01-03T10:00:00Z')];
-    db.sharedContent[TOKEN] = content({
-      kind: 'experiment',
-      title: '',
-      experiment: experimentFixture({
-        name: 'QoS 1 on LAN',
-        runs: runs.map((run) => runBriefFixture({ id: run.id, status: run.status, created_at: run.created_at })),
-      }),
-      runs,
-    });
-    for (const run of runs) arrangeResults(run.id);
+    shareExperiment('');
 
     const { user } = renderApp(`/s/${TOKEN}`, { signedOut: true });
 
@@ -135,5 +143,50 @@ describe('shared link page', () => {
     await user.click(first!);
     expect(await screen.findByText(`Round-trip times were measured (run ${RUN_A}).`)).toBeInTheDocument();
     expect(first).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('shows a shared experiment’s results figure, table and methods read-only from the link’s API', async () => {
+    shareExperiment('AES on LAN');
+    const cell = (security: string, runId: string, median: number): ExperimentResults['cells'][number] => ({
+      key: security,
+      label: security,
+      parameters: { security },
+      runs: [{ run_id: runId, repeat: 1, messages: 100, lost: 0, mean_ms: median, median_ms: median }],
+      other_runs: {},
+      interval_level: 'messages',
+      messages: 100,
+      lost: 0,
+      mean_ms: median,
+      mean_ci_ms: [median - 0.1, median + 0.1],
+      median_ms: median,
+      median_ci_ms: [median - 0.1, median + 0.1],
+      metrics: [{ name: 'median_ms', unit: 'ms', value: median, ci: [median - 0.1, median + 0.1] }],
+    });
+    db.sharedResults[TOKEN] = {
+      experiment_id: 'e0000000-0000-4000-8000-0000000000aa',
+      kind: 'messaging',
+      confidence: 0.95,
+      baseline: null,
+      cells: [cell('none', RUN_A, 1.5), cell('aes-128-cbc', RUN_B, 1.8)],
+      overheads: [],
+      methods: 'Round-trip times of 2 parameter combinations were measured.',
+    };
+
+    const paths = await requestedPaths(async () => {
+      renderApp(`/s/${TOKEN}`, { signedOut: true });
+      expect(await screen.findByRole('heading', { level: 2, name: 'Results of the experiment' })).toBeInTheDocument();
+      const table = await screen.findByRole('table', { name: 'Cells of this experiment' });
+      expect(within(table).getAllByRole('row').slice(1).map((row) => row.firstChild?.textContent)).toEqual([
+        'none',
+        'aes-128-cbc',
+      ]);
+    });
+
+    expect(screen.getByRole('region', { name: 'Methods' })).toHaveTextContent('2 parameter combinations');
+    expect(paths).toContain(`/api/public/shares/${TOKEN}/results/`);
+    expect(paths.some((path) => path.startsWith('/api/experiments/'))).toBe(false);
+    // Read-only: no table downloads (they need a session), but the figure is drawn.
+    expect(screen.queryByRole('link', { name: 'CSV' })).not.toBeInTheDocument();
+    expect(plotlyFigure).toHaveBeenCalled();
   });
 });

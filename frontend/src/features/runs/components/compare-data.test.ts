@@ -32,7 +32,7 @@ describe('toggleRun', () => {
 });
 
 describe('comparedRunLabel', () => {
-  it("should name a run by its experiment and its id's first 8 characters", () => {
-    expect(comparedRunLabel({ run_id: '0123456789abcdef', experiment_name: 'SRUP' })).toBe('SRUP (01234567)');
+  it('should name a run by the label the server gives it', () => {
+    expect(comparedRunLabel({ label: 'SRUP · AES-128-CBC · repeat 2' })).toBe('SRUP · AES-128-CBC · repeat 2');
   });
 });

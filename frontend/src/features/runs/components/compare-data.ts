@@ -2,9 +2,11 @@ import type { ComparedRun, RunComparison } from '@/types/api';
 
 import type { DistributionQuery } from '../api/get-run-distribution';
 
-/** Runs of one experiment share its name: the first 8 characters of the id tell them apart. */
-export const comparedRunLabel = (run: Pick<ComparedRun, 'run_id' | 'experiment_name'>): string =>
-  `${run.experiment_name} (${run.run_id.slice(0, 8)})`;
+/**
+ * A run's name in the comparison: the server's label, the parameters in which it differs from
+ * the other runs of its experiment (after the experiment's name when the runs span several).
+ */
+export const comparedRunLabel = (run: Pick<ComparedRun, 'label'>): string => run.label;
 
 /**
  * One value range (ms) over every compared run, so their histograms share their bins' width

@@ -18,6 +18,7 @@ import { OverheadCharts } from './overhead-charts';
 import { RTT_LABEL } from './run-charts';
 import { formatInterval } from './run-statistics-table';
 import { SizeComparison } from './size-breakdown';
+import './compare-view.css';
 
 type StatisticRow = readonly [string, (all: RoundTripStatistics, run: ComparedRun) => string];
 
@@ -71,60 +72,67 @@ const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
   </div>
 );
 
-/** p-values to 3 significant figures; tiny ones in exponent form rather than "0.000". */
-export const formatPValue = (p: number | null): string => {
-  if (p === null || !Number.isFinite(p)) return MISSING;
-  return p < 0.001 ? p.toExponential(2) : p.toFixed(3);
-};
-
 const differsIn = (pair: PairComparison): string =>
   pair.differs_in.map((d) => `${d.key}: ${d.baseline ?? MISSING} → ${d.treatment ?? MISSING}`).join('; ');
 
-/** Every pair the server matched (same conditions, different treatment), treatment − baseline. */
-const PairsTable = ({ comparison, labels }: { comparison: RunComparison; labels: ReadonlyMap<string, string> }) => (
+/** Which runs a pair compares: one repeat, or every repeat of both sides. */
+const pairOver = (pair: PairComparison): string =>
+  pair.repeat === null
+    ? `${pair.baseline_run_ids.length} + ${pair.treatment_run_ids.length} runs (over runs)`
+    : `repeat ${pair.repeat} (one run a side)`;
+
+const signed = (value: number | null, digits: number, unit = ''): string =>
+  value === null ? MISSING : `${value > 0 ? '+' : ''}${formatDecimal(value, digits)}${unit}`;
+
+/**
+ * Every pair the server matched (sides that differ in exactly one parameter), treatment −
+ * baseline. The overhead comes right after the pair's name so that it stays in view on a
+ * laptop screen; the verdict says what the interval can see (run-to-run variation or not).
+ */
+const PairsTable = ({ comparison }: { comparison: RunComparison }) => (
   <div className="panel table-wrap">
-    <table className="table">
+    <table className="table compare-pairs">
       <caption className="panel-title">Paired comparisons</caption>
       <thead>
         <tr>
-          <th scope="col">Baseline</th>
-          <th scope="col">Treatment</th>
-          <th scope="col">Differs in</th>
-          <th scope="col">Overhead (ms)</th>
-          <th scope="col">95% bootstrap CI (ms)</th>
-          <th scope="col">Relative overhead</th>
-          <th scope="col">Mann-Whitney U</th>
-          <th scope="col">p-value</th>
+          <th scope="col">Baseline → treatment</th>
+          <th scope="col">Overhead (ms) [95% CI]</th>
+          <th scope="col">Relative</th>
+          <th scope="col">Verdict</th>
           <th scope="col">Max rate (Hz)</th>
+          <th scope="col">Compared over</th>
         </tr>
       </thead>
       <tbody>
         {comparison.pairs.map((pair) => (
-          <tr key={`${pair.baseline_run_id}-${pair.treatment_run_id}`}>
-            <th scope="row">{labels.get(pair.baseline_run_id) ?? pair.baseline_run_id}</th>
-            <td>{labels.get(pair.treatment_run_id) ?? pair.treatment_run_id}</td>
-            <td>{differsIn(pair)}</td>
-            <td className="num">{formatDecimal(pair.overhead_ms, 3)}</td>
-            <td className="num">{formatInterval(pair.ci_low_ms, pair.ci_high_ms)}</td>
+          <tr key={`${pair.baseline_run_ids.join()}-${pair.treatment_run_ids.join()}`}>
+            <th scope="row">
+              {pair.baseline_label} → {pair.treatment_label}
+              <div className="muted compare-pairs-differs">{differsIn(pair)}</div>
+            </th>
             <td className="num">
-              {pair.relative_overhead_pct === null ? MISSING : `${formatDecimal(pair.relative_overhead_pct, 1)}%`}
+              {signed(pair.overhead_ms, 3)}
+              <div className="muted">{formatInterval(pair.ci_low_ms, pair.ci_high_ms)}</div>
             </td>
-            <td className="num">{formatDecimal(pair.mann_whitney_u, 1)}</td>
-            <td className="num">{formatPValue(pair.p_value)}</td>
+            <td className="num">{signed(pair.relative_overhead_pct, 1, '%')}</td>
+            <td>{pair.verdict_text}</td>
             <td className="num">{formatDecimal(pair.max_rate_hz, 1)}</td>
+            <td>{pairOver(pair)}</td>
           </tr>
         ))}
       </tbody>
     </table>
     {comparison.pairs.length === 0 ? (
       <p className="empty">
-        No pairs: two runs pair when their conditions (QoS, payload, schedule, devices…) agree and their treatment
-        (protocol, security, transport…) differs.
+        No pairs: two runs pair when they differ in exactly one parameter (security, protocol, payload size…) and
+        have the same devices; one run a side pairs within one repeat.
       </p>
     ) : (
       <p className="muted">
-        Bootstrap: {comparison.bootstrap.resamples} resamples, seed {comparison.bootstrap.seed}. Max rate: the message
-        rate above which the overhead exceeds the message period.
+        Bootstrap: {comparison.bootstrap.resamples} resamples, seed {comparison.bootstrap.seed}. With two runs or more a
+        side the interval resamples runs, then messages within them, so it includes run-to-run variation; with one run
+        a side it cannot. Max rate: the message rate above which the overhead exceeds the message period, shown only
+        when the interval lies above zero.
       </p>
     )}
   </div>
@@ -180,7 +188,7 @@ export const CompareView = ({ runIds }: CompareViewProps) => {
   if (comparison.isError) return <ErrorAlert error={comparison.error} title="The runs could not be compared." />;
   return (
     <>
-      <PairsTable comparison={comparison.data} labels={labels} />
+      <PairsTable comparison={comparison.data} />
       <OverheadCharts comparison={comparison.data} labels={labels} />
       <StatisticsSideBySide runs={comparison.data.runs} />
       <DistributionOverlay comparison={comparison.data} labels={labels} />

@@ -95,6 +95,7 @@ const ResultsBody = ({ results, experimentId, title }: { results: ExperimentResu
         <GroupedBarChart
           data={data}
           title={figureTitle}
+          imageName={figureTitle}
           categoryLabel={choice.x}
           valueLabel={`${metricLabel(choice.metric)} (${unit})`}
         />

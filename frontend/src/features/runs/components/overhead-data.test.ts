@@ -18,6 +18,8 @@ const run = (id: string, network: string, protocol: string, a: number, b: number
   run_id: id,
   experiment_id: `exp-${protocol}`,
   experiment_name: protocol.toUpperCase(),
+  label: `${protocol.toUpperCase()} · ${network}`,
+  repeat: 1,
   treatment: { protocol },
   conditions: { network, qos: 1 },
   statistics: runStatisticsFixture(id, {
@@ -31,6 +33,13 @@ const run = (id: string, network: string, protocol: string, a: number, b: number
 const pair = (baseline: string, treatment: string, means: [number, number], ci: [number, number]): PairComparison => ({
   baseline_run_id: baseline,
   treatment_run_id: treatment,
+  baseline_run_ids: [baseline],
+  treatment_run_ids: [treatment],
+  baseline_label: baseline,
+  treatment_label: treatment,
+  repeat: 1,
+  parameter: 'protocol',
+  interval_level: 'messages',
   differs_in: [{ key: 'protocol', baseline: 'mqtt', treatment: 'srup' }],
   baseline_mean_ms: means[0],
   treatment_mean_ms: means[1],
@@ -38,8 +47,8 @@ const pair = (baseline: string, treatment: string, means: [number, number], ci: 
   ci_low_ms: ci[0],
   ci_high_ms: ci[1],
   relative_overhead_pct: null,
-  mann_whitney_u: null,
-  p_value: null,
+  verdict: 'slower',
+  verdict_text: 'slower',
   max_rate_hz: null,
 });
 

@@ -61,19 +61,23 @@ const ExperimentDesign = ({ experiment, labelFor }: { experiment: Experiment; la
 type ResultsViews = {
   renderRun: (run: Run) => ReactNode;
   renderComparison: (runIds: string[]) => ReactNode;
+  /** The experiment's results as a whole (figure, table, methods); none: not shown. */
+  renderExperimentResults?: (experiment: Experiment) => ReactNode;
 };
 
-/** A shared experiment: its design, its runs, and the chosen run's results. */
+/** A shared experiment: its design, its results as a whole, its runs, and the chosen run's results. */
 const SharedExperiment = ({
   experiment,
   runs,
   labels,
   renderRun,
+  renderExperimentResults,
 }: {
   experiment: Experiment;
   runs: Run[];
   labels: ReadonlyMap<string, string>;
   renderRun: ResultsViews['renderRun'];
+  renderExperimentResults: ResultsViews['renderExperimentResults'];
 }) => {
   const [searchParams, setSearchParams] = useSearchParams();
   const chosenId = searchParams.get(SHARED_RUN_PARAM);
@@ -82,6 +86,12 @@ const SharedExperiment = ({
   return (
     <>
       <ExperimentDesign experiment={experiment} labelFor={labelFor} />
+      {renderExperimentResults && runs.some((run) => run.status === 'done') ? (
+        <section aria-labelledby="experiment-results-heading">
+          <h2 id="experiment-results-heading">Results of the experiment</h2>
+          {renderExperimentResults(experiment)}
+        </section>
+      ) : null}
       <section className="panel" aria-labelledby="runs-heading">
         <h2 id="runs-heading" className="panel-title">
           Runs
@@ -119,7 +129,13 @@ type SharedPageProps = ResultsViews & {
  * an experiment with its runs. The results views inside read the link's public API
  * (the route provides it to them; docs/sharing.md).
  */
-export const SharedPage = ({ token, mechanismLabels = NO_LABELS, renderRun, renderComparison }: SharedPageProps) => {
+export const SharedPage = ({
+  token,
+  mechanismLabels = NO_LABELS,
+  renderRun,
+  renderComparison,
+  renderExperimentResults,
+}: SharedPageProps) => {
   const content = useSharedContent({ token });
 
   if (content.isPending) return <Loading label="Loading the shared results…" />;
@@ -148,6 +164,7 @@ export const SharedPage = ({ token, mechanismLabels = NO_LABELS, renderRun, rend
           runs={shared.runs}
           labels={mechanismLabels}
           renderRun={renderRun}
+          renderExperimentResults={renderExperimentResults}
         />
       ) : null}
     </>

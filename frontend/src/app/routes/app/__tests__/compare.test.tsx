@@ -78,6 +78,8 @@ const comparison: RunComparison = {
       run_id: MQTT_RUN,
       experiment_id: 'e0000000-0000-4000-8000-00000000000a',
       experiment_name: 'MQTT baseline',
+      label: 'MQTT baseline · QoS 1',
+      repeat: 1,
       treatment: { protocol: 'mqtt' },
       conditions: { qos: 1 },
       statistics: runStatisticsFixture(MQTT_RUN, {
@@ -89,6 +91,8 @@ const comparison: RunComparison = {
       run_id: SRUP_RUN,
       experiment_id: 'e0000000-0000-4000-8000-00000000000b',
       experiment_name: 'SRUP Ed25519',
+      label: 'SRUP Ed25519 · QoS 1',
+      repeat: 1,
       treatment: { protocol: 'srup' },
       conditions: { qos: 1 },
       statistics: runStatisticsFixture(SRUP_RUN, {
@@ -101,6 +105,13 @@ const comparison: RunComparison = {
     {
       baseline_run_id: MQTT_RUN,
       treatment_run_id: SRUP_RUN,
+      baseline_run_ids: [MQTT_RUN],
+      treatment_run_ids: [SRUP_RUN],
+      baseline_label: 'MQTT baseline · QoS 1',
+      treatment_label: 'SRUP Ed25519 · QoS 1',
+      repeat: 1,
+      parameter: 'protocol',
+      interval_level: 'messages',
       differs_in: [{ key: 'protocol', baseline: 'mqtt', treatment: 'srup' }],
       baseline_mean_ms: 10.25,
       treatment_mean_ms: 66.35,
@@ -108,16 +119,16 @@ const comparison: RunComparison = {
       ci_low_ms: 54.2,
       ci_high_ms: 58.05,
       relative_overhead_pct: 547.3171,
-      mann_whitney_u: 38000,
-      p_value: 1.2e-60,
+      verdict: 'slower',
+      verdict_text: 'slower than the baseline at the message level only',
       max_rate_hz: 17.825,
     },
   ],
   bootstrap: { resamples: 2000, draw_max: 1000, seed: 2021 },
 };
 
-const MQTT_LABEL = 'MQTT baseline (a1111111)';
-const SRUP_LABEL = 'SRUP Ed25519 (b2222222)';
+const MQTT_LABEL = 'MQTT baseline · QoS 1';
+const SRUP_LABEL = 'SRUP Ed25519 · QoS 1';
 
 describe('Compare page', () => {
   afterEach(() => server.events.removeAllListeners('request:start'));
@@ -141,14 +152,16 @@ describe('Compare page', () => {
     const pairs = await screen.findByRole('table', { name: 'Paired comparisons' });
     expect(compareQueries).toEqual([[MQTT_RUN, SRUP_RUN]]);
     expect(within(pairs).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Baseline', 'Treatment', 'Differs in', 'Overhead (ms)', '95% bootstrap CI (ms)', 'Relative overhead',
-      'Mann-Whitney U', 'p-value', 'Max rate (Hz)',
+      'Baseline → treatment', 'Overhead (ms) [95% CI]', 'Relative', 'Verdict', 'Max rate (Hz)', 'Compared over',
     ]);
     const pair = within(pairs).getAllByRole('row')[1]!;
-    expect(within(pair).getByRole('rowheader')).toHaveTextContent(MQTT_LABEL);
+    // Runs named by their labels, never by a hash; no p-value across runs.
+    expect(within(pair).getByRole('rowheader')).toHaveTextContent(`${MQTT_LABEL} → ${SRUP_LABEL}protocol: mqtt → srup`);
     expect(within(pair).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      SRUP_LABEL, 'protocol: mqtt → srup', '56.100', '54.200 – 58.050', '547.3%', '38000.0', '1.20e-60', '17.8',
+      '+56.10054.200 – 58.050', '+547.3%', 'slower than the baseline at the message level only', '17.8',
+      'repeat 1 (one run a side)',
     ]);
+    expect(within(pairs).queryByText(/p-value|Mann-Whitney/)).toBeNull();
 
     // All devices of each run, one column per run, each linking to its run page.
     const side = screen.getByRole('table', { name: 'Statistics side by side' });

@@ -91,6 +91,10 @@ describe('Experiment results page', () => {
     expect(aes?.y).toEqual([0.0013, 0.0025]);
     expect(aes?.error_y?.array[1]).toBeCloseTo(0.0005);
     expect(aes?.error_y?.arrayminus[1]).toBeCloseTo(0.0004);
+    // Its PNG and SVG downloads carry the figure's title with the experiment's name.
+    const drawn = figures().at(-1);
+    expect((drawn?.layout.title as { text: string }).text).toMatch(/^AES matrix: .+ per payload_size by security/);
+    expect(drawn?.imageName).toMatch(/^AES matrix: .+ per payload_size by security/);
 
     // The table as files, and the methods paragraph for the whole experiment.
     expect(screen.getByRole('link', { name: 'CSV' })).toHaveAttribute(
