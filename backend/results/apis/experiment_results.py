@@ -145,6 +145,10 @@ class ExperimentResultsSerializer(serializers.Serializer[object]):
         help_text="The cell asked for; null: each cell against the cell that differs only in "
         "security = none.",
     )
+    quantity = serializers.CharField(
+        help_text="What a messaging experiment's figures are: 'round-trip time', 'one-way "
+        "delay', 'acknowledgement time (CON → ACK)'…; empty for a benchmark."
+    )
     cells = CellSerializer(many=True)
     overheads = OverheadSerializer(many=True, help_text="Messaging experiments only.")
     methods = serializers.CharField(help_text="A methods paragraph for the whole experiment.")

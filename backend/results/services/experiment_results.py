@@ -23,7 +23,14 @@ from django.db.models import Prefetch
 
 from core.exceptions import ApplicationError
 from experiments.matrix import build as build_matrix
-from experiments.models import Experiment, ExperimentKind, Run, RunDevice, RunStatus
+from experiments.models import (
+    Experiment,
+    ExperimentKind,
+    Measurement,
+    Run,
+    RunDevice,
+    RunStatus,
+)
 from results.hierarchical import (
     LEVEL_RUNS,
     Replicates,
@@ -40,6 +47,7 @@ from results.services.cells import (
     varying_parameters,
 )
 from results.services.kinds.bench_cells import bench_cells
+from results.services.methods_ack import MEASURED, measured_quantity
 from results.services.run_replicates import runs_replicates
 from results.statistics import BOOTSTRAP_SEED, CONFIDENCE
 
@@ -119,6 +127,9 @@ class ExperimentResults:
     baseline: str | None  # the cell asked for, None: each cell's security-none twin
     cells: list[Cell]
     overheads: list[Overhead]
+    # What a messaging experiment's figures are ("round-trip time", "one-way delay",
+    # "acknowledgement time (CON → ACK)"); "" for a benchmark's.
+    quantity: str = ""
 
 
 def experiment_runs(*, experiment: Experiment) -> list[Run]:
@@ -295,4 +306,17 @@ def experiment_results_compute(
         baseline=baseline,
         cells=cells,
         overheads=overheads,
+        quantity=_quantity(runs),
     )
+
+
+def _quantity(runs: Sequence[Run]) -> str:
+    """The runs' measured quantity; runs that measured different ones (a measurement axis, or
+    ack runs of different exchanges) share the most the labels can say."""
+    quantities = {measured_quantity(r.spec) for r in runs}
+    if len(quantities) == 1:
+        return quantities.pop()
+    measurements = {r.spec.get("measurement", Measurement.ROUND_TRIP) for r in runs}
+    if len(measurements) == 1:
+        return MEASURED[measurements.pop()][0]
+    return "delay"

@@ -1985,6 +1985,8 @@ export interface components {
             confidence: number;
             /** @description The cell asked for; null: each cell against the cell that differs only in security = none. */
             baseline: string | null;
+            /** @description What a messaging experiment's figures are: 'round-trip time', 'one-way delay', 'acknowledgement time (CON → ACK)'…; empty for a benchmark. */
+            quantity: string;
             cells: components["schemas"]["ExperimentCell"][];
             /** @description Messaging experiments only. */
             overheads: components["schemas"]["ExperimentOverhead"][];

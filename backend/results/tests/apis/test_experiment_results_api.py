@@ -263,3 +263,26 @@ def test_a_renamed_experiments_methods_paragraph_names_it_at_the_next_view(make_
     experiment.name = "Renamed after the first view"
     experiment.save(update_fields=["name"])
     assert "Renamed after the first view" in _get(owner_client, experiment).json()["methods"]
+
+
+@pytest.mark.parametrize(
+    ("specs", "quantity"),
+    [
+        ([{}], "round-trip time"),
+        ([{"measurement": "one_way"}], "one-way delay"),
+        ([{"measurement": "ack", "protocol": "coap"}], "acknowledgement time (CON → ACK)"),
+        (
+            [{"measurement": "ack", "qos": 1}, {"measurement": "ack", "qos": 2}],
+            "acknowledgement time",
+        ),
+        ([{}, {"measurement": "one_way", "security": "null"}], "delay"),
+    ],
+)
+def test_the_results_name_the_quantity_their_runs_measured(make_run, owner_client, specs, quantity):
+    experiment = None
+    for overrides in specs:
+        made = make_run(
+            {"pi-a": [1 * MS, 2 * MS]}, spec=messaging_spec(**overrides), experiment=experiment
+        )
+        experiment = made.run.experiment
+    assert _get(owner_client, experiment).json()["quantity"] == quantity

@@ -167,6 +167,7 @@ describe('shared link page', () => {
       kind: 'messaging',
       confidence: 0.95,
       baseline: null,
+      quantity: 'round-trip time',
       cells: [cell('none', RUN_A, 1.5), cell('aes-128-cbc', RUN_B, 1.8)],
       overheads: [],
       methods: 'Round-trip times of 2 parameter combinations were measured.',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { ExperimentCell } from '@/types/api';
 
-import { cellAxes, defaultChoice, resultsChartData } from './experiment-results-figure';
+import { cellAxes, defaultChoice, metricLabel, resultsChartData } from './experiment-results-figure';
 
 const cell = (parameters: Record<string, unknown>, value: number, ci: [number, number] | null): ExperimentCell => ({
   key: JSON.stringify(parameters),
@@ -47,5 +47,14 @@ describe('experiment results figure', () => {
     expect(data.series.map((s) => s.name)).toEqual(['16 B · encrypt', '16 B · decrypt', '1024 B · encrypt']);
     expect(data.series[0]).toEqual({ name: '16 B · encrypt', values: [2, 1], errors: [2, null], errorsMinus: [1, null] });
     expect(data.series[2]?.values).toEqual([8, null]);
+  });
+});
+
+describe('metricLabel', () => {
+  it("should name a messaging experiment's median and mean by the quantity its runs measured", () => {
+    expect(metricLabel('median_ms', 'one-way delay')).toBe('Median one-way delay');
+    expect(metricLabel('mean_ms', 'acknowledgement time (CON → ACK)')).toBe('Mean acknowledgement time (CON → ACK)');
+    expect(metricLabel('packets_per_s', '')).toBe('Packets per second');
+    expect(metricLabel('median_ms')).toBe('Median round trip');
   });
 });

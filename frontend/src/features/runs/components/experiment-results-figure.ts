@@ -11,6 +11,16 @@ export const METRIC_LABELS: Record<string, string> = {
   peak_rss_kb: 'Peak memory',
 };
 
+/**
+ * A metric's name in the figure and the table: a messaging experiment's median and mean name
+ * its measured quantity ("Median one-way delay", "Mean acknowledgement time (CON → ACK)").
+ */
+export const metricLabel = (name: string, quantity = ''): string => {
+  if (quantity && name === 'median_ms') return `Median ${quantity}`;
+  if (quantity && name === 'mean_ms') return `Mean ${quantity}`;
+  return METRIC_LABELS[name] ?? name;
+};
+
 /** A paper's figure for each kind: the metric, then the axis and grouping preferred in order. */
 const DEFAULTS: Record<string, { metric: string; x: string[]; group: string[] }> = {
   messaging: {

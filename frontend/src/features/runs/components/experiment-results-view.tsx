@@ -12,7 +12,7 @@ import {
   cellAxes,
   cellMetrics,
   defaultChoice,
-  METRIC_LABELS,
+  metricLabel as metricLabelOf,
   resultsChartData,
   type FigureChoice,
 } from './experiment-results-figure';
@@ -26,7 +26,6 @@ const LEVEL_WORDS: Record<string, string> = {
 const number = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : value.toPrecision(4).replace(/\.?0+(e|$)/, '$1');
 
-const metricLabel = (name: string) => METRIC_LABELS[name] ?? name;
 
 type Props = { experimentId: string; title: string };
 
@@ -41,6 +40,7 @@ export const ExperimentResultsView = ({ experimentId, title }: Props) => {
 
 const ResultsBody = ({ results, experimentId, title }: { results: ExperimentResults } & Props) => {
   const { shared } = useResultsSource();
+  const metricLabel = (name: string) => metricLabelOf(name, results.quantity);
   const [choice, setChoice] = useState<FigureChoice>(() => defaultChoice(results.kind, results.cells));
   const axes = cellAxes(results.cells);
   const metrics = cellMetrics(results.cells);
@@ -114,7 +114,7 @@ const ResultsBody = ({ results, experimentId, title }: { results: ExperimentResu
             </a>
           </p>
         )}
-        <ResultsTable cells={results.cells} metricNames={metrics.map((m) => m.name)} />
+        <ResultsTable cells={results.cells} metricNames={metrics.map((m) => m.name)} quantity={results.quantity} />
       </section>
       <section className="panel" aria-label="Methods">
         <h2 className="panel-title">Methods</h2>
@@ -124,7 +124,9 @@ const ResultsBody = ({ results, experimentId, title }: { results: ExperimentResu
   );
 };
 
-const ResultsTable = ({ cells, metricNames }: { cells: readonly ExperimentCell[]; metricNames: string[] }) => (
+type ResultsTableProps = { cells: readonly ExperimentCell[]; metricNames: string[]; quantity: string };
+
+const ResultsTable = ({ cells, metricNames, quantity }: ResultsTableProps) => (
   <table className="table" aria-label="Cells of this experiment">
     <thead>
       <tr>
@@ -132,7 +134,7 @@ const ResultsTable = ({ cells, metricNames }: { cells: readonly ExperimentCell[]
         <th scope="col">Runs</th>
         {metricNames.map((name) => (
           <th scope="col" key={name}>
-            {metricLabel(name)}
+            {metricLabelOf(name, quantity)}
           </th>
         ))}
         <th scope="col">Interval</th>

@@ -56,6 +56,7 @@ const RESULTS: ExperimentResults = {
   kind: 'messaging',
   confidence: 0.95,
   baseline: null,
+  quantity: 'one-way delay',
   cells: CELLS,
   overheads: [],
   methods: 'Round-trip times of 6 parameter combinations, 2 repeats each, were measured.',
@@ -102,6 +103,15 @@ describe('Experiment results page', () => {
       expect.stringContaining(`/api/experiments/${EXPERIMENT}/results/table.csv`) as string,
     );
     expect(screen.getByRole('region', { name: 'Methods' })).toHaveTextContent('6 parameter combinations');
+  });
+
+  it('should name the figures by the quantity the runs measured', async () => {
+    const cells = CELLS.map((c) => ({ ...c, metrics: [{ name: 'median_ms', unit: 'ms', value: c.median_ms, ci: null }] }));
+    serve({ ...RESULTS, cells });
+    renderApp(`/experiments/${EXPERIMENT}/results`);
+    const table = await screen.findByRole('table', { name: 'Cells of this experiment' });
+    expect(within(table).getByRole('columnheader', { name: 'Median one-way delay' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Median one-way delay (ms)' })).toBeInTheDocument();
   });
 
   it('should say that results appear as runs complete when no cell has a completed run', async () => {
