@@ -193,8 +193,17 @@ def run_fail(*, run_id: UUID | str, message: str) -> bool:
     )
     if changed:
         logger.warning("experiments.run_failed run=%s error=%s", run_id, message)
+        _release_target(run_id)
         schedule_soon()  # its devices are free for the next queued run
     return changed == 1
+
+
+def _release_target(run_id: UUID | str) -> None:
+    """A run that ended stops its target device serving (experiments.services.targets,
+    which imports this module: imported here)."""
+    from experiments.services.targets import target_release
+
+    target_release(run_id=run_id)
 
 
 RUN_NOT_CANCELLABLE_MESSAGE = "Run {run_id} is already {status}; there is nothing to cancel."
@@ -225,6 +234,7 @@ def run_cancel(*, run: Run, by: str) -> Run:
     if was_active:
         dispatched = [p for p in active_parts if p.job_seq is not None]
         transaction.on_commit(lambda: _publish_cancel(run.pk, dispatched))
+        _release_target(run.pk)
     schedule_soon()
     run.refresh_from_db()
     return run
