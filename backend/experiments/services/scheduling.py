@@ -32,7 +32,7 @@ from experiments.models import (
     RunDevice,
     RunStatus,
 )
-from experiments.queue import dispatch_blockers
+from experiments.queue import dispatch_blockers, target_device
 from experiments.services.designs import (
     _controller_secrets,
     _design,
@@ -154,9 +154,13 @@ def runs_schedule() -> list[str]:
                 "device_id", "run_id"
             )
         )
+        for active_id, active_spec in Run.objects.filter(status__in=ACTIVE_STATUSES).values_list(
+            "pk", "spec"
+        ):
+            busy_devices.update(dict.fromkeys(target_device(active_spec), active_id))
         queued = Run.objects.filter(status=RunStatus.QUEUED).order_by("queued_at", "position")
         for run in queued.prefetch_related("run_devices"):
-            devices = {rd.device_id for rd in run.run_devices.all()}
+            devices = {rd.device_id for rd in run.run_devices.all()} | target_device(run.spec)
             if dispatch_blockers(
                 experiment_id=run.experiment_id,
                 device_ids=devices,

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import json
 import queue
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.models import Device
 from experiments.controlplane import handle_message
 from experiments.models import Run, RunDevice, RunStatus
-from experiments.services.scheduling import run_cancel, run_start
+from experiments.selectors import run_waiting_for
+from experiments.services.agent_events import runs_fail_stale
+from experiments.services.scheduling import run_cancel, run_start, runs_schedule
 from experiments.tests.services.test_jobs import _verify, jobs_listener, pass_health_checks
 
 __all__ = ["jobs_listener"]  # the fixture, used by name
@@ -165,3 +169,48 @@ def test_a_target_going_offline_during_the_run_fails_it_and_stops_the_clients(
     assert by_device[str(client.pk)]["spec"] == {"job_id": client_job["job_id"]}
     assert by_device[str(gateway.pk)]["spec"] == {"job_id": serve["job_id"]}
     assert {s["kind"] for s in stops} == {"cancel"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_target_that_never_answers_fails_the_run_naming_it(
+    lab, jobs_listener, django_capture_on_commit_callbacks
+):
+    run, _ = _start(lab, jobs_listener, django_capture_on_commit_callbacks, protocol="coap")
+    timeout = timedelta(seconds=settings.HEALTH_CHECK_TIMEOUT_SECONDS + 1)
+    Run.objects.filter(pk=run.pk).update(started_at=timezone.now() - timeout)
+    with django_capture_on_commit_callbacks(execute=True):
+        runs_fail_stale()
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.error.startswith(
+        "Target device gateway-pi did not start serving as the run's CoAP server within"
+    )
+
+
+@pytest.mark.django_db
+def test_a_target_is_a_busy_device_for_the_scheduler_both_ways(lab, monkeypatch):
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    client, gateway = lab
+    other = DeviceFactory.create(workspace=client.workspace, name="other-pi")
+    measuring = ExperimentFactory.create(workspace=client.workspace, devices=[gateway])
+    served = ExperimentFactory.create(
+        workspace=client.workspace, devices=[client], target_device=gateway, protocol="coap"
+    )
+    first = run_start(experiment=measuring)
+    waiting = run_start(experiment=served)
+    assert runs_schedule() == [str(first.pk)]  # the gateway measures: the served run waits
+    assert _blocked_by(waiting) == ["gateway-pi"]
+
+    Run.objects.filter(pk=first.pk).update(status=RunStatus.DONE)
+    assert runs_schedule() == [str(waiting.pk)]
+    # Now the gateway serves: a run measuring on it waits for the served run.
+    again = run_start(
+        experiment=ExperimentFactory.create(workspace=client.workspace, devices=[gateway, other])
+    )
+    assert runs_schedule() == []
+    assert _blocked_by(again) == ["gateway-pi"]
+
+
+def _blocked_by(run: Run) -> list[str]:
+    waiting: Any = run_waiting_for(run=run)
+    return [blocker["device"] for blocker in waiting["blockers"]]
