@@ -1,7 +1,9 @@
 """A messaging design's addressing and targets (docs/experiment-design.md "Topics and
 targets"): the MQTT topic, the MQTT-SN predefined topic id, and what the run talks to
-(the platform's broker by default, or an external MQTT broker, CoAP server or MQTT-SN
-gateway). The rules here answer field errors; the job builder resolves the topic.
+(the platform's broker by default, an external MQTT broker, CoAP server or MQTT-SN
+gateway, or another enrolled device serving the run: ``target_device``) and the CoAP
+resource's path (``coap_path``). The rules here answer field errors;
+the job builder resolves the topic.
 
 Why a chosen topic stays safe on the platform's broker: every device's broker role lets it
 use, besides its own platform topics, only topics whose last level is its own id
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from iotsecbench_contract import topics
 from iotsecbench_contract.brokerurl import parse_mqtt_url
@@ -71,6 +73,44 @@ BROKER_URL_TLS = (
 USERINFO_REFUSED = "{field} must not carry a user or password: jobs carry no secrets."
 COAP_URL_FORM = "coap_url must be coap://host[:port]/path (coaps:// is not supported)."
 GATEWAY_FORM = 'mqttsn_gateway must be "host:port" (IPv6: "[addr]:port"), port 1..65535.'
+COAP_PATH_FORM = (
+    "coap_path is the resource's path without a leading / (e.g. echo or sensors/temp): "
+    "no empty segments (no leading, trailing or double /), no query (?) or fragment (#), "
+    "only RFC 3986 path characters (letters, digits, -._~!$&'()*+,;=:@ and %XX escapes)."
+)
+COAP_PATH_TWICE = (
+    "coap_url already names a path ({path!r}): give the path once, in coap_path (coap_url "
+    "as coap://host[:port]) or in coap_url (coap_path empty)."
+)
+TARGET_DEVICE_TWICE = (
+    "target_device serves the run: leave {field} empty (the target's address is what the "
+    "clients are sent to)."
+)
+TARGET_DEVICE_CLIENT = (
+    "The target device cannot also be one of the run's devices: choose another device to "
+    "serve the run, or remove it from device_ids."
+)
+TARGET_SHARED_TOPIC_ID = (
+    "The run's devices share the target gateway, and a predefined topic id names one topic "
+    "for every client of a gateway: leave mqttsn_topic_id empty (each device gets its own) "
+    "or give the run one device."
+)
+TARGET_DEVICE_ONE_WAY = "One-way runs have no target device: measure round trips."
+TARGET_HOST_WITHOUT_DEVICE = (
+    "target_host replaces the address a target device reports: name the target_device too, "
+    "or leave target_host empty."
+)
+TARGET_HOST_FORM = (
+    "target_host is a host name or IP address (letters, digits, '-', '.', ':'), without a "
+    "port or scheme."
+)
+_HOST = re.compile(r"[A-Za-z0-9.\-:]+")
+# The local echo server's resource (device-agent runners/coap_server.py ECHO_PATH).
+COAP_DEFAULT_PATH = "echo"
+COAP_LOCAL_SERVER = "coap://127.0.0.1"
+# RFC 3986 pchar (unreserved, sub-delims, ":" and "@", %XX) in segments separated by "/".
+_PCHARS = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+"
+_COAP_PATH = re.compile(rf"{_PCHARS}(?:/{_PCHARS})*")
 
 
 def resolve_topic(template: str, device_id: object) -> str:
@@ -78,9 +118,27 @@ def resolve_topic(template: str, device_id: object) -> str:
     return template.replace(DEVICE_PLACEHOLDER, str(device_id))
 
 
+def coap_request_uri(coap_url: str, coap_path: str) -> str:
+    """The URI a CoAP run's requests go to: ``coap_url`` (default: the agent's own echo
+    server on 127.0.0.1) with ``coap_path`` as its path when given; without coap_path the
+    URL's own path, else the echo resource."""
+    parts = urlsplit(coap_url or COAP_LOCAL_SERVER)
+    if coap_path:
+        return urlunsplit(parts._replace(path=f"/{coap_path}"))
+    if parts.path in ("", "/"):
+        return urlunsplit(parts._replace(path=f"/{COAP_DEFAULT_PATH}"))
+    return urlunsplit(parts)
+
+
 def address_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
     """The first broken rule of the design's addressing and targets, as field errors."""
-    for check in (_topic_errors, _topic_id_errors, _target_errors):
+    for check in (
+        _topic_errors,
+        _topic_id_errors,
+        _target_errors,
+        _coap_path_errors,
+        _target_device_errors,
+    ):
         errors = check(attrs)
         if errors:
             return errors
@@ -128,6 +186,8 @@ def _topic_id_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
 _TARGETS = {
     "broker_url": ((Protocol.MQTT, Protocol.SRUP), "MQTT and SRUP"),
     "coap_url": ((Protocol.COAP,), "CoAP"),
+    "coap_path": ((Protocol.COAP,), "CoAP"),
+    "target_device": ((Protocol.COAP, Protocol.MQTTSN), "CoAP and MQTT-SN"),
     "mqttsn_gateway": ((Protocol.MQTTSN,), "MQTT-SN"),
 }
 
@@ -171,6 +231,39 @@ def _target_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
             or not _port_ok(parts, optional=False)
         ):
             return {"mqttsn_gateway": [GATEWAY_FORM]}
+    return {}
+
+
+def _coap_path_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    path = attrs.get("coap_path") or ""
+    if not path:
+        return {}
+    if not _COAP_PATH.fullmatch(path):
+        return {"coap_path": [COAP_PATH_FORM]}
+    url_path = urlsplit(attrs.get("coap_url") or "").path
+    if url_path not in ("", "/"):
+        return {"coap_path": [COAP_PATH_TWICE.format(path=url_path)]}
+    return {}
+
+
+def _target_device_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """A target device (its workspace is checked where the design is created, with the
+    other devices: experiments.services.designs)."""
+    device = attrs.get("target_device")
+    host = attrs.get("target_host") or ""
+    if device is None:
+        return {"target_host": [TARGET_HOST_WITHOUT_DEVICE]} if host else {}
+    for field in ("coap_url", "mqttsn_gateway"):
+        if attrs.get(field):
+            return {field: [TARGET_DEVICE_TWICE.format(field=field)]}
+    if str(device) in {str(d) for d in attrs.get("device_ids") or ()}:
+        return {"target_device": [TARGET_DEVICE_CLIENT]}
+    if attrs["measurement"] == Measurement.ONE_WAY:
+        return {"target_device": [TARGET_DEVICE_ONE_WAY]}
+    if host and not _HOST.fullmatch(host):
+        return {"target_host": [TARGET_HOST_FORM]}
+    if attrs.get("mqttsn_topic_id") is not None and len(attrs.get("device_ids") or ()) > 1:
+        return {"mqttsn_topic_id": [TARGET_SHARED_TOPIC_ID]}
     return {}
 
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from iotsecbench_contract import topics
+from iotsecbench_contract.jobspec import TARGET_FAILED, TARGET_SERVING
 
 from devices.models import Device
 from devices.services import device_health_apply, device_seen, device_status_apply
@@ -27,6 +28,7 @@ from experiments.services.agent_events import (
     run_device_receiver_ready,
 )
 from experiments.services.jobs import run_health_answered
+from experiments.services.targets import target_failed, target_serving, targets_offline
 
 logger = logging.getLogger(__name__)
 
@@ -72,9 +74,12 @@ def handle_message(topic: str, payload: bytes) -> bool:
         logger.warning("controlplane.unknown_device device=%s", device_id)
         return False
     if kind == "status" and body.get("state") in ("online", "offline"):
-        return device_status_apply(
+        applied = device_status_apply(
             device_id=device_id, online=body["state"] == "online", at=_timestamp(body)
         )
+        if applied and body["state"] == "offline":
+            targets_offline(device_id=device_id)
+        return applied
     if kind == "heartbeat":
         device_seen(device_id=device_id)
         run_id = body.get("run_id")
@@ -123,6 +128,11 @@ def _handle_event(device_id: str, body: dict[str, Any]) -> bool:
         if applied:
             run_health_answered(device_id=device_id)
         return applied
+    if event == TARGET_SERVING and body.get("job_id") and isinstance(body.get("address"), str):
+        return target_serving(device_id=device_id, job_id=body["job_id"], address=body["address"])
+    if event == TARGET_FAILED and body.get("job_id"):
+        why = str(body.get("message", "no reason given"))
+        return target_failed(device_id=device_id, job_id=body["job_id"], why=why)
     if event == "job_rejected":
         logger.warning(
             "controlplane.job_rejected device=%s reason=%s seq=%s",

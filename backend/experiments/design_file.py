@@ -99,7 +99,16 @@ ADDRESS_SCHEMAS: dict[str, dict[str, Any]] = {
         "type": "string",
         "description": "External CoAP resource: coap://host[:port]/path.",
     },
+    "coap_path": {
+        "type": "string",
+        "description": "CoAP resource path without a leading / (default echo).",
+    },
     "mqttsn_gateway": {"type": "string", "description": 'External MQTT-SN gateway: "host:port".'},
+    "target_device": {
+        "type": ["string", "null"],
+        "description": "A device of the workspace serving the run (MQTT-SN gateway, CoAP server).",
+    },
+    "target_host": {"type": "string", "description": "Host replacing the target's address."},
 }
 PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     "protocol": _enum(Protocol.choices),
@@ -402,8 +411,9 @@ def from_experiment(experiment: Experiment) -> dict[str, Any]:
     # Only the addressing a design sets: a design without it exports as before.
     if experiment.kind == ExperimentKind.MESSAGING:
         for p in ADDRESS_SCHEMAS:
-            if getattr(experiment, p) not in ("", None):
-                parameters[p] = getattr(experiment, p)
+            value = getattr(experiment, f"{p}_id" if p == "target_device" else p)
+            if value not in ("", None):
+                parameters[p] = str(value) if p == "target_device" else value
     axes, exclusions = _translate_axes(
         {"axes": [_simple(axis) for axis in experiment.axes], "exclusions": experiment.exclusions},
         value_map,

@@ -262,7 +262,16 @@ MESSAGING_PARAMETERS = (
     "measurement",
 )
 # Where a messaging run's messages go (experiments.addressing): fixed for a design, not axes.
-ADDRESS_PARAMETERS = ("topic", "mqttsn_topic_id", "broker_url", "coap_url", "mqttsn_gateway")
+ADDRESS_PARAMETERS = (
+    "topic",
+    "mqttsn_topic_id",
+    "broker_url",
+    "coap_url",
+    "coap_path",
+    "mqttsn_gateway",
+    "target_device",
+    "target_host",
+)
 _MESSAGING = {*MESSAGING_PARAMETERS, "network_profile", "device_ids"}
 # Which parameters mean something in each experiment kind (an axis of another is refused).
 KIND_AXIS_PARAMETERS: dict[str, set[str]] = {

@@ -152,6 +152,14 @@ class Experiment(models.Model):
     mqttsn_topic_id = models.PositiveIntegerField(null=True, blank=True)
     broker_url = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
     coap_url = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
+    # Blank: coap_url's own path, else the echo resource "echo" (experiments.addressing).
+    coap_path = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
+    # Another device of the workspace serving the run: MQTT-SN gateway or CoAP server
+    # (experiments.services.targets); target_host replaces the address it reports.
+    target_device = models.ForeignKey(
+        "devices.Device", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    target_host = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
     mqttsn_gateway = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
     # The network conditions its runs are measured under (netprofiles; docs/network-profiles.md):
     # the agent enforces the profile on the device's link or fails the run. Messaging only.
@@ -275,6 +283,9 @@ class Run(models.Model):
     # Secrets the run's controller needs and the API never shows (one-way runs: the
     # payload key, the SRUP controller's private key); jobs carry what a device needs.
     controller = models.JSONField(default=dict, blank=True)
+    # The run's target device serving it (experiments.services.targets): device_id, role,
+    # the serve job's job_id, status (starting, serving, failed, released), address.
+    target = models.JSONField(default=dict, blank=True)
     controller_started_at = models.DateTimeField(null=True, blank=True)
     # A retry's original run.
     retry_of = models.ForeignKey(

@@ -24,6 +24,12 @@ class Blockers(Generic[Blocker]):
         return self.experiment_run is not None or bool(self.device_runs)
 
 
+def target_device(spec: Mapping[str, object]) -> set[UUID]:
+    """A run's target device (experiments.services.targets), busy as its own devices are."""
+    target = spec.get("target_device")
+    return {UUID(str(target))} if target else set()
+
+
 def dispatch_blockers(
     *,
     experiment_id: UUID,

@@ -18,7 +18,7 @@ from experiments.models import (
     RunDevice,
     RunStatus,
 )
-from experiments.queue import dispatch_blockers
+from experiments.queue import dispatch_blockers, target_device
 
 
 def experiment_list(*, workspace: Workspace) -> QuerySet[Experiment]:
@@ -155,7 +155,9 @@ def run_waiting_for(*, run: Run) -> dict[str, object] | None:
             "device_id", "run_id"
         )
     }
-    device_ids = list(run.run_devices.values_list("device_id", flat=True))
+    for active_run in active.values():
+        by_device.update(dict.fromkeys(target_device(active_run.spec), active_run))
+    device_ids = [*run.run_devices.values_list("device_id", flat=True), *target_device(run.spec)]
     blockers = dispatch_blockers(
         experiment_id=run.experiment_id,
         device_ids=device_ids,

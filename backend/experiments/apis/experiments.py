@@ -184,12 +184,35 @@ class ExperimentInputSerializer(StrictSerializer):
         help_text="An external CoAP echo resource (coap://host[:port]/path). Empty: the "
         "agent's own echo server.",
     )
+    coap_path = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TARGET_MAX_CHARS,
+        trim_whitespace=False,
+        help_text="The CoAP resource's path, without a leading / (e.g. echo or sensors/temp; "
+        "one Uri-Path option per segment). Empty: coap_url's own path, else echo.",
+    )
     mqttsn_gateway = serializers.CharField(
         allow_blank=True,
         default="",
         max_length=TARGET_MAX_CHARS,
         help_text='An external MQTT-SN gateway ("host:port"). Empty: the agent\'s own '
         "gateway to the platform's broker.",
+    )
+    target_device = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Another device of the workspace that serves the run: the MQTT-SN gateway "
+        "(protocol mqttsn) or the CoAP echo server (protocol coap); not one of device_ids. "
+        "It must be online when a run starts. Empty: no target device.",
+    )
+    target_host = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TARGET_MAX_CHARS,
+        help_text="The host the clients reach the target device at, replacing the address "
+        "it reports (its address on the route to the platform's broker). Empty: as reported.",
     )
     payload_size = serializers.IntegerField(min_value=1, max_value=PAYLOAD_SIZE_MAX, default=66)
     message_count = serializers.IntegerField(min_value=1, max_value=MESSAGE_COUNT_MAX, default=100)

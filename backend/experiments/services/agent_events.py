@@ -19,6 +19,13 @@ from devices.models import Device
 from experiments.kinds import kind_get
 from experiments.models import FINISHED_STATUSES, Run, RunDevice, RunStatus
 from experiments.services.scheduling import run_fail, schedule_soon
+from experiments.services.targets import FAILED as TARGET_FAILED
+from experiments.services.targets import (
+    STARTING,
+    TARGET_SILENT_MESSAGE,
+    target_message,
+    target_release,
+)
 from experiments.signals import run_done, run_needs_summary
 
 logger = logging.getLogger(__name__)
@@ -195,8 +202,9 @@ def run_settle(*, run_id: UUID | str) -> str:
     if any(p.status not in FINISHED_STATUSES for p in parts):
         return str(run.status)
     statuses = {p.status for p in parts}
-    if run.status == RunStatus.CANCELLED:
-        status, error = RunStatus.CANCELLED, run.error
+    if run.status == RunStatus.CANCELLED or run.target.get("status") == TARGET_FAILED:
+        # Ended by the user, or by its target device (the error says which and why).
+        status, error = RunStatus(run.status), run.error
     elif statuses == {RunStatus.DONE}:
         status, error = RunStatus.DONE, ""
     else:
@@ -228,6 +236,7 @@ def run_settle(*, run_id: UUID | str) -> str:
         error,
     )
     if first:
+        target_release(run_id=run_id)
         schedule_soon()  # its devices are free for the next queued run
     if status == RunStatus.DONE:
         run_done.send(sender=Run, run_id=run_id)  # results.receivers
@@ -255,6 +264,16 @@ def runs_fail_stale(*, now: datetime | None = None) -> int:
             if p.device.health.get("run_id") != str(waiting.pk)
             or p.device.health.get("status") != "passed"
         ]
+        if not unhealthy and waiting.target.get("status") == STARTING:
+            target = Device.objects.get(pk=waiting.target["device_id"])
+            message = target_message(
+                TARGET_SILENT_MESSAGE,
+                device=target,
+                role=str(waiting.target.get("role")),
+                seconds=settings.HEALTH_CHECK_TIMEOUT_SECONDS,
+            )
+            run_fail(run_id=waiting.pk, message=message)
+            continue
         run_fail(
             run_id=waiting.pk,
             message=HEALTH_TIMEOUT_MESSAGE.format(

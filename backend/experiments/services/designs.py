@@ -75,6 +75,22 @@ def workspace_devices(*, workspace: Workspace, device_ids: set[str]) -> list[Dev
     return found
 
 
+def workspace_target_device(workspace: Workspace, device_id: UUID | None) -> Device | None:
+    """The design's target device: one of the workspace's own (not revoked); another
+    workspace's answers exactly as an unknown id, so its existence does not leak."""
+    if device_id is None:
+        return None
+    device = Device.objects.filter(
+        workspace=workspace, pk=device_id, revoked_at__isnull=True
+    ).first()
+    if device is None:
+        raise DeviceNotInWorkspace(
+            DEVICE_NOT_IN_WORKSPACE_MESSAGE.format(ids=device_id),
+            extra={"fields": {"target_device": [f"Unknown device {device_id}."]}},
+        )
+    return device
+
+
 @transaction.atomic
 def experiment_create(
     *,
@@ -99,7 +115,10 @@ def experiment_create(
     mqttsn_topic_id: int | None = None,
     broker_url: str = "",
     coap_url: str = "",
+    coap_path: str = "",
     mqttsn_gateway: str = "",
+    target_device: UUID | None = None,
+    target_host: str = "",
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
     mechanisms: Sequence[str] = (),
@@ -145,7 +164,10 @@ def experiment_create(
         mqttsn_topic_id=mqttsn_topic_id,
         broker_url=broker_url,
         coap_url=coap_url,
+        coap_path=coap_path,
         mqttsn_gateway=mqttsn_gateway,
+        target_device=workspace_target_device(workspace, target_device),
+        target_host=target_host,
         interval_distribution=interval_distribution,
         kind=kind,
         mechanisms=list(mechanisms),
@@ -249,6 +271,12 @@ def _address_fields(experiment: Experiment) -> dict[str, Any]:
         fields["mqttsn_topic_id"] = experiment.mqttsn_topic_id
     if experiment.coap_url:
         fields["coap_url"] = experiment.coap_url
+    if experiment.coap_path:
+        fields["coap_path"] = experiment.coap_path
+    if experiment.target_device_id is not None:
+        fields["target_device"] = str(experiment.target_device_id)
+        if experiment.target_host:
+            fields["target_host"] = experiment.target_host
     if experiment.mqttsn_gateway:
         fields["mqttsn_gateway"] = experiment.mqttsn_gateway
     return fields

@@ -41,6 +41,14 @@ from experiments.models import (
 )
 from experiments.services.oneway import _one_way_job
 from experiments.services.scheduling import run_fail
+from experiments.services.targets import (
+    SERVING,
+    TARGET_OFFLINE_MESSAGE,
+    target_dispatch,
+    target_message,
+    target_role,
+    target_waiting,
+)
 from netprofiles.models import DelayTable
 
 logger = logging.getLogger(__name__)
@@ -72,6 +80,16 @@ def run_prepare(*, run_id: UUID | str) -> int:
         message = DEVICE_OFFLINE_AT_START_MESSAGE.format(names=", ".join(offline))
         run_fail(run_id=run.pk, message=message)
         return 0
+    target_id = run.spec.get("target_device")
+    if target_id:
+        target = Device.objects.get(pk=target_id)
+        if not target.online or target.revoked_at is not None:
+            role = target_role(run.spec)
+            run_fail(
+                run_id=run.pk,
+                message=target_message(TARGET_OFFLINE_MESSAGE, device=target, role=role),
+            )
+            return 0
     for device in devices:
         device_health_check(device=device, run_id=str(run.pk))
     return len(devices)
@@ -120,6 +138,10 @@ def run_dispatch(*, run_id: UUID | str) -> int:
     run = Run.objects.get(pk=run_id)
     if run.status != RunStatus.PREPARING:
         return 0  # not started by the scheduler yet, or already cancelled/failed
+    if target_waiting(run):
+        # The target device serves first; its target_serving event dispatches again.
+        target_dispatch(run_id=run.pk, spec=_serve_spec(run))
+        return 0
     pending = list(
         RunDevice.objects.filter(run=run, status=RunStatus.QUEUED).select_related("run__experiment")
     )
@@ -176,6 +198,39 @@ def _messaging_spec(run_device: RunDevice) -> dict[str, Any]:
         spec["network_profile"] = _network_profile_job(run.spec["network_profile"]).to_dict()
     if run.spec.get("measurement") == Measurement.ONE_WAY:
         spec.update(_one_way_job(run, run_device).to_dict())
+    if spec.pop("target_device", None) is not None:
+        spec.pop("target_host", None)
+        spec.update(_target_address(run))
+    return spec
+
+
+def _target_address(run: Run) -> dict[str, str]:
+    """Where a client of a run with a target device is sent: the address its serve job
+    reported (experiments.services.targets)."""
+    if run.target.get("status") != SERVING:
+        raise RuntimeError(f"run {run.pk}: its target device is not serving")
+    address = str(run.target["address"])
+    if run.spec["protocol"] == Protocol.COAP:
+        return {"coap_url": f"coap://{address}"}
+    return {"mqttsn_gateway": address}
+
+
+def _serve_spec(run: Run) -> dict[str, Any]:
+    """The target device's serve job: its role, the platform's data broker (a gateway's
+    upstream; the device adds its own credentials), the CoAP path, the MQTT-SN predefined
+    topic ids of every client, the design's target_host."""
+    role = target_role(run.spec)
+    spec: dict[str, Any] = {"role": role, "broker_url": run.spec["broker_url"]}
+    if run.spec.get("coap_path"):
+        spec["coap_path"] = run.spec["coap_path"]
+    if run.spec.get("target_host"):
+        spec["advertise_host"] = run.spec["target_host"]
+    if "reconnect_budget_s" in run.spec:
+        spec["reconnect_budget_s"] = run.spec["reconnect_budget_s"]
+    if run.spec.get("topic_id_type") == TopicIdType.PREDEFINED:
+        clients = RunDevice.objects.filter(run=run).values_list("device_id", flat=True)
+        topics = [_data_topic(run, str(device_id)) for device_id in clients]
+        spec["predefined"] = {str(t.mqttsn_topic_id): t.topic for t in topics}
     return spec
 
 
@@ -219,6 +274,10 @@ def _data_topic(run: Run, device_id: str) -> DataTopic:
     if run.spec.get("topic"):  # the design's own (experiments.addressing)
         return DataTopic(topic=resolve_topic(run.spec["topic"], device_id))
     topic = data_topic(run.pk, device_id)
+    if run.spec.get("target_device"):
+        # The target gateway's broker identity publishes it: a topic whose last level is
+        # the gateway's own id (devices.broker.data_topics), one per client.
+        topic = f"{topic}/{run.spec['target_device']}"
     if run.spec.get("protocol") == Protocol.MQTTSN:
         return _mqttsn_topic(run.spec, f"{run.pk}/{device_id}", topic)
     return DataTopic(topic=topic)

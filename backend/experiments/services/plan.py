@@ -16,7 +16,12 @@ from experiments import estimate
 from experiments.describe import describe
 from experiments.matrix import Cell, Matrix, order_seed_draw, run_order
 from experiments.matrix import label as matrix_label
-from experiments.services.designs import _reasons, _unable_to_enforce, workspace_devices
+from experiments.services.designs import (
+    _reasons,
+    _unable_to_enforce,
+    workspace_devices,
+    workspace_target_device,
+)
 from netprofiles.models import NetworkProfile
 
 NOT_ENFORCED_WARNING = (
@@ -66,6 +71,8 @@ def design_plan(*, workspace: Workspace, attrs: dict[str, Any], matrix: Matrix) 
     device_ids = {str(i) for c in matrix.cells for i in c.get("device_ids", ())}
     device_ids |= {str(i) for i in attrs.get("device_ids", ())}
     devices = {str(d.pk): d for d in workspace_devices(workspace=workspace, device_ids=device_ids)}
+    # A target device of another workspace: the same answer as creating the design.
+    workspace_target_device(workspace, attrs.get("target_device"))
     names = {
         **{k: d.name for k, d in devices.items()},
         **{k: p.name for k, p in profiles.items()},

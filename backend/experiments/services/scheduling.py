@@ -32,7 +32,7 @@ from experiments.models import (
     RunDevice,
     RunStatus,
 )
-from experiments.queue import dispatch_blockers
+from experiments.queue import dispatch_blockers, target_device
 from experiments.services.designs import (
     _controller_secrets,
     _design,
@@ -154,9 +154,13 @@ def runs_schedule() -> list[str]:
                 "device_id", "run_id"
             )
         )
+        for active_id, active_spec in Run.objects.filter(status__in=ACTIVE_STATUSES).values_list(
+            "pk", "spec"
+        ):
+            busy_devices.update(dict.fromkeys(target_device(active_spec), active_id))
         queued = Run.objects.filter(status=RunStatus.QUEUED).order_by("queued_at", "position")
         for run in queued.prefetch_related("run_devices"):
-            devices = {rd.device_id for rd in run.run_devices.all()}
+            devices = {rd.device_id for rd in run.run_devices.all()} | target_device(run.spec)
             if dispatch_blockers(
                 experiment_id=run.experiment_id,
                 device_ids=devices,
@@ -193,8 +197,17 @@ def run_fail(*, run_id: UUID | str, message: str) -> bool:
     )
     if changed:
         logger.warning("experiments.run_failed run=%s error=%s", run_id, message)
+        _release_target(run_id)
         schedule_soon()  # its devices are free for the next queued run
     return changed == 1
+
+
+def _release_target(run_id: UUID | str) -> None:
+    """A run that ended stops its target device serving (experiments.services.targets,
+    which imports this module: imported here)."""
+    from experiments.services.targets import target_release
+
+    target_release(run_id=run_id)
 
 
 RUN_NOT_CANCELLABLE_MESSAGE = "Run {run_id} is already {status}; there is nothing to cancel."
@@ -225,6 +238,7 @@ def run_cancel(*, run: Run, by: str) -> Run:
     if was_active:
         dispatched = [p for p in active_parts if p.job_seq is not None]
         transaction.on_commit(lambda: _publish_cancel(run.pk, dispatched))
+        _release_target(run.pk)
     schedule_soon()
     run.refresh_from_db()
     return run

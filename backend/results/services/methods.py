@@ -6,12 +6,14 @@ from __future__ import annotations
 import math
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from iotsecbench_contract.brokerurl import redact_url
 from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 from iotsecbench_contract.mechanisms import MECHANISMS
 
+from experiments.addressing import coap_request_uri
 from experiments.models import (
     CoapMethod,
     CoapType,
@@ -216,10 +218,14 @@ def _coap_parts(spec: dict[str, Any]) -> tuple[str, str, str, str]:
     kind = "confirmable (CON)" if confirmable else "non-confirmable (NON)"
     method = str(spec.get("coap_method", CoapMethod.GET)).upper()
     url = spec.get("coap_url")
+    uri = coap_request_uri(str(url or ""), str(spec.get("coap_path") or ""))
     server = (
-        f"the CoAP server at {url}"
+        f"the CoAP server at {uri}"
         if url
-        else ("the agent's own CoAP echo server on the device (127.0.0.1, resource /echo)")
+        else (
+            "the agent's own CoAP echo server on the device (127.0.0.1, resource "
+            f"/{urlsplit(uri).path.lstrip('/')})"
+        )
     )
     retransmit = ""
     if confirmable:

@@ -36,13 +36,12 @@ from uuid import UUID
 
 from iotsecbench_contract import framing, topics
 
-from experiments.addressing import resolve_topic
+from experiments.addressing import coap_request_uri, resolve_topic
 from experiments.models import Measurement, MqttVersion, Protocol, Run, Transport
 from results.services.round_trips import run_wire_size_counts
 from results.services.size_model import (
     BODY,
     COAP_DEFAULT_BLOCK_BYTES,
-    COAP_LOCAL_ECHO_URI,
     COMPONENTS,
     SRUP_TOPIC,
     Carrier,
@@ -263,14 +262,16 @@ def run_wire_bytes(*, run: Run) -> WireBytes | None:
 
 
 def run_address(*, run: Run) -> str:
-    """Where the run's messages went, as its protocol addresses them: the spec's `topic` or
-    `coap_url` when the run names one; else what the platform dispatches today
-    (experiments.services.jobs): SRUP round trips SRUP/<device id>, CoAP the agent's own echo
-    server, every other run (one-way SRUP too) the data topic of its first device."""
+    """Where the run's messages went, as its protocol addresses them: CoAP's request URI
+    (`coap_url` and `coap_path`, experiments.addressing.coap_request_uri: the agent's own
+    echo server when the run names no server); the spec's `topic` when the run names one;
+    else what the platform dispatches today (experiments.services.jobs): SRUP round trips
+    SRUP/<device id>, every other run (one-way SRUP too) the data topic of its first
+    device."""
     spec = run.spec
     protocol = spec.get("protocol", Protocol.MQTT)
     if protocol == Protocol.COAP:
-        return str(spec.get("coap_url") or COAP_LOCAL_ECHO_URI)
+        return coap_request_uri(str(spec.get("coap_url") or ""), str(spec.get("coap_path") or ""))
     first = next(iter(run.run_devices.all()), None)
     device_id = first.device_id if first is not None else UUID(int=0)
     if spec.get("topic"):  # the design's own, {device} as its first device's id

@@ -286,6 +286,16 @@ class OneWayReceiverFields:
 
 HEALTH_CHECK = "health_check"
 
+# A run's target device (docs/experiment-design.md "Topics and targets"): a job of kind
+# SERVE tells it to serve the run (its MQTT-SN gateway or CoAP echo server) until the
+# platform cancels the job; no upload. The agent answers with an event: TARGET_SERVING
+# with the ``address`` ("host:port") the run's clients are sent to, or TARGET_FAILED with
+# a ``message``.
+SERVE = "serve"
+SERVE_ROLES = ("gateway", "server")
+TARGET_SERVING = "target_serving"
+TARGET_FAILED = "target_failed"
+
 
 @dataclass(frozen=True)
 class HealthCheckSpec:

@@ -1588,10 +1588,25 @@ export interface components {
              */
             coap_url: string;
             /**
+             * @description The CoAP resource's path, without a leading / (e.g. echo or sensors/temp; one Uri-Path option per segment). Empty: coap_url's own path, else echo.
+             * @default
+             */
+            coap_path: string;
+            /**
              * @description An external MQTT-SN gateway ("host:port"). Empty: the agent's own gateway to the platform's broker.
              * @default
              */
             mqttsn_gateway: string;
+            /**
+             * Format: uuid
+             * @description Another device of the workspace that serves the run: the MQTT-SN gateway (protocol mqttsn) or the CoAP echo server (protocol coap); not one of device_ids. It must be online when a run starts. Empty: no target device.
+             */
+            target_device?: string | null;
+            /**
+             * @description The host the clients reach the target device at, replacing the address it reports (its address on the route to the platform's broker). Empty: as reported.
+             * @default
+             */
+            target_host: string;
             /** @default 66 */
             payload_size: number;
             /** @default 100 */
@@ -1742,7 +1757,11 @@ export interface components {
             readonly mqttsn_topic_id: number | null;
             readonly broker_url: string;
             readonly coap_url: string;
+            readonly coap_path: string;
             readonly mqttsn_gateway: string;
+            /** Format: uuid */
+            readonly target_device: string | null;
+            readonly target_host: string;
             readonly mechanisms: components["schemas"]["MechanismEnum"][];
             readonly data_sizes: number[];
             readonly repetitions: number;
@@ -1875,10 +1894,25 @@ export interface components {
              */
             coap_url: string;
             /**
+             * @description The CoAP resource's path, without a leading / (e.g. echo or sensors/temp; one Uri-Path option per segment). Empty: coap_url's own path, else echo.
+             * @default
+             */
+            coap_path: string;
+            /**
              * @description An external MQTT-SN gateway ("host:port"). Empty: the agent's own gateway to the platform's broker.
              * @default
              */
             mqttsn_gateway: string;
+            /**
+             * Format: uuid
+             * @description Another device of the workspace that serves the run: the MQTT-SN gateway (protocol mqttsn) or the CoAP echo server (protocol coap); not one of device_ids. It must be online when a run starts. Empty: no target device.
+             */
+            target_device?: string | null;
+            /**
+             * @description The host the clients reach the target device at, replacing the address it reports (its address on the route to the platform's broker). Empty: as reported.
+             * @default
+             */
+            target_host: string;
             /** @default 66 */
             payload_size: number;
             /** @default 100 */

@@ -255,6 +255,10 @@ class Gateway:
     def stop(self) -> None:
         self._stop.set()
 
+    def alive(self) -> bool:
+        """Whether the thread ``start`` began is still serving."""
+        return self._thread is not None and self._thread.is_alive()
+
     def close(self) -> None:
         """Stop serving; the broker connections are closed and the UDP socket released."""
         self._stop.set()

@@ -172,7 +172,7 @@ class JobVerifier:
 
 
 # Jobs that act on the agent rather than measure (docs/control-plane.md §4): no upload.
-CONTROL_KINDS = ("cancel", "health_check")
+CONTROL_KINDS = ("cancel", "health_check", "serve")
 
 
 def _parse_job(job: Mapping[str, Any], *, seq: int, expires_at: float) -> Job:

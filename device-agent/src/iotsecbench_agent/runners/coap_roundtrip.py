@@ -6,7 +6,9 @@ CoAP GETs; see docs/coap.md for why GET carries it). Confirmable (``con``) or
 non-confirmable (``non``); bodies larger than ``block_size`` go block-wise (Block1 for the
 request, Block2 for the response, RFC 7959). Without ``coap_url`` the agent runs the echo
 server itself (``coap_server.CoapEchoServer``, its own event loop in its own thread);
-with it, a server elsewhere answers.
+with it, a server elsewhere answers. ``coap_path`` (segments without a leading /, as in a
+URI) is the resource's path: it replaces ``coap_url``'s path, and the local echo server
+serves its resource there; without it, ``coap_url``'s path, else ``echo``.
 
 Measurement choices, and why:
 
@@ -46,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import time
 import urllib.parse
 from collections.abc import Mapping
@@ -111,6 +114,9 @@ TLS_FIELDS = ("tls_version", "ca_cert", "client_cert", "client_key")
 # The options a request URL sets (aiocoap's Message.set_request_uri); Uri-Host only for a
 # host name, not for an IP literal (RFC 7252 §6.4).
 URI_OPTIONS = ("uri_host", "uri_port", "uri_path", "uri_query")
+# RFC 3986 pchar (unreserved, sub-delims, ":" and "@", %XX) segments separated by "/".
+_PCHARS = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+"
+_PATH = re.compile(rf"{_PCHARS}(?:/{_PCHARS})*")
 # Between messages the interval wait wakes this often to see a stop (ms → s).
 STOP_POLL_S = 0.1
 NS_PER_S = 1_000_000_000
@@ -124,6 +130,8 @@ class CoapSpec:
     block_size: int = MAX_BLOCK_SIZE
     # None: the agent's own echo server on 127.0.0.1.
     url: str | None = None
+    # None: the URL's own path (the local server's: echo).
+    path: str | None = None
     ack_timeout_ms: float = DEFAULT_ACK_TIMEOUT_MS
     max_retransmit: int = DEFAULT_MAX_RETRANSMIT
     security: str = SECURITY_NONE
@@ -152,6 +160,10 @@ class CoapSpec:
         url = spec.get("coap_url")
         if url is not None:
             url = _coap_url(url)
+        path = spec.get("coap_path")
+        if path is not None:
+            path = check_coap_path(path)
+            url = None if url is None else _with_path(url, path)
         parsed = cls(
             schedule=Schedule.parse(
                 spec, min_payload=MIN_PAYLOAD_BYTES, max_payload=MAX_PAYLOAD_BYTES
@@ -160,6 +172,7 @@ class CoapSpec:
             method=choice_field(spec, "coap_method", METHODS, "put"),
             block_size=int(block_size),
             url=url,
+            path=path,
             ack_timeout_ms=(
                 number_field(spec, "coap_ack_timeout_ms", minimum=1.0)
                 if "coap_ack_timeout_ms" in spec
@@ -230,6 +243,21 @@ def _coap_url(value: object) -> str:
     return value
 
 
+def check_coap_path(value: object) -> str:
+    """``a/b`` checked: non-empty segments of RFC 3986 path characters (the backend's rule,
+    experiments/addressing.py); UnsupportedJob with what is wrong."""
+    if not isinstance(value, str) or not _PATH.fullmatch(value):
+        raise UnsupportedJob(
+            "spec.coap_path must be a resource path without a leading / (e.g. echo or "
+            f"sensors/temp): non-empty segments, no query or fragment, got {value!r}"
+        )
+    return value
+
+
+def _with_path(url: str, path: str) -> str:
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path=f"/{path}"))
+
+
 def message_payload(seq: int, filler: bytes, size: int) -> bytes:
     """The round-trip payload (§5): ``seq`` big-endian, then the filler; below 8 bytes the
     low-order bytes of ``seq`` (CoAP matches responses by token, not by payload)."""
@@ -275,7 +303,8 @@ class CoapRoundTripRunner(Runner):
             raise UnsupportedJob(str(exc)) from None
         self._floor = HarnessFloor.for_security(spec.security)
         if spec.url is None:
-            self.server = CoapEchoServer().start()
+            server = CoapEchoServer(path=spec.path) if spec.path else CoapEchoServer()
+            self.server = server.start()
             self.url = self.server.url
         self._loop = asyncio.new_event_loop()
         self._client, self._sock = self._loop.run_until_complete(open_client_context(self._loop))

@@ -1,6 +1,7 @@
 """The agent's CoAP echo server: the peer of a CoAP round-trip run with no ``coap_url``.
 
-One resource, ``/echo`` (``ECHO_PATH``), answers every request with the request's body, as
+One resource, ``/echo`` (``ECHO_PATH``; a run's ``coap_path`` puts it at another path),
+answers every request with the request's body, as
 it came (still secured: the server holds no key):
 
 - PUT → 2.04 Changed, POST → 2.04 Changed, GET → 2.05 Content, each carrying the request
@@ -22,6 +23,7 @@ import asyncio
 import logging
 import socket
 import threading
+import urllib.parse
 from typing import Any
 
 from aiocoap import CHANGED, CONTENT, Context, Message, resource
@@ -51,18 +53,22 @@ class EchoResource(resource.Resource):
         return Message(code=CONTENT, payload=request.payload)
 
 
-def echo_site() -> Any:
+def echo_site(path: str = ECHO_PATH) -> Any:
+    """A site with the echo resource at ``path`` (segments separated by /, %XX-escaped as in
+    a URI: the resource sees the decoded Uri-Path options)."""
     site = resource.Site()
-    site.add_resource([ECHO_PATH], EchoResource())
+    site.add_resource([urllib.parse.unquote(s) for s in path.split("/")], EchoResource())
     return site
 
 
 class CoapEchoServer:
-    """``/echo`` on ``host`` (port 0: a free one, see ``port``) in a thread of its own."""
+    """``/echo`` (or ``/<path>``) on ``host`` (port 0: a free one, see ``port``) in a thread
+    of its own."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, path: str = ECHO_PATH) -> None:
         self.host = host
         self.port = port
+        self.path = path
         self._loop: asyncio.AbstractEventLoop | None = None
         self._context: Any = None
         self._thread: threading.Thread | None = None
@@ -73,7 +79,7 @@ class CoapEchoServer:
     def url(self) -> str:
         """The echo resource's URL (after ``start``)."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"coap://{host}:{self.port}/{ECHO_PATH}"
+        return f"coap://{host}:{self.port}/{self.path}"
 
     def start(self) -> CoapEchoServer:
         self._thread = threading.Thread(target=self._serve, name="coap-echo-server", daemon=True)
@@ -120,7 +126,7 @@ class CoapEchoServer:
     async def _open(self) -> Any:
         # Only udp6 (as the client): no TCP/WebSocket listeners beside it.
         context = await Context.create_server_context(
-            echo_site(), bind=(self.host, self.port), transports=["udp6"]
+            echo_site(self.path), bind=(self.host, self.port), transports=["udp6"]
         )
         self.port = _bound_port(context)
         return context

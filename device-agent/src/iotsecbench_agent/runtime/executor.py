@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from iotsecbench_contract.jobspec import HEALTH_CHECK, LinkSpec
+from iotsecbench_contract.jobspec import HEALTH_CHECK, SERVE, LinkSpec
 
 from iotsecbench_agent.errors import (
     RUN_ERRORS,
@@ -50,6 +50,7 @@ from iotsecbench_agent.runners import RunClock, RunContext, Runner
 from iotsecbench_agent.runners.base import SAMPLES
 from iotsecbench_agent.runtime.enforcement import AUTO, FIELD, NetworkProfileSpec, enforced
 from iotsecbench_agent.runtime.health import health_report
+from iotsecbench_agent.runtime.serving import Serving
 from iotsecbench_agent.storage.csvlog import RUNS_DIR
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 from iotsecbench_agent.storage.recordlog import (
@@ -128,6 +129,8 @@ class JobExecutor:
         self._lock = threading.Lock()
         self._current: tuple[str, RunStop] | None = None
         self._cancelled: set[str] = set()
+        # Serve jobs (runtime/serving.py): beside the runs, each in its own thread.
+        self.serving = Serving(self._serving_report, stop)
 
     def submit(self, job: Job) -> None:
         """Queue a run's job; a ``cancel`` job (spec.job_id: the run's job) acts at once.
@@ -143,7 +146,13 @@ class JobExecutor:
                 target=self._health_check, args=(job,), name="agent-health", daemon=True
             ).start()
             return
+        if job.kind == SERVE:
+            self.serving.start(job)
+            return
         self._queue.put(job)
+
+    def _serving_report(self, fields: dict[str, Any], job: Job) -> None:
+        self._events.run_event(fields, job_id=job.job_id, run_id=job.run_id)
 
     def _health_check(self, job: Job) -> None:
         try:
@@ -161,7 +170,11 @@ class JobExecutor:
 
     def cancel(self, job_id: str) -> None:
         """Stop the job's run between two messages (what it measured is uploaded), or skip
-        it if it has not started yet (docs/control-plane.md, cancel jobs)."""
+        it if it has not started yet (docs/control-plane.md, cancel jobs). A serve job
+        stops serving."""
+        if self.serving.cancel(job_id):
+            logger.info("agent.serve_cancelled job_id=%s", job_id)
+            return
         with self._lock:
             if self._current is not None and self._current[0] == job_id:
                 self._current[1].set()

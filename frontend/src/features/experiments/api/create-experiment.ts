@@ -176,6 +176,7 @@ export const messagingInputSchema = z.object({
     .optional(),
   broker_url: z.string().optional(),
   coap_url: z.string().optional(),
+  coap_path: z.string().optional(),
   mqttsn_gateway: z.string().optional(),
   device_ids: commonFields.device_ids,
 });

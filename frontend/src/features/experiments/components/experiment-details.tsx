@@ -102,6 +102,9 @@ const AddressingParameters = ({ experiment }: { experiment: Experiment }) => {
     ['Predefined topic id', experiment.mqttsn_topic_id],
     ['External broker', experiment.broker_url],
     ['CoAP URL', experiment.coap_url],
+    ['CoAP resource path', experiment.coap_path],
+    ['Target device', experiment.target_device],
+    ['Target host', experiment.target_host],
     ['MQTT-SN gateway', experiment.mqttsn_gateway],
   ];
   return rows

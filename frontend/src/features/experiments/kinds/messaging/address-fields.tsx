@@ -30,6 +30,11 @@ const ADDRESS_TEXT: Record<AddressField, { label: string; placeholder: string; h
     placeholder: 'coap://host:5683/echo',
     hint: 'Empty: the agent’s own echo server, /echo. coap://host[:port]/path (coaps:// is not supported).',
   },
+  coap_path: {
+    label: 'CoAP resource path',
+    placeholder: 'echo',
+    hint: 'Empty: the CoAP URL’s own path, else echo. Segments without a leading / (e.g. sensors/temp), no ? or #.',
+  },
   mqttsn_gateway: {
     label: 'MQTT-SN gateway',
     placeholder: 'host:10000',

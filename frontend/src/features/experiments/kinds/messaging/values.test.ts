@@ -45,7 +45,7 @@ describe('MESSAGING_VALUES', () => {
       sizes: [],
     });
     const empty = MESSAGING_VALUES.toInput(context({ broker_url: '  ' }));
-    for (const field of ['topic', 'broker_url', 'mqttsn_topic_id', 'coap_url', 'mqttsn_gateway']) {
+    for (const field of ['topic', 'broker_url', 'mqttsn_topic_id', 'coap_url', 'coap_path', 'mqttsn_gateway']) {
       expect(empty).not.toHaveProperty(field);
     }
     expect(MESSAGING_VALUES.toInput(context({ topic: ' test/{device} ', broker_url: 'mqtts://b.example' }))).toMatchObject({
@@ -53,8 +53,10 @@ describe('MESSAGING_VALUES', () => {
       broker_url: 'mqtts://b.example',
     });
     // Typed under another protocol, then the protocol changed: left out, as the field is hidden.
-    const coap = MESSAGING_VALUES.toInput(context({ protocol: 'coap', topic: 'test/{device}', coap_url: 'coap://h/echo' }));
-    expect(coap).toMatchObject({ coap_url: 'coap://h/echo' });
+    const coap = MESSAGING_VALUES.toInput(
+      context({ protocol: 'coap', topic: 'test/{device}', coap_url: 'coap://h', coap_path: ' sensors/temp ' }),
+    );
+    expect(coap).toMatchObject({ coap_url: 'coap://h', coap_path: 'sensors/temp' });
     expect(coap).not.toHaveProperty('topic');
     const sn = context({ protocol: 'mqttsn', mqttsn_topic_id: '7', mqttsn_gateway: 'gw:10000' });
     expect(MESSAGING_VALUES.toInput(sn)).not.toHaveProperty('mqttsn_topic_id');
@@ -71,6 +73,7 @@ describe('MESSAGING_VALUES', () => {
       broker_url: true,
       mqttsn_topic_id: false,
       coap_url: false,
+      coap_path: false,
       mqttsn_gateway: false,
     });
   });

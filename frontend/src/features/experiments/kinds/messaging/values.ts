@@ -26,15 +26,22 @@ export const messagingProtocols = (draft: Drafts['messaging'], matrix: MatrixDra
   runValues(draft, matrix, 'protocol');
 
 /** A messaging design's addressing and target fields (docs/experiment-design.md "Topics and targets"). */
-export const ADDRESS_FIELDS = ['topic', 'broker_url', 'mqttsn_topic_id', 'coap_url', 'mqttsn_gateway'] as const;
+export const ADDRESS_FIELDS = [
+  'topic',
+  'broker_url',
+  'mqttsn_topic_id',
+  'coap_url',
+  'coap_path',
+  'mqttsn_gateway',
+] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 
 /**
  * The addressing fields these runs can use (experiments/addressing.py): each is fixed for
  * the design, so it is shown only when every run's protocol has it: a topic for MQTT, an
- * external broker for MQTT and SRUP (neither for one-way runs), a CoAP URL for CoAP, a
- * gateway for MQTT-SN, and a topic id for MQTT-SN with predefined topic ids. Hidden fields
- * are left out of the input.
+ * external broker for MQTT and SRUP (neither for one-way runs), a CoAP URL and path for
+ * CoAP, a gateway for MQTT-SN, and a topic id for MQTT-SN with predefined topic ids. Hidden
+ * fields are left out of the input.
  */
 export const shownAddressFields = (draft: Drafts['messaging'], matrix: MatrixDraft): Record<AddressField, boolean> => {
   const protocols = messagingProtocols(draft, matrix);
@@ -46,6 +53,7 @@ export const shownAddressFields = (draft: Drafts['messaging'], matrix: MatrixDra
     broker_url: every(BROKER_PROTOCOLS) && !oneWay,
     mqttsn_topic_id: every(['mqttsn']) && runValues(draft, matrix, 'topic_id_type').every((t) => t === 'predefined'),
     coap_url: every(['coap']),
+    coap_path: every(['coap']),
     mqttsn_gateway: every(['mqttsn']),
   };
 };
@@ -59,6 +67,7 @@ const addressInput = (draft: Drafts['messaging'], matrix: MatrixDraft) => {
     ...(filled('broker_url') ? { broker_url: draft.broker_url.trim() } : {}),
     ...(filled('mqttsn_topic_id') ? { mqttsn_topic_id: toNumber(draft.mqttsn_topic_id) } : {}),
     ...(filled('coap_url') ? { coap_url: draft.coap_url.trim() } : {}),
+    ...(filled('coap_path') ? { coap_path: draft.coap_path.trim() } : {}),
     ...(filled('mqttsn_gateway') ? { mqttsn_gateway: draft.mqttsn_gateway.trim() } : {}),
   };
 };
@@ -132,6 +141,7 @@ const DEFAULTS: Drafts['messaging'] = {
   broker_url: '',
   mqttsn_topic_id: '',
   coap_url: '',
+  coap_path: '',
   mqttsn_gateway: '',
 };
 
