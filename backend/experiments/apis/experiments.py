@@ -119,6 +119,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "repeats",
             "order_seed",
             "description",
+            "description_generated",
             "preset",
             "created_at",
             "runs",
@@ -263,6 +264,12 @@ class ExperimentInputSerializer(StrictSerializer):
         "default: a fresh seed at every start, recorded on the runs.",
     )
     description = serializers.CharField(allow_blank=True, default="", max_length=5000)
+    description_generated = serializers.BooleanField(
+        default=False,
+        help_text="True: generate the description from this design (the text given, e.g. a "
+        "preset's, is replaced). A blank description is generated too; any other text is "
+        "kept verbatim.",
+    )
     preset = serializers.CharField(allow_blank=True, default="", max_length=64)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

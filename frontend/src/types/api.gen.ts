@@ -1634,6 +1634,11 @@ export interface components {
             order_seed?: number | null;
             /** @default  */
             description: string;
+            /**
+             * @description True: generate the description from this design (the text given, e.g. a preset's, is replaced). A blank description is generated too; any other text is kept verbatim.
+             * @default false
+             */
+            description_generated: boolean;
             /** @default  */
             preset: string;
         };
@@ -1741,6 +1746,7 @@ export interface components {
             readonly repeats: number;
             readonly order_seed: number | null;
             readonly description: string;
+            readonly description_generated: boolean;
             readonly preset: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -1922,6 +1928,11 @@ export interface components {
             order_seed?: number | null;
             /** @default  */
             description: string;
+            /**
+             * @description True: generate the description from this design (the text given, e.g. a preset's, is replaced). A blank description is generated too; any other text is kept verbatim.
+             * @default false
+             */
+            description_generated: boolean;
             /** @default  */
             preset: string;
         };

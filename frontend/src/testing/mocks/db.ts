@@ -126,6 +126,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   repeats: 1,
   order_seed: null,
   description: '',
+  description_generated: false,
   preset: '',
 });
 
