@@ -2802,6 +2802,8 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Why a queued run has not started, in words (e.g. which device is busy with which run); null unless queued. The run page has the details. */
+            readonly waiting_for: string | null;
         };
         RunComparison: {
             runs: components["schemas"]["ComparedRun"][];

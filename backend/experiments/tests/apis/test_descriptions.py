@@ -79,10 +79,13 @@ def test_blank_description_is_generated_with_axes_as_axes_not_as_fixed_values(
     )
     text = experiment.description
     assert experiment.description_generated is True
-    assert "QoS 1" in text and "50 messages" in text and "66 B" in text
+    assert "QoS 1" in text
+    assert "50 messages" in text
+    assert "66 B" in text
     # security varies: named once, with the axis, not as a fixed "No security".
     fixed_part, _, axis_part = text.partition("Varies")
-    assert "AES-128-CBC" in axis_part and "AES-128-CBC" not in fixed_part
+    assert "AES-128-CBC" in axis_part
+    assert "AES-128-CBC" not in fixed_part
     assert "Every combination 2 times." in text
 
 

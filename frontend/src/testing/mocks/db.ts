@@ -178,6 +178,7 @@ export const runBriefFixture = (overrides: Partial<RunBrief> = {}): RunBrief => 
   created_at: '2025-01-02T10:00:00Z',
   started_at: null,
   finished_at: null,
+  waiting_for: null,
   ...overrides,
 });
 

@@ -21,7 +21,7 @@ const arrangeSweep = () => {
       id: EXPERIMENT_ID,
       name: 'QoS sweep',
       axes: [{ name: 'QoS', values: [{ qos: 0 }, { qos: 1 }, { qos: 2 }] }],
-      runs: runs.map((run) => runBriefFixture({ ...run })),
+      runs: runs.map((run) => runBriefFixture({ ...run, waiting_for: run.waiting_for?.message ?? null })),
     }),
   );
 };
