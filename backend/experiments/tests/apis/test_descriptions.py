@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from rest_framework.test import APIClient
 
 from core.testing.factories import DeviceFactory
 from experiments.models import Experiment
@@ -19,7 +22,7 @@ CIPHER_BENCH = {
 }
 
 
-def _create(client, personas, **fields):
+def _create(client: APIClient, personas: Any, **fields: Any) -> tuple[dict[str, Any], Experiment]:
     device = DeviceFactory.create(workspace=personas.workspace)
     response = client.post(
         "/api/experiments/",
