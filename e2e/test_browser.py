@@ -62,7 +62,8 @@ def sign_in(page: Page, product: Product) -> None:
     page.get_by_label("Username").fill(product.username)
     page.get_by_label("Password").fill(product.password)
     page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="Experiments")).to_be_visible()
+    # The landing page (issue #21): devices' status and recent runs, or the first-run guide.
+    expect(page.get_by_role("heading", name="Home", exact=True)).to_be_visible()
 
 
 def watch_progress(page: Page) -> set[int]:

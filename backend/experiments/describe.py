@@ -65,3 +65,54 @@ def describe(parameter: str, value: Any, names: Mapping[str, str] | None = None)
 
 def describe_plain(parameter: str, value: Any) -> str:
     return describe(parameter, value)
+
+
+# The fixed parameters a generated description names, per kind, in reading order. The rest
+# (addressing, transport details) is on the experiment's page; a description stays short.
+_DESCRIBED: dict[str, tuple[str, ...]] = {
+    models.ExperimentKind.MESSAGING: (
+        "protocol",
+        "qos",
+        "security",
+        "payload_size",
+        "message_count",
+        "interval_ms",
+        "measurement",
+    ),
+    models.ExperimentKind.CIPHER_BENCH: ("mechanisms", "data_sizes", "repetitions"),
+    models.ExperimentKind.THROUGHPUT: ("mechanisms", "data_sizes", "repetitions", "window_ms"),
+}
+_KIND_LABELS = dict(models.ExperimentKind.choices)
+# Every field describe_design reads from a design's fixed parameters.
+DESCRIBED_FIELDS = ("kind", *dict.fromkeys(p for ps in _DESCRIBED.values() for p in ps))
+
+
+def describe_design(design: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
+    """A description generated from a design (its kind, fixed parameters, axes and repeats),
+    regenerated whenever the design changes so that it never tells another design's story
+    (issue #21: a preset's "100 repetitions … 1 GiB" on a 3-repetition 1 MiB design).
+
+    A parameter that an axis varies is named with the axis, not among the fixed values."""
+    kind = str(design.get("kind", models.ExperimentKind.MESSAGING))
+    axes: list[Mapping[str, Any]] = list(design.get("axes") or [])
+    varied = {p for axis in axes for value in axis.get("values", []) for p in value}
+    fixed = [
+        describe(p, design[p], names)
+        for p in _DESCRIBED.get(kind, ())
+        if p in design and p not in varied and not (p == "qos" and _no_qos(design))
+    ]
+    sentences = [f"{_KIND_LABELS.get(kind, kind)}: {', '.join(fixed)}." if fixed else ""]
+    for axis in axes:
+        cells = [
+            "; ".join(describe(p, v, names) for p, v in value.items()) for value in axis["values"]
+        ]
+        sentences.append(f"Varies {axis.get('name', '')}: {' / '.join(cells)}.")
+    repeats = int(design.get("repeats") or 1)
+    if repeats > 1:
+        sentences.append(f"Every combination {repeats} times.")
+    return " ".join(s for s in sentences if s)
+
+
+def _no_qos(design: Mapping[str, Any]) -> bool:
+    # CoAP has no QoS; naming one would describe a setting the run ignores.
+    return design.get("protocol") == models.Protocol.COAP

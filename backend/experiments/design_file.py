@@ -422,7 +422,9 @@ def from_experiment(experiment: Experiment) -> dict[str, Any]:
         "format": FORMAT,
         "name": experiment.name,
         "kind": experiment.kind,
-        "description": experiment.description,
+        # A generated description is left out: importing the file generates it again, from
+        # the design as it then is (and edited).
+        "description": "" if experiment.description_generated else experiment.description,
         "parameters": parameters,
         "axes": axes,
         "exclusions": exclusions,

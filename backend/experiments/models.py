@@ -204,6 +204,9 @@ class Experiment(models.Model):
     # on the runs it ordered (Run.order_seed).
     order_seed = models.PositiveIntegerField(null=True, blank=True)
     description = models.TextField(blank=True, default="")
+    # True: ``description`` was generated from the design (experiments.describe.describe_design)
+    # and is regenerated with it; False: the user typed it, and it is kept verbatim.
+    description_generated = models.BooleanField(default=False)
     # The preset (fixtures/presets/<slug>.yaml) the design started from, if any.
     preset = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from iotsecbench_contract.limits import (
     MAX_BENCH_DATA_BYTES,
     MAX_BENCH_REPETITIONS,
@@ -50,6 +50,7 @@ from experiments.models import (
     Measurement,
     MqttVersion,
     Protocol,
+    Run,
     RunStatus,
     SrupSignature,
     TopicIdType,
@@ -62,6 +63,7 @@ from experiments.selectors import (
     experiment_get,
     experiment_search,
     run_get,
+    run_waiting_for,
 )
 from experiments.services.designs import experiment_create
 from experiments.services.scheduling import run_start
@@ -89,6 +91,18 @@ class RunBriefSerializer(serializers.Serializer[object]):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    waiting_for = serializers.SerializerMethodField(
+        help_text="Why a queued run has not started, in words (e.g. which device is busy "
+        "with which run); null unless queued. The run page has the details."
+    )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_waiting_for(self, run: Run) -> str | None:
+        # Only queued runs pay for the look-up (a few queries each); a list holds few of them.
+        if run.status != RunStatus.QUEUED:
+            return None
+        waiting = run_waiting_for(run=run)
+        return None if waiting is None else str(waiting["message"])
 
 
 @extend_schema_serializer(component_name="Experiment")
@@ -122,6 +136,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "repeats",
             "order_seed",
             "description",
+            "description_generated",
             "preset",
             "created_at",
             "runs",
@@ -289,6 +304,12 @@ class ExperimentInputSerializer(StrictSerializer):
         "default: a fresh seed at every start, recorded on the runs.",
     )
     description = serializers.CharField(allow_blank=True, default="", max_length=5000)
+    description_generated = serializers.BooleanField(
+        default=False,
+        help_text="True: generate the description from this design (the text given, e.g. a "
+        "preset's, is replaced). A blank description is generated too; any other text is "
+        "kept verbatim.",
+    )
     preset = serializers.CharField(allow_blank=True, default="", max_length=64)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 
 from accounts.models import Workspace
 from devices.models import Device
+from experiments.describe import DESCRIBED_FIELDS, describe_design
 from experiments.errors import (
     DesignOutOfLimits,
     DeviceNotInWorkspace,
@@ -132,10 +133,15 @@ def experiment_create(
     repeats: int = 1,
     order_seed: int | None = None,
     description: str = "",
+    description_generated: bool = False,
     preset: str = "",
 ) -> Experiment:
     """Create a design. ``axes`` and ``exclusions`` are already checked and canonical
-    (experiments.matrix.build, as the API's serializer does)."""
+    (experiments.matrix.build, as the API's serializer does).
+
+    ``description_generated`` (or a blank ``description``): the description is generated
+    from this design, whatever text came with it (e.g. a preset's, written for the preset's
+    design); otherwise the given text is kept verbatim."""
     axis_devices = {
         str(i) for axis in axes for value in axis["values"] for i in value.get("device_ids", ())
     }
@@ -191,10 +197,28 @@ def experiment_create(
             TLS_NOT_CONFIGURED_MESSAGE,
             extra={"fields": {"transport": [TLS_NOT_CONFIGURED_MESSAGE]}},
         )
+    if description_generated or not description.strip():
+        experiment.description = _generated_description(experiment, devices_found)
+        experiment.description_generated = True
     experiment.full_clean()
     experiment.save()
     experiment.devices.set(devices)
     return experiment
+
+
+def _generated_description(experiment: Experiment, devices: Iterable[Device]) -> str:
+    names = {str(d.pk): d.name for d in devices}
+    profile_ids = {
+        str(value["network_profile"])
+        for axis in experiment.axes
+        for value in axis["values"]
+        if value.get("network_profile")
+    }
+    names |= {str(p.pk): p.name for p in NetworkProfile.objects.filter(pk__in=profile_ids)}
+    design = {field: getattr(experiment, field) for field in DESCRIBED_FIELDS}
+    return describe_design(
+        {**design, "axes": experiment.axes, "repeats": experiment.repeats}, names
+    )
 
 
 def _experiment_spec(experiment: Experiment) -> dict[str, Any]:

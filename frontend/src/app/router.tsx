@@ -40,7 +40,8 @@ export const createAppRoutes = (): RouteObject[] => [
     path: '/',
     lazy: load(() => import('./routes/app/root')),
     children: [
-      { index: true, lazy: load(() => import('./routes/app/experiments')) },
+      { index: true, lazy: load(() => import('./routes/app/home')) },
+      { path: paths.experiments.path, lazy: load(() => import('./routes/app/experiments')) },
       { path: paths.newExperiment.path, lazy: load(() => import('./routes/app/experiment-new')) },
       { path: paths.experiment.path, lazy: load(() => import('./routes/app/experiment')) },
       { path: paths.experimentResults.path, lazy: load(() => import('./routes/app/experiment-results')) },

@@ -5,7 +5,9 @@ export const paths = {
     getHref: (redirectTo?: string | null) =>
       redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login',
   },
-  experiments: { path: '/', getHref: () => '/' },
+  /** The landing page after sign-in: devices' status, recent runs, the first-run guide. */
+  home: { path: '/', getHref: () => '/' },
+  experiments: { path: '/experiments', getHref: () => '/experiments' },
   /** The design form; `from` clones an experiment, `preset` starts from a paper's design. */
   newExperiment: {
     path: '/experiments/new',

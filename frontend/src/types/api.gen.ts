@@ -1659,6 +1659,11 @@ export interface components {
             order_seed?: number | null;
             /** @default  */
             description: string;
+            /**
+             * @description True: generate the description from this design (the text given, e.g. a preset's, is replaced). A blank description is generated too; any other text is kept verbatim.
+             * @default false
+             */
+            description_generated: boolean;
             /** @default  */
             preset: string;
         };
@@ -1776,6 +1781,7 @@ export interface components {
             readonly repeats: number;
             readonly order_seed: number | null;
             readonly description: string;
+            readonly description_generated: boolean;
             readonly preset: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -1965,6 +1971,11 @@ export interface components {
             order_seed?: number | null;
             /** @default  */
             description: string;
+            /**
+             * @description True: generate the description from this design (the text given, e.g. a preset's, is replaced). A blank description is generated too; any other text is kept verbatim.
+             * @default false
+             */
+            description_generated: boolean;
             /** @default  */
             preset: string;
         };
@@ -2863,6 +2874,8 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Why a queued run has not started, in words (e.g. which device is busy with which run); null unless queued. The run page has the details. */
+            readonly waiting_for: string | null;
         };
         RunComparison: {
             runs: components["schemas"]["ComparedRun"][];

@@ -103,3 +103,27 @@ def test_a_started_run_waits_for_nothing(personas, quiet):
     body = client_for(personas.owner).get(f"/api/runs/{run.pk}/").json()
 
     assert (body["status"], body["waiting_for"]) == ("preparing", None)
+
+
+def test_experiments_list_says_what_a_queued_run_waits_for_and_nothing_for_a_started_one(
+    personas, quiet
+):
+    shared = DeviceFactory.create(workspace=personas.workspace, name="pi-shared")
+    first = ExperimentFactory.create(
+        workspace=personas.workspace, name="Busy one", devices=[shared]
+    )
+    second = ExperimentFactory.create(
+        workspace=personas.workspace, name="Waiting one", devices=[shared]
+    )
+    busy = experiment_start(experiment=first)[0]
+    waiting = experiment_start(experiment=second)[0]
+    runs_schedule()
+
+    response = client_for(personas.teammate).get("/api/experiments/")
+
+    assert response.status_code == 200
+    runs = {r["id"]: r for e in response.json() for r in e["runs"]}
+    assert runs[str(waiting.pk)]["waiting_for"] == (
+        "Waits for pi-shared (busy with run 1 of “Busy one”)."
+    )
+    assert runs[str(busy.pk)]["waiting_for"] is None

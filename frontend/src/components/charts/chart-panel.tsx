@@ -4,6 +4,8 @@ import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { errorMessage } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
 
+import { ChartTitleProvider } from './chart-title';
+
 const ChartError = ({ error, resetErrorBoundary }: FallbackProps) => (
   <div role="alert" className="alert alert-error">
     The chart could not be drawn: {errorMessage(error)}{' '}
@@ -30,7 +32,9 @@ export const ChartPanel = ({ label, controls, children }: ChartPanelProps) => (
     <h2 className="panel-title">{label}</h2>
     {controls ? <div className="chart-controls">{controls}</div> : null}
     <ErrorBoundary FallbackComponent={ChartError}>
-      <Suspense fallback={<Loading label="Loading chart…" />}>{children}</Suspense>
+      <ChartTitleProvider title={label}>
+        <Suspense fallback={<Loading label="Loading chart…" />}>{children}</Suspense>
+      </ChartTitleProvider>
     </ErrorBoundary>
   </section>
 );

@@ -4,6 +4,7 @@ import {
   GROUP_COLOURS,
   groupStyles,
   hasCategoryValues,
+  logAxisTicks,
   toCategoryLineFigure,
   toGroupedBarFigure,
   toStackedBarFigure,
@@ -141,5 +142,20 @@ describe('groupStyles', () => {
   it('should reuse colours once every one is taken', () => {
     const series = Array.from({ length: GROUP_COLOURS.length + 1 }, (_, i) => ({ name: `s${i}`, values: [], group: `g${i}` }));
     expect(groupStyles(series).at(-1)).toEqual({ color: GROUP_COLOURS[0], dash: 'solid' });
+  });
+});
+
+describe('logAxisTicks', () => {
+  it('should tick 1-2-5 over two decades and only the decades over more', () => {
+    expect(logAxisTicks([3, 40, null, 250])).toMatchObject({ dtick: 'D2', exponentformat: 'none' });
+    expect(logAxisTicks([0.002, 15, 90_000])).toMatchObject({ dtick: 1, exponentformat: 'none' });
+  });
+
+  it('should give a log-scale line chart those ticks', () => {
+    const figure = toCategoryLineFigure(
+      { categories: ['1 KiB', '1 GiB'], series: [{ name: 'AES', values: [0.01, 5000] }] },
+      { categoryLabel: 'Size', valueLabel: 'MB/s', logScale: true },
+    );
+    expect(figure.layout.yaxis).toMatchObject({ type: 'log', dtick: 1 });
   });
 });

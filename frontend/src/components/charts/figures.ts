@@ -1,5 +1,7 @@
 import type { Data, Layout } from 'plotly.js-dist-min';
 
+import { colourOf, PALETTE } from './colours';
+
 /**
  * Pure functions from chart data to a Plotly figure. Features hand in series of numbers;
  * only this folder knows Plotly's trace and layout vocabulary.
@@ -35,6 +37,11 @@ export type CategorySeries = {
    * differ by line style. Lines only; without it every series gets its own colour.
    */
   group?: string;
+  /**
+   * A size part's or mechanism's stable key ("payload", "aes-128-cbc"): the series gets that
+   * key's one colour in every chart (./colours). Without it, colours go by position.
+   */
+  colourKey?: string;
 };
 
 export type CategoryChartData = { categories: readonly string[]; series: readonly CategorySeries[] };
@@ -52,9 +59,31 @@ export type CategoryChartOptions = {
 export const hasCategoryValues = (data: CategoryChartData): boolean =>
   data.series.some((s) => s.values.some((value) => value !== null && Number.isFinite(value)));
 
+// Beyond this many decades, 1-2-5 ticks crowd: label the decades only.
+const MAX_DECADES_FOR_1_2_5_TICKS = 2;
+
+/**
+ * Ticks of a logarithmic value axis that stay readable: 1, 2, 5, 10, 20, 50… over a short
+ * range, one tick per decade (10, 100, 1,000…) over a longer one, never Plotly's crowded
+ * 2-3-4-…-9 labels or SI suffixes ("100µ" reads as microseconds on a time axis).
+ */
+export const logAxisTicks = (values: readonly (number | null)[]) => {
+  const positive = values.filter((v): v is number => v !== null && Number.isFinite(v) && v > 0);
+  const decades =
+    positive.length > 0 ? Math.log10(Math.max(...positive)) - Math.log10(Math.min(...positive)) : 0;
+  return {
+    dtick: decades > MAX_DECADES_FOR_1_2_5_TICKS ? 1 : 'D2',
+    exponentformat: 'none' as const,
+    separatethousands: true,
+  };
+};
+
 // Category labels can be long ("RSA-2048 PKCS#1 v1.5 (SHA-256)"): slant them and let Plotly
 // grow the bottom margin; the legend goes on top, out of their way.
-const categoryLayout = ({ categoryLabel, valueLabel, logScale = false, title }: CategoryChartOptions) => ({
+const categoryLayout = (
+  { categoryLabel, valueLabel, logScale = false, title }: CategoryChartOptions,
+  data?: CategoryChartData,
+) => ({
   ...baseLayout(),
   ...(title ? { title: { text: title, font: { size: 14 } } } : {}),
   margin: { l: 70, r: 20, t: title ? 80 : 30, b: 40 },
@@ -72,15 +101,12 @@ const categoryLayout = ({ categoryLabel, valueLabel, logScale = false, title }: 
     // Plain numbers: SI ticks such as "100µ" read as microseconds on a time or MB/s axis.
     exponentformat: 'none' as const,
     separatethousands: true,
+    ...(logScale && data ? logAxisTicks(data.series.flatMap((s) => s.values)) : {}),
   },
 });
 
-// Plotly's "Dark24": enough distinct colours for a benchmark's mechanisms before any repeats.
-export const GROUP_COLOURS = [
-  '#2E91E5', '#E15F99', '#1CA71C', '#FB0D0D', '#DA16FF', '#222A2A', '#B68100', '#750D86',
-  '#EB663B', '#511CFB', '#00A08B', '#FB00D1', '#FC0080', '#B2828D', '#6C7C32', '#778AAE',
-  '#862A16', '#A777F1', '#620042', '#1616A7', '#DA60CA', '#6C4516', '#0D2A63', '#AF0038',
-] as const;
+// Colours by position, for series without a key (./colours has the keyed ones).
+export const GROUP_COLOURS = PALETTE;
 // First series of a group solid, the next ones dotted, dashed, ...
 const GROUP_DASHES = ['solid', 'dot', 'dash', 'dashdot', 'longdash'] as const;
 
@@ -90,14 +116,14 @@ type GroupStyle = { color: string; dash: (typeof GROUP_DASHES)[number] };
 export const groupStyles = (series: readonly CategorySeries[]): (GroupStyle | null)[] => {
   const groupIndex = new Map<string, number>();
   const seen = new Map<string, number>();
-  return series.map(({ group }) => {
-    if (group === undefined) return null;
+  return series.map(({ group, colourKey }) => {
+    if (group === undefined) return colourKey === undefined ? null : { color: colourOf(colourKey), dash: 'solid' };
     const index = groupIndex.get(group) ?? groupIndex.size;
     groupIndex.set(group, index);
     const member = seen.get(group) ?? 0;
     seen.set(group, member + 1);
     return {
-      color: GROUP_COLOURS[index % GROUP_COLOURS.length] ?? GROUP_COLOURS[0],
+      color: colourKey === undefined ? (GROUP_COLOURS[index % GROUP_COLOURS.length] ?? GROUP_COLOURS[0]) : colourOf(colourKey),
       dash: GROUP_DASHES[member % GROUP_DASHES.length] ?? 'solid',
     };
   });
@@ -109,6 +135,7 @@ const barTraces = (data: CategoryChartData, { errorBars }: { errorBars: boolean 
     name: s.name,
     x: [...data.categories],
     y: [...s.values],
+    ...(s.colourKey === undefined ? {} : { marker: { color: colourOf(s.colourKey) } }),
     ...(errorBars && s.errors
       ? {
           error_y: {
@@ -124,7 +151,7 @@ const barTraces = (data: CategoryChartData, { errorBars }: { errorBars: boolean 
 /** Side-by-side bars per category, one colour per series, with ± error bars when given. */
 export const toGroupedBarFigure = (data: CategoryChartData, options: CategoryChartOptions): Figure => ({
   data: barTraces(data, { errorBars: true }),
-  layout: { ...categoryLayout(options), barmode: 'group' },
+  layout: { ...categoryLayout(options, data), barmode: 'group' },
 });
 
 /**
@@ -154,6 +181,6 @@ export const toCategoryLineFigure = (data: CategoryChartData, options: CategoryC
         ...(style ? { line: { color: style.color, dash: style.dash }, marker: { color: style.color } } : {}),
       };
     }),
-    layout: categoryLayout(options),
+    layout: categoryLayout(options, data),
   };
 };

@@ -10,3 +10,4 @@ export { LineChart } from './line-chart';
 export { StackedBarChart } from './stacked-bar-chart';
 export { ViolinChart } from './violin-chart';
 export type { EnvelopeData, ShadedWindow, XySeries } from './xy-figures';
+export { ChartSubject } from './chart-title';

@@ -3,6 +3,8 @@ import type { Config, ModeBarButton, PlotlyHTMLElement } from 'plotly.js-dist-mi
 import { ErrorBoundary } from 'react-error-boundary';
 import { describe, expect, it, vi } from 'vitest';
 
+import { ChartPanel } from './chart-panel';
+import { ChartSubject } from './chart-title';
 import PlotlyFigure, { IMAGE_FILENAME } from './plotly-figure';
 
 // Plotly cannot draw in jsdom: record what the wrapper hands it instead.
@@ -14,10 +16,26 @@ const plotly = vi.hoisted(() => ({
 }));
 vi.mock('plotly.js-dist-min', () => ({ default: plotly }));
 
+const drawnLayout = (): { title?: { text?: string } } => {
+  const call = plotly.react.mock.calls.at(-1);
+  if (!call) throw new Error('Plotly.react was not called');
+  return call[2] as { title?: { text?: string } };
+};
+
 const drawnConfig = (): Partial<Config> => {
   const call = plotly.react.mock.calls.at(-1);
   if (!call) throw new Error('Plotly.react was not called');
   return call[3] as Partial<Config>;
+};
+
+/** Clicks the figure's SVG button and checks the file name Plotly is asked to save under. */
+const expectSvgSavedAs = (config: Partial<Config>, filename: string) => {
+  const svgButton = (config.modeBarButtonsToAdd ?? []).find(
+    (button): button is ModeBarButton => typeof button !== 'string' && button.name === 'downloadSvg',
+  );
+  const graph = document.createElement('div') as unknown as PlotlyHTMLElement;
+  svgButton?.click(graph, new MouseEvent('click'));
+  expect(plotly.downloadImage).toHaveBeenLastCalledWith(graph, { format: 'svg', filename });
 };
 
 describe('PlotlyFigure', () => {
@@ -58,12 +76,23 @@ describe('PlotlyFigure', () => {
     expect(config.toImageButtonOptions).toMatchObject({ format: 'png', filename });
     expect(config.displaylogo).toBe(false);
     expect(config.showSendToCloud ?? false).toBe(false);
-    const svgButton = (config.modeBarButtonsToAdd ?? []).find(
-      (button): button is ModeBarButton => typeof button !== 'string' && button.name === 'downloadSvg',
-    );
-    const graph = document.createElement('div') as unknown as PlotlyHTMLElement;
-    svgButton?.click(graph, new MouseEvent('click'));
-    expect(plotly.downloadImage).toHaveBeenLastCalledWith(graph, { format: 'svg', filename });
+    expectSvgSavedAs(config, filename);
     expect(filename).not.toBe(IMAGE_FILENAME);
+  });
+
+  it("should put the chart's title and the run's label in a download's image and file name", () => {
+    render(
+      <ChartSubject subject="MQTT QoS 1 · AES-128-CBC">
+        <ChartPanel label="Round-trip time histogram">
+          <PlotlyFigure data={[{ type: 'bar', x: [1], y: [2] }]} layout={{}} />
+        </ChartPanel>
+      </ChartSubject>,
+    );
+
+    expect(drawnLayout().title?.text).toBe('Round-trip time histogram — MQTT QoS 1 · AES-128-CBC');
+    const config = drawnConfig();
+    const filename = 'mqtt-qos-1-aes-128-cbc-round-trip-time-histogram';
+    expect(config.toImageButtonOptions).toMatchObject({ format: 'png', filename });
+    expectSvgSavedAs(config, filename);
   });
 });

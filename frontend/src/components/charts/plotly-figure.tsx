@@ -2,6 +2,7 @@ import Plotly, { type Config, type ModeBarButton } from 'plotly.js-dist-min';
 import { useEffect, useMemo, useRef } from 'react';
 import { useErrorBoundary } from 'react-error-boundary';
 
+import { chartFilename, chartHeading, useChartTitle } from './chart-title';
 import type { Figure } from './figures';
 
 /**
@@ -10,26 +11,16 @@ import type { Figure } from './figures';
  * (the seam) because Plotly cannot render in jsdom.
  */
 
-/** Downloads are named after the app; the browser adds " (1)" etc. to repeats. */
+/** Downloads of a chart without a title are named after the app; the browser adds " (1)" etc. to repeats. */
 export const IMAGE_FILENAME = 'iotsecbench-chart';
-
-/** A file name for a figure's downloads: its name in lower-case words joined by dashes. */
-export const imageFilename = (name?: string): string => {
-  const slug = (name ?? '')
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120)
-    .replace(/-+$/, '');
-  return slug || IMAGE_FILENAME;
-};
+// Room above the plot for the title that a download carries.
+const TITLE_MARGIN_PX = 50;
 
 /**
  * Plotly's built-in "Download plot as a PNG" button covers one format; this second button
  * saves the same figure as SVG, the vector format a paper wants.
  */
-export const svgDownloadButton = (filename: string = IMAGE_FILENAME): ModeBarButton => ({
+export const svgDownloadButton = (filename: string): ModeBarButton => ({
   name: 'downloadSvg',
   title: 'Download plot as SVG',
   icon: Plotly.Icons.disk,
@@ -38,23 +29,21 @@ export const svgDownloadButton = (filename: string = IMAGE_FILENAME): ModeBarBut
   },
 });
 
-export const SVG_DOWNLOAD_BUTTON: ModeBarButton = svgDownloadButton();
-
 /**
- * The one config of every chart: PNG (built-in button) and SVG (ours) downloads, named after
- * the figure when it has a name, and nothing that sends the data to Plotly's cloud: no logo
- * link, and plotly.js 4 adds its cloud button ("sendDataToCloud") only when
- * `showSendToCloud` is set, which this config never does. The figure's title is part of its
- * layout, so the images carry it.
+ * The one config of every chart: PNG (built-in button) and SVG (ours) downloads named after
+ * the chart, and nothing that sends the data to Plotly's cloud (unpublished results must not
+ * leave the platform, issue #21): no logo link, and plotly.js 4's cloud-upload button
+ * (`sendChartToCloud`, shown when `showSendToCloud` is set) both turned off and removed, in
+ * case a later version turns it on by default. No `plotlyServerURL`: nowhere to upload to.
  */
 export const plotConfig = (filename: string = IMAGE_FILENAME): Partial<Config> => ({
   responsive: true,
   displaylogo: false,
+  showSendToCloud: false,
+  modeBarButtonsToRemove: ['sendChartToCloud'],
   toImageButtonOptions: { format: 'png', filename, scale: 2 },
-  modeBarButtonsToAdd: [filename === IMAGE_FILENAME ? SVG_DOWNLOAD_BUTTON : svgDownloadButton(filename)],
+  modeBarButtonsToAdd: [svgDownloadButton(filename)],
 });
-
-export const PLOT_CONFIG: Partial<Config> = plotConfig();
 
 export type PlotlyFigureProps = Figure & {
   /** What the PNG and SVG downloads are named after (e.g. the figure's title). */
@@ -66,6 +55,24 @@ export type PlotlyFigureProps = Figure & {
 export default function PlotlyFigure({ data, layout, onRelayout, imageName }: PlotlyFigureProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { showBoundary } = useErrorBoundary();
+  const chartTitle = useChartTitle();
+  const heading = chartHeading(chartTitle);
+  // A figure named by its caller (imageName) is saved under that name, else under its panel's.
+  const filename = chartFilename(imageName ? { title: imageName } : chartTitle, IMAGE_FILENAME);
+  const config = useMemo(() => plotConfig(filename), [filename]);
+  // The chart's title and subject in the figure itself, so a PNG or SVG download carries them;
+  // a figure that has its own title keeps it.
+  const titled = useMemo(
+    () =>
+      heading === '' || layout.title
+        ? layout
+        : {
+            ...layout,
+            title: { text: heading, font: { size: 13 }, x: 0, xanchor: 'left' as const },
+            margin: { ...layout.margin, t: Math.max(layout.margin?.t ?? 0, TITLE_MARGIN_PX) },
+          },
+    [layout, heading],
+  );
   // The listener calls whatever callback is current, so it need not follow prop changes.
   const onRelayoutRef = useRef(onRelayout);
 
@@ -73,14 +80,12 @@ export default function PlotlyFigure({ data, layout, onRelayout, imageName }: Pl
     onRelayoutRef.current = onRelayout;
   }, [onRelayout]);
 
-  const config = useMemo(() => plotConfig(imageFilename(imageName)), [imageName]);
-
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
     // Plotly.react diffs against what is already drawn, so refetches are cheap.
     // Its failures are async: hand them to the panel's ErrorBoundary explicitly.
-    Plotly.react(container, data, layout, config)
+    Plotly.react(container, data, titled, config)
       .then((graph) => {
         // Re-attached after every draw, replacing the last one: Plotly.purge (an unmount, or
         // StrictMode's mount-unmount-mount) drops the graph's emitter, and a later draw makes
@@ -90,7 +95,7 @@ export default function PlotlyFigure({ data, layout, onRelayout, imageName }: Pl
         graph.on('plotly_relayout', (event) => onRelayoutRef.current?.(event as Record<string, unknown>));
       })
       .catch(showBoundary);
-  }, [data, layout, config, showBoundary]);
+  }, [data, titled, config, showBoundary]);
 
   useEffect(() => {
     const container = containerRef.current;

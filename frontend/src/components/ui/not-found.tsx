@@ -18,7 +18,7 @@ export const NotFound = () => {
         to another workspace.
       </p>
       <p className="actions">
-        <Link to="/" className="button button-primary">
+        <Link to="/experiments" className="button button-primary">
           Go to the experiments
         </Link>
         <button type="button" className="button" onClick={() => void navigate(-1)}>

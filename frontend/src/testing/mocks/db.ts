@@ -130,6 +130,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   repeats: 1,
   order_seed: null,
   description: '',
+  description_generated: false,
   preset: '',
 });
 
@@ -183,6 +184,7 @@ export const runBriefFixture = (overrides: Partial<RunBrief> = {}): RunBrief => 
   created_at: '2025-01-02T10:00:00Z',
   started_at: null,
   finished_at: null,
+  waiting_for: null,
   ...overrides,
 });
 

@@ -281,6 +281,7 @@ const briefOf = (run: Run): Experiment['runs'][number] => ({
   created_at: run.created_at,
   started_at: run.started_at,
   finished_at: run.finished_at,
+  waiting_for: run.waiting_for?.message ?? null,
 });
 
 const FINISHED: readonly Run['status'][] = ['done', 'failed', 'cancelled'];

@@ -35,7 +35,7 @@ describe('Invitation page', () => {
     await user.click(screen.getByRole('button', { name: 'Create account and join' }));
 
     await screen.findByRole('heading', { name: 'Experiments' });
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.pathname).toBe('/experiments');
     expect(accepted).toEqual([{ token: 'tok123', username: 'newcomer', password: 'a long enough passphrase' }]);
   });
 
@@ -51,7 +51,7 @@ describe('Invitation page', () => {
     await user.click(await screen.findByRole('button', { name: 'Join Lab as alice' }));
 
     await screen.findByRole('heading', { name: 'Experiments' });
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.pathname).toBe('/experiments');
   });
 
   it('should say clearly when the link was already used', async () => {

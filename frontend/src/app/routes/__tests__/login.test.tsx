@@ -4,14 +4,14 @@ import { db, TEST_CSRF_TOKEN, TEST_PASSWORD } from '@/testing/mocks/db';
 import { renderApp, screen } from '@/testing/test-utils';
 
 describe('Login', () => {
-  it('should sign in and land on the experiments page', async () => {
+  it('should sign in and land on the home page', async () => {
     const { user, router } = renderApp('/login', { signedOut: true });
 
     await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), TEST_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
-    expect(await screen.findByRole('heading', { name: 'Experiments' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Home', level: 1 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(screen.getByText('alice')).toBeInTheDocument();
     // The login POST carried the token from GET /api/auth/csrf/.

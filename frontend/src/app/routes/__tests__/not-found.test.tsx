@@ -15,7 +15,7 @@ describe('Not-found page', () => {
 
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to the experiments' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Go to the experiments' })).toHaveAttribute('href', '/experiments');
     expect(screen.getByRole('button', { name: 'Go back' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });

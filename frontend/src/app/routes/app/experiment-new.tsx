@@ -54,7 +54,11 @@ const NewExperimentRoute = () => {
     const preset = presets.data?.find((p) => p.slug === presetSlug);
     if (preset) {
       const name = typeof preset.design.name === 'string' ? preset.design.name : preset.title;
-      return valuesFromDesign({ ...preset.design, preset: preset.slug }, { devices: devices.data, choices, name });
+      // The preset's words were written for the preset's design: generated again from the design as saved.
+      return valuesFromDesign(
+        { ...preset.design, preset: preset.slug, description_generated: true },
+        { devices: devices.data, choices, name },
+      );
     }
     return undefined;
   };

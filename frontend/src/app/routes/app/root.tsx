@@ -15,11 +15,14 @@ const AppLayout = ({ user }: { user: User }) => {
   return (
     <>
       <header className="app-header">
-        <Link to={paths.experiments.getHref()} className="brand">
+        <Link to={paths.home.getHref()} className="brand">
           IoTSecBench
         </Link>
         <nav aria-label="Main" className="main-nav">
-          <NavLink to={paths.experiments.getHref()} end>
+          <NavLink to={paths.home.getHref()} end>
+            Home
+          </NavLink>
+          <NavLink to={paths.experiments.getHref()}>
             Experiments
           </NavLink>
           <NavLink to={paths.compare.getHref()}>Compare</NavLink>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 
+import { ChartSubject } from '@/components/charts';
 import { Loading } from '@/components/ui/loading';
 import { LoadError } from '@/components/ui/not-found';
 import { paths } from '@/config/paths';
@@ -33,7 +34,8 @@ const RunRoute = () => {
   // Keep showing the last good data if one poll fails; the next poll may succeed.
   if (run.data) {
     return (
-      <>
+      // Every chart of the page downloads with the run's label in its image and file name.
+      <ChartSubject subject={[run.data.experiment.name, run.data.cell_label].filter(Boolean).join(' · ')}>
         <RunView
           run={run.data}
           mechanismLabels={mechanismLabels}
@@ -55,7 +57,7 @@ const RunRoute = () => {
           devices={runDevices}
           onUploaded={(trace) => void navigate(paths.powerTrace.getHref(trace.id))}
         />
-      </>
+      </ChartSubject>
     );
   }
   if (run.isError) return <LoadError error={run.error} />;

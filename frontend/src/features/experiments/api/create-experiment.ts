@@ -136,6 +136,9 @@ const matrixFields = {
   description: z
     .string()
     .max(DESCRIPTION_MAX_CHARS, { error: `Keep the description under ${DESCRIPTION_MAX_CHARS} characters.` }),
+  // True: the server generates the description from the design (a preset's text was written
+  // for the preset's design); false: the text is the user's own and kept verbatim.
+  description_generated: z.boolean(),
   // The slug of the preset the design started from ('' for none).
   preset: z.string(),
 };

@@ -103,6 +103,8 @@ export const valuesFromDesign = (
     kind,
     name,
     description: typeof design.description === 'string' ? design.description : '',
+    // A preset's words describe the preset's design; a generated clone's, its source's.
+    description_generated: design.description_generated === true,
     preset: typeof design.preset === 'string' ? design.preset : '',
     repeats: text(design.repeats) ?? base.repeats,
     device_ids: deviceIds ? [...deviceIds] : base.device_ids,

@@ -30,59 +30,78 @@ import {
 } from './labels';
 import { NO_NETWORK_PROFILE_LABEL } from './network-profile-options';
 
-const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
+/** The parameters an axis varies: their fixed values never apply, so they are not shown as fixed. */
+type Varied = ReadonlySet<string>;
+
+/** One fixed parameter's row, left out when an axis overrides it. */
+const Param = ({ name, label, varied, children }: { name: string; label: string; varied: Varied; children: ReactNode }) =>
+  varied.has(name) ? null : (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+
+type ParamsProps = { experiment: Experiment; catalogue?: Catalogue; varied: Varied };
+
+const MessagingParameters = ({ experiment, catalogue, varied }: ParamsProps) => (
   <>
-    <dt>Protocol</dt>
-    <dd>{PROTOCOL_LABELS[experiment.protocol]}</dd>
+    <Param name="protocol" label="Protocol" varied={varied}>
+      {PROTOCOL_LABELS[experiment.protocol]}
+    </Param>
     {experiment.protocol === 'coap' ? (
       <>
-        <dt>CoAP message type</dt>
-        <dd>{COAP_TYPE_LABELS[experiment.coap_type]}</dd>
-        <dt>CoAP method</dt>
-        <dd>{COAP_METHOD_LABELS[experiment.coap_method]}</dd>
+        <Param name="coap_type" label="CoAP message type" varied={varied}>
+          {COAP_TYPE_LABELS[experiment.coap_type]}
+        </Param>
+        <Param name="coap_method" label="CoAP method" varied={varied}>
+          {COAP_METHOD_LABELS[experiment.coap_method]}
+        </Param>
       </>
     ) : (
       <>
         {experiment.protocol === 'mqttsn' ? (
-          <>
-            <dt>Topic id type</dt>
-            <dd>{TOPIC_ID_TYPE_LABELS[experiment.topic_id_type]}</dd>
-          </>
+          <Param name="topic_id_type" label="Topic id type" varied={varied}>
+            {TOPIC_ID_TYPE_LABELS[experiment.topic_id_type]}
+          </Param>
         ) : (
-          <>
-            <dt>MQTT version</dt>
-            <dd>{MQTT_VERSION_LABELS[experiment.mqtt_version]}</dd>
-          </>
+          <Param name="mqtt_version" label="MQTT version" varied={varied}>
+            {MQTT_VERSION_LABELS[experiment.mqtt_version]}
+          </Param>
         )}
-        <dt>QoS</dt>
-        <dd>{qosLabel(experiment.qos)}</dd>
+        <Param name="qos" label="QoS" varied={varied}>
+          {qosLabel(experiment.qos)}
+        </Param>
       </>
     )}
-    <dt>Transport</dt>
-    <dd>{overUdp(experiment.protocol) ? 'UDP' : TRANSPORT_LABELS[experiment.transport]}</dd>
+    <Param name="transport" label="Transport" varied={varied}>
+      {overUdp(experiment.protocol) ? 'UDP' : TRANSPORT_LABELS[experiment.transport]}
+    </Param>
     {experiment.protocol === 'srup' ? (
-      <>
-        <dt>SRUP signature</dt>
-        <dd>{SRUP_SIGNATURE_LABELS[experiment.srup_signature]}</dd>
-      </>
+      <Param name="srup_signature" label="SRUP signature" varied={varied}>
+        {SRUP_SIGNATURE_LABELS[experiment.srup_signature]}
+      </Param>
     ) : (
-      <>
-        <dt>Payload security</dt>
-        <dd>{labelOf(catalogue?.mechanisms, experiment.security)}</dd>
-      </>
+      <Param name="security" label="Payload security" varied={varied}>
+        {labelOf(catalogue?.mechanisms, experiment.security)}
+      </Param>
     )}
-    <dt>Payload size (bytes)</dt>
-    <dd>{experiment.payload_size}</dd>
-    <dt>Messages per device</dt>
-    <dd>{experiment.message_count}</dd>
-    <dt>Interval between messages (ms)</dt>
-    <dd>{experiment.interval_ms}</dd>
-    <dt>Interval distribution</dt>
-    <dd>{INTERVAL_DISTRIBUTION_LABELS[experiment.interval_distribution]}</dd>
-    <dt>Measurement</dt>
-    <dd>{MEASUREMENT_LABELS[experiment.measurement]}</dd>
-    <dt>Network profile</dt>
-    <dd>
+    <Param name="payload_size" label="Payload size (bytes)" varied={varied}>
+      {experiment.payload_size}
+    </Param>
+    <Param name="message_count" label="Messages per device" varied={varied}>
+      {experiment.message_count}
+    </Param>
+    <Param name="interval_ms" label="Interval between messages (ms)" varied={varied}>
+      {experiment.interval_ms}
+    </Param>
+    <Param name="interval_distribution" label="Interval distribution" varied={varied}>
+      {INTERVAL_DISTRIBUTION_LABELS[experiment.interval_distribution]}
+    </Param>
+    <Param name="measurement" label="Measurement" varied={varied}>
+      {MEASUREMENT_LABELS[experiment.measurement]}
+    </Param>
+    <Param name="network_profile" label="Network profile" varied={varied}>
       {experiment.network_profile ? (
         <Link to={paths.networkProfile.getHref(experiment.network_profile)}>
           {experiment.network_profile_name ?? experiment.network_profile}
@@ -90,7 +109,7 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
       ) : (
         NO_NETWORK_PROFILE_LABEL
       )}
-    </dd>
+    </Param>
     <AddressingParameters experiment={experiment} />
   </>
 );
@@ -119,42 +138,37 @@ const AddressingParameters = ({ experiment }: { experiment: Experiment }) => {
     ));
 };
 
-const CipherBenchParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
+/** A cipher benchmark's or throughput test's mechanisms, sizes and library (both share them). */
+const BenchParameters = ({ experiment, catalogue, varied, sizesLabel }: ParamsProps & { sizesLabel: string }) => (
   <>
-    <dt>Mechanisms</dt>
-    <dd>{experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', ')}</dd>
-    <dt>Data sizes</dt>
-    <dd>{experiment.data_sizes.map(formatDataSize).join(', ')}</dd>
-    <dt>Repetitions</dt>
-    <dd>{experiment.repetitions}</dd>
-    <dt>Crypto library</dt>
-    <dd>{CRYPTO_LIBRARY_LABELS[experiment.crypto_library]}</dd>
+    <Param name="mechanisms" label="Mechanisms" varied={varied}>
+      {experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', ')}
+    </Param>
+    <Param name="data_sizes" label={sizesLabel} varied={varied}>
+      {experiment.data_sizes.map(formatDataSize).join(', ')}
+    </Param>
+    <Param name="repetitions" label="Repetitions" varied={varied}>
+      {experiment.repetitions}
+    </Param>
+    {experiment.kind === 'throughput' ? (
+      <Param name="window_ms" label="Window (ms)" varied={varied}>
+        {experiment.window_ms}
+      </Param>
+    ) : null}
+    <Param name="crypto_library" label="Crypto library" varied={varied}>
+      {CRYPTO_LIBRARY_LABELS[experiment.crypto_library]}
+    </Param>
   </>
 );
 
-const ThroughputParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => (
-  <>
-    <dt>Mechanisms</dt>
-    <dd>{experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', ')}</dd>
-    <dt>Payload sizes</dt>
-    <dd>{experiment.data_sizes.map(formatDataSize).join(', ')}</dd>
-    <dt>Repetitions</dt>
-    <dd>{experiment.repetitions}</dd>
-    <dt>Window (ms)</dt>
-    <dd>{experiment.window_ms}</dd>
-    <dt>Crypto library</dt>
-    <dd>{CRYPTO_LIBRARY_LABELS[experiment.crypto_library]}</dd>
-  </>
-);
-
-const KindParameters = ({ experiment, catalogue }: { experiment: Experiment; catalogue?: Catalogue }) => {
-  switch (experiment.kind) {
+const KindParameters = (props: ParamsProps) => {
+  switch (props.experiment.kind) {
     case 'messaging':
-      return <MessagingParameters experiment={experiment} catalogue={catalogue} />;
+      return <MessagingParameters {...props} />;
     case 'cipher_bench':
-      return <CipherBenchParameters experiment={experiment} catalogue={catalogue} />;
+      return <BenchParameters {...props} sizesLabel="Data sizes" />;
     case 'throughput':
-      return <ThroughputParameters experiment={experiment} catalogue={catalogue} />;
+      return <BenchParameters {...props} sizesLabel="Payload sizes" />;
   }
 };
 
@@ -167,7 +181,14 @@ const MatrixParameters = ({ experiment, names }: { experiment: Experiment; names
       {axes.map((axis) => (
         <Fragment key={axis.name}>
           <dt>Axis: {axis.name}</dt>
-          <dd>{axis.values.map((value) => describeCell(value, names)).join(', ')}</dd>
+          <dd>
+            <ul className="axis-values" aria-label={`Values of ${axis.name}`}>
+              {axis.values.map((value) => {
+                const words = describeCell(value, names);
+                return <li key={words}>{words}</li>;
+              })}
+            </ul>
+          </dd>
         </Fragment>
       ))}
       {exclusions.length > 0 ? (
@@ -236,7 +257,11 @@ export const ExperimentDetails = ({
         <dl className="params">
           <dt>Kind</dt>
           <dd>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</dd>
-          <KindParameters experiment={experiment} catalogue={catalogue} />
+          <KindParameters
+            experiment={experiment}
+            catalogue={catalogue}
+            varied={new Set(parseAxes(experiment.axes).flatMap((axis) => axis.values.flatMap(Object.keys)))}
+          />
           <MatrixParameters experiment={experiment} names={names} />
           <dt>Devices</dt>
           <dd>

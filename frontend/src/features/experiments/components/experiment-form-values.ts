@@ -31,7 +31,16 @@ type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 /** Every field of any kind of experiment. */
 export type FieldName = KeysOfUnion<CreateExperimentInput>;
 
-type CommonField = 'kind' | 'name' | 'device_ids' | 'axes' | 'exclusions' | 'repeats' | 'description' | 'preset';
+type CommonField =
+  | 'kind'
+  | 'name'
+  | 'device_ids'
+  | 'axes'
+  | 'exclusions'
+  | 'repeats'
+  | 'description'
+  | 'description_generated'
+  | 'preset';
 type InputOf<K extends ExperimentKind> = Extract<CreateExperimentInput, { kind: K }>;
 /** A kind's own fields as its inputs hold them: checked names for a list of names, else text as typed. */
 type DraftOf<I> = { [F in Exclude<keyof I, CommonField>]: I[F] extends readonly string[] ? string[] : string };
@@ -55,6 +64,11 @@ export type FormValues = {
   kind: ExperimentKind;
   name: string;
   description: string;
+  /**
+   * The description is the design's generated one (a preset's or a generated clone's) and is
+   * generated again from the design as saved; typing in it makes it the user's own text.
+   */
+  description_generated: boolean;
   /** The preset the design started from ('' for none). */
   preset: string;
   device_ids: string[];
@@ -95,6 +109,7 @@ const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonl
   exclusions: liveExclusions(axes, values.matrix[values.kind].exclusions),
   repeats: toNumber(values.repeats),
   description: values.description,
+  description_generated: values.description_generated,
   preset: values.preset,
   ...kindInput(values.kind, values, sizes),
 });
@@ -110,6 +125,7 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
   kind: EXPERIMENT_DEFAULTS.kind,
   name: '',
   description: '',
+  description_generated: false,
   preset: '',
   repeats: '1',
   matrix: {

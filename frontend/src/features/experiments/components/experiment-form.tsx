@@ -270,9 +270,14 @@ export const ExperimentForm = ({
         className="field-wide"
         value={values.description}
         maxLength={DESCRIPTION_MAX_CHARS}
+        hint={
+          values.description_generated || values.description.trim() === ''
+            ? 'Written from the design when you save (it follows your changes); type your own to keep it.'
+            : undefined
+        }
         onChange={(event) => {
           const { value } = event.target;
-          setValues((prev) => ({ ...prev, description: value }));
+          setValues((prev) => ({ ...prev, description: value, description_generated: false }));
           clearError('description');
         }}
         error={fieldErrors.description}

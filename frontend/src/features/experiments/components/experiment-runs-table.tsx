@@ -55,6 +55,8 @@ export const ExperimentRunsTable = ({ runs, renderActions }: ExperimentRunsTable
                   <td className="num">{run.repeat}</td>
                   <td>
                     <StatusBadge status={run.status} />
+                    {/* A queued run says what holds it back (GET /api/experiments/ waiting_for). */}
+                    {run.waiting_for ? <p className="muted waiting-for">{run.waiting_for}</p> : null}
                   </td>
                   <td>{formatDateTime(run.started_at)}</td>
                   <td>{formatDateTime(run.finished_at)}</td>

@@ -65,7 +65,10 @@ export const ExperimentsList = ({ experiments, filtered = false, catalogue }: Ex
                 <td className="num">{messaging ? experiment.payload_size : MISSING}</td>
                 <td className="num">{messaging ? experiment.message_count : MISSING}</td>
                 <td className="num">{experiment.device_ids.length}</td>
-                <td>{run ? <StatusBadge status={run.status} /> : <span className="muted">none</span>}</td>
+                <td>
+                  {run ? <StatusBadge status={run.status} /> : <span className="muted">none</span>}
+                  {run?.waiting_for ? <p className="muted waiting-for">{run.waiting_for}</p> : null}
+                </td>
                 <td>{formatDateTime(experiment.created_at)}</td>
                 <td className="row-actions">
                   <Link

@@ -62,14 +62,14 @@ describe('sizeChartData', () => {
     const data = sizeChartData([{ label: 'AES', sizes: AES }]);
     expect(data.categories).toEqual(['AES']);
     expect(data.series).toEqual([
-      { name: 'Ethernet header', values: [14] },
-      { name: 'IPv4 header', values: [20] },
-      { name: 'TCP header', values: [32] },
-      { name: 'MQTT header', values: [7] },
-      { name: 'Topic', values: [90] },
-      { name: 'IV / nonce', values: [16] },
-      { name: 'Payload', values: [66] },
-      { name: 'Padding', values: [14] },
+      { name: 'Ethernet header', colourKey: 'link', values: [14] },
+      { name: 'IPv4 header', colourKey: 'ip', values: [20] },
+      { name: 'TCP header', colourKey: 'tcp', values: [32] },
+      { name: 'MQTT header', colourKey: 'mqtt_header', values: [7] },
+      { name: 'Topic', colourKey: 'topic', values: [90] },
+      { name: 'IV / nonce', colourKey: 'iv', values: [16] },
+      { name: 'Payload', colourKey: 'payload', values: [66] },
+      { name: 'Padding', colourKey: 'padding', values: [14] },
     ]);
     const total = data.series.reduce((sum, s) => sum + (s.values[0] ?? 0), 0);
     expect(total).toBe(AES.frame_bytes);

@@ -30,7 +30,8 @@ export const sizeChartData = (bars: readonly SizeBar[]): CategoryChartData => {
     categories: bars.map((bar) => bar.label),
     series: order
       .filter(({ key }) => byBar.some((bytes) => (bytes.get(key) ?? 0) > 0))
-      .map(({ key, name }) => ({ name, values: byBar.map((bytes) => bytes.get(key) ?? 0) })),
+      // One colour per part across runs and pages (components/charts/colours).
+      .map(({ key, name }) => ({ name, colourKey: key, values: byBar.map((bytes) => bytes.get(key) ?? 0) })),
   };
 };
 

@@ -206,7 +206,28 @@ describe('Starting from a preset', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
 
     expect(await screen.findByRole('heading', { name: 'MQTT vs CoAP' })).toBeInTheDocument();
-    expect(db.experiments[0]).toMatchObject({ preset: 'mqtt-coap-paper', description: 'QoS 0/1 and payload sizes.' });
+    // The preset's words were written for its design: the server writes them again for this one.
+    expect(db.experiments[0]).toMatchObject({
+      preset: 'mqtt-coap-paper',
+      description: 'QoS 0/1 and payload sizes.',
+      description_generated: true,
+    });
+  });
+
+  it("should keep the user's own description verbatim once they type one", async () => {
+    db.presets.push(srupPreset);
+    const { user } = await renderForm('/experiments/new?preset=mqtt-coap-paper');
+
+    await screen.findByRole('list', { name: 'Axes' });
+    const description = screen.getByRole('textbox', { name: 'Description (optional)' });
+    expect(description).toHaveAccessibleDescription(/Written from the design when you save/);
+    await user.clear(description);
+    await user.type(description, 'Our lab, 3 repetitions.');
+    expect(description).not.toHaveAccessibleDescription(/Written from the design/);
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByRole('heading', { name: 'MQTT vs CoAP' })).toBeInTheDocument();
+    expect(db.experiments[0]).toMatchObject({ description: 'Our lab, 3 repetitions.', description_generated: false });
   });
 });
 

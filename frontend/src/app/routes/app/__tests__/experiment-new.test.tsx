@@ -8,7 +8,7 @@ import { renderNewExperimentForm as renderForm } from '@/testing/new-experiment-
 import { screen, within } from '@/testing/test-utils';
 
 /** What a design without a matrix sends besides its fields. */
-const NO_MATRIX = { axes: [], exclusions: [], repeats: 1, description: '', preset: '' };
+const NO_MATRIX = { axes: [], exclusions: [], repeats: 1, description: '', description_generated: false, preset: '' };
 
 const renderBenchForm = async () => {
   const view = await renderForm();

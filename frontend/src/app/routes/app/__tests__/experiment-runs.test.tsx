@@ -21,7 +21,7 @@ const arrangeSweep = () => {
       id: EXPERIMENT_ID,
       name: 'QoS sweep',
       axes: [{ name: 'QoS', values: [{ qos: 0 }, { qos: 1 }, { qos: 2 }] }],
-      runs: runs.map((run) => runBriefFixture({ ...run })),
+      runs: runs.map((run) => runBriefFixture({ ...run, waiting_for: run.waiting_for?.message ?? null })),
     }),
   );
 };
@@ -118,7 +118,7 @@ describe('Experiments list search and filters', () => {
       experimentFixture({ id: 'e1', name: 'MQTT baseline' }),
       experimentFixture({ id: 'e2', name: 'SRUP conditions', protocol: 'srup' }),
     );
-    const { user, router } = renderApp('/?protocol=srup');
+    const { user, router } = renderApp('/experiments?protocol=srup');
 
     expect(await screen.findByRole('link', { name: 'SRUP conditions' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'MQTT baseline' })).not.toBeInTheDocument();
@@ -134,7 +134,7 @@ describe('Experiments list search and filters', () => {
 
   it('should offer to clone an experiment into a prefilled form', async () => {
     db.experiments.push(experimentFixture({ id: 'e1', name: 'MQTT baseline' }));
-    const { user } = renderApp('/');
+    const { user } = renderApp('/experiments');
 
     await user.click(await screen.findByRole('link', { name: 'Clone MQTT baseline' }));
 
@@ -149,7 +149,7 @@ describe('Experiments list search and filters', () => {
         }),
       ),
     );
-    const { user } = renderApp('/');
+    const { user } = renderApp('/experiments');
 
     await user.upload(await screen.findByLabelText('Import YAML'), new File(['qos: 3\n'], 'bad.yaml'));
 
@@ -162,7 +162,7 @@ describe('Experiments list search and filters', () => {
   });
 
   it('should import a YAML design and open the new experiment', async () => {
-    const { user, router } = renderApp('/');
+    const { user, router } = renderApp('/experiments');
 
     await user.upload(await screen.findByLabelText('Import YAML'), new File(['name: From YAML\n'], 'good.yaml'));
 

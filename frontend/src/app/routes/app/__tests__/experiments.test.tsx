@@ -40,7 +40,7 @@ const parameters = () => {
 describe('Experiments pages', () => {
   it('should list experiments with links to them and show the navigation', async () => {
     db.experiments.push(experiment);
-    renderApp('/');
+    renderApp('/experiments');
 
     expect(await screen.findByRole('heading', { name: 'Experiments' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
@@ -73,7 +73,7 @@ describe('Experiments pages', () => {
 
   it('should show the kind of each experiment and no messaging parameters for a benchmark', async () => {
     db.experiments.push(experiment, benchmark);
-    renderApp('/');
+    renderApp('/experiments');
 
     const table = await screen.findByRole('table', { name: 'All experiments' });
     const messagingRow = within(table).getByRole('row', { name: /QoS 1 baseline/ });
@@ -87,7 +87,7 @@ describe('Experiments pages', () => {
 
   it('should show the kind of a throughput experiment in the list', async () => {
     db.experiments.push(throughput);
-    renderApp('/');
+    renderApp('/experiments');
 
     const table = await screen.findByRole('table', { name: 'All experiments' });
     const row = within(table).getByRole('row', { name: /MQTT-SN lightweight ciphers/ });

@@ -52,7 +52,7 @@ const cellsOf = (table: HTMLElement, name: string) =>
 describe('Network profiles page', () => {
   it('should open from the main navigation and list ours first, then the catalogue, each with its figures', async () => {
     seed();
-    const { user } = renderApp('/');
+    const { user } = renderApp('/experiments');
     await user.click(await screen.findByRole('link', { name: 'Network' }));
 
     expect(await screen.findByRole('heading', { name: 'Network profiles', level: 1 })).toBeInTheDocument();

@@ -13,7 +13,7 @@ const fileInput = () => screen.getByLabelText<HTMLInputElement>('Choose a trace 
 
 describe('Power traces page', () => {
   it('should be reachable from the main navigation', async () => {
-    const { user, router } = renderApp('/');
+    const { user, router } = renderApp('/experiments');
 
     await user.click(await screen.findByRole('link', { name: 'Power' }));
 

@@ -126,8 +126,8 @@ describe('throughputChartData', () => {
     expect(throughputChartData(rows, labelFor)).toEqual({
       categories: ['16 B', '8 KiB'],
       series: [
-        { name: 'AES-128-CBC encrypt', values: [16, 409.6], group: `${PI1}|aes-128-cbc` },
-        { name: 'AES-128-CBC decrypt', values: [8, null], group: `${PI1}|aes-128-cbc` },
+        { name: 'AES-128-CBC encrypt', values: [16, 409.6], group: `${PI1}|aes-128-cbc`, colourKey: 'aes-128-cbc' },
+        { name: 'AES-128-CBC decrypt', values: [8, null], group: `${PI1}|aes-128-cbc`, colourKey: 'aes-128-cbc' },
       ],
     });
   });

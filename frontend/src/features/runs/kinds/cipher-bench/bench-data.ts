@@ -67,7 +67,7 @@ export const throughputChartData = (
 ): CategoryChartData => {
   const sizes = dataSizesOf(sortedRows);
   const prefixOf = seriesPrefix(sortedRows);
-  const series = new Map<string, { name: string; values: (number | null)[]; group: string }>();
+  const series = new Map<string, { name: string; values: (number | null)[]; group: string; colourKey?: string }>();
   for (const row of sortedRows) {
     const key = `${row.device_id}|${row.mechanism}|${row.operation}`;
     let line = series.get(key);
@@ -77,6 +77,8 @@ export const throughputChartData = (
         values: sizes.map(() => null),
         // A mechanism's operations share a colour (and differ by dash).
         group: `${row.device_id}|${row.mechanism}`,
+        // One colour per mechanism across the app; with several devices, colours tell devices apart.
+        ...(prefixOf(row) === '' ? { colourKey: row.mechanism } : {}),
       };
       series.set(key, line);
     }
