@@ -61,6 +61,7 @@ from iotsecbench_contract.jobspec import (
     int_field,
     number_field,
 )
+from iotsecbench_contract.interleave import parse_interleave
 from iotsecbench_contract.mechanisms import describe as mechanism_info
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
@@ -75,6 +76,7 @@ from iotsecbench_agent.runners.timing import (
     time_secure,
     time_unsecure,
 )
+from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError
 from iotsecbench_agent.storage.recordlog import LOST, OK
@@ -130,6 +132,8 @@ class CoapSpec:
     security_key: bytes | None = field(default=None, repr=False)
     # Measurement ``ack``: time each CON request until its ACK (not the response's body).
     ack: bool = False
+    # An interleaved run's mechanisms (runners/interleave.py); None: ``security`` alone.
+    interleave: tuple[str, ...] | None = None
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> CoapSpec:
@@ -173,6 +177,7 @@ class CoapSpec:
             security=choice_field(spec, "security", tuple(registry.names()), SECURITY_NONE),
             security_key=hex_field(spec, "security_key"),
             ack=spec.get("measurement") == ACK,
+            interleave=rotation_of(parse_interleave(spec)),
         )
         if parsed.ack:
             _check_ack(parsed)
@@ -270,7 +275,11 @@ class CoapRoundTripRunner(Runner):
         self._new_message = Message
         self._tuning = _tuning(spec)
         try:
-            self._mechanism = registry.create(spec.security, key=spec.security_key)
+            self._mechanism = (
+                Rotation(spec.interleave)
+                if spec.interleave
+                else registry.create(spec.security, key=spec.security_key)
+            )
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
         self._floor = HarnessFloor.for_security(spec.security)
@@ -358,6 +367,8 @@ class CoapRoundTripRunner(Runner):
         mechanism = self._require_mechanism()
         secure = mechanism.secure
         unsecure = mechanism.unsecure
+        rotation = mechanism if isinstance(mechanism, Rotation) else None
+        name: str | None = None
         floor = self._floor
         sock = self.socket
         clock = self.context.clock
@@ -371,6 +382,9 @@ class CoapRoundTripRunner(Runner):
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
             sock.take_ack()  # an ACK read between two messages belongs to neither
+            if rotation is not None:
+                name = rotation.select(seq)
+                floor = rotation.floor()
             wire, t_send, t_secured = time_secure(secure, payload)
             request = self._client.request(self._message(wire))
             outcome = OK
@@ -405,7 +419,7 @@ class CoapRoundTripRunner(Runner):
                 times = (t_send, t_secured, t_recv)
                 emit(
                     round_trip_record(
-                        clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
+                        clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns, name
                     )
                 )
             interval_ns = next_interval_ns()
