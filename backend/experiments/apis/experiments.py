@@ -15,6 +15,8 @@ from iotsecbench_contract.limits import (
     MAX_WINDOW_MS,
     MIN_WINDOW_MS,
 )
+from iotsecbench_contract.interleave import MAX_MECHANISMS as MAX_INTERLEAVED
+from iotsecbench_contract.interleave import MIN_MECHANISMS as MIN_INTERLEAVED
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -106,6 +108,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "kind",
             *MESSAGING_PARAMETERS,
             *ADDRESS_PARAMETERS,
+            "interleave_mechanisms",
             "mechanisms",
             "data_sizes",
             "repetitions",
@@ -149,6 +152,15 @@ class ExperimentInputSerializer(StrictSerializer):
     coap_method = serializers.ChoiceField(choices=CoapMethod.choices, default=CoapMethod.GET)
     topic_id_type = serializers.ChoiceField(choices=TopicIdType.choices, default=TopicIdType.NORMAL)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
+    interleave_mechanisms = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        default=list,
+        max_length=MAX_INTERLEAVED,
+        help_text=f"Interleaved mode (MQTT and CoAP round trips): {MIN_INTERLEAVED} to "
+        f"{MAX_INTERLEAVED} mechanisms that one run alternates message by message on one "
+        "connection, e.g. [\"none\", \"null\", \"aes-128-cbc\"]; its results split per "
+        "mechanism. Leave security at none. Empty: not interleaved.",
+    )
     topic = serializers.CharField(
         allow_blank=True,
         default="",

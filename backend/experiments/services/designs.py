@@ -14,6 +14,7 @@ from Crypto.PublicKey import ECC, RSA
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from iotsecbench_contract.interleave import FIELD as INTERLEAVE_FIELD
 from iotsecbench_contract import mechanisms
 from iotsecbench_contract.errors import JobSpecError
 from iotsecbench_contract.jobspec import BROKER_EXTERNAL
@@ -102,6 +103,7 @@ def experiment_create(
     mqttsn_gateway: str = "",
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
+    interleave_mechanisms: Sequence[str] = (),
     mechanisms: Sequence[str] = (),
     data_sizes: Sequence[int] = (),
     repetitions: int = 100,
@@ -148,6 +150,7 @@ def experiment_create(
         mqttsn_gateway=mqttsn_gateway,
         interval_distribution=interval_distribution,
         kind=kind,
+        interleave_mechanisms=list(interleave_mechanisms),
         mechanisms=list(mechanisms),
         data_sizes=list(data_sizes),
         repetitions=repetitions,
@@ -207,6 +210,9 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
     if experiment.protocol == Protocol.SRUP:
         transport["srup_signature"] = experiment.srup_signature
     transport.update(_address_fields(experiment))
+    if experiment.interleave_mechanisms:
+        # Only when set: a design that does not interleave freezes the same spec as before.
+        transport[INTERLEAVE_FIELD] = list(experiment.interleave_mechanisms)
     network: dict[str, Any] = {}
     if experiment.network_profile is not None:
         # Frozen with the run: editing the profile later never changes what a run meant.

@@ -28,10 +28,12 @@ from experiments.models import Experiment, ExperimentKind, Run, RunDevice, RunSt
 from measurements.models import Outcome
 from results.hierarchical import (
     LEVEL_RUNS,
+    CellDifference,
     Replicates,
     cell_difference,
     hierarchical_replicates,
 )
+from results.services.interleaved import Part, PartRun, paired_differences, part_run_load, run_parts
 from results.services.cells import (
     Cell,
     CellRun,
@@ -89,6 +91,7 @@ class CellFigures:
 
     runs: list[CellRun]
     replicates: Replicates | None = field(repr=False)
+    parts: list[PartRun] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,9 @@ class Overhead:
     # the overhead is above zero (the interval's upper end None when it reaches zero).
     max_rate_per_s: float | None
     max_rate_ci_per_s: tuple[float, float | None] | None
+    # Both cells are mechanisms of the same interleaved runs: the differences are paired by
+    # rotation cycle (results.services.interleaved.paired_differences).
+    paired: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,19 +148,29 @@ def _in_matrix_order(experiment: Experiment, runs: list[Run]) -> list[Run]:
     return sorted(runs, key=lambda r: index.get(json.dumps(r.cell, sort_keys=True), len(index)))
 
 
-def _cell_figures(runs: Sequence[Run]) -> CellFigures:
-    """Load the runs' round trips and bootstrap them, or read both from the memo."""
-    digest = hashlib.sha256(",".join(sorted(str(r.pk) for r in runs)).encode()).hexdigest()
+def _cell_figures(runs: Sequence[Run], part: Part | None = None) -> CellFigures:
+    """Load the runs' round trips (of ``part``'s mechanism only, for an interleaved run)
+    and bootstrap them, or read both from the memo."""
+    ids = ",".join(sorted(str(r.pk) for r in runs))
+    if part is not None:
+        ids += f"|{part.index}/{part.k}"
+    digest = hashlib.sha256(ids.encode()).hexdigest()
     memo_key = CELL_MEMO_KEY.format(digest=digest)
     memo = cache.get(memo_key)
     if isinstance(memo, CellFigures):
         return memo
     cell_runs: list[CellRun] = []
     values: list[np.ndarray] = []
+    parts: list[PartRun] = []
     for run in runs:
-        devices = run_round_trips_load(run=run, with_seq=False)
-        delivered = np.concatenate([d.rtt_ms for d in devices]) if devices else np.empty(0)
-        lost = sum(d.trips.outcomes.get(Outcome.LOST, 0) for d in devices)
+        if part is not None:
+            part_run = part_run_load(run, part)
+            parts.append(part_run)
+            delivered, lost = part_run.rtt_ms, part_run.lost
+        else:
+            devices = run_round_trips_load(run=run, with_seq=False)
+            delivered = np.concatenate([d.rtt_ms for d in devices]) if devices else np.empty(0)
+            lost = sum(d.trips.outcomes.get(Outcome.LOST, 0) for d in devices)
         has = bool(delivered.size)
         cell_runs.append(
             CellRun(
@@ -169,15 +185,19 @@ def _cell_figures(runs: Sequence[Run]) -> CellFigures:
         values.append(delivered)
     # Each cell its own seed (from its runs): two cells' resamples are independent.
     seed = BOOTSTRAP_SEED + zlib.crc32(digest.encode())
-    figures = CellFigures(cell_runs, hierarchical_replicates(values, seed=seed))
+    figures = CellFigures(
+        cell_runs, hierarchical_replicates(values, seed=seed), parts if part else None
+    )
     cache.set(memo_key, figures, timeout=CELL_MEMO_SECONDS)
     return figures
 
 
-def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> Cell:
+def _cell(
+    key: str, label: str, parameters: dict[str, Any], runs: list[Run], part: Part | None
+) -> Cell:
     done = [r for r in runs if r.status == RunStatus.DONE]
     others = Counter(r.status for r in runs if r.status != RunStatus.DONE)
-    figures = _cell_figures(done) if done else CellFigures([], None)
+    figures = _cell_figures(done, part) if done else CellFigures([], None)
     reps = figures.replicates
     median_ci = reps.median_interval() if reps else None
     mean_ci = reps.mean_interval() if reps else None
@@ -199,27 +219,35 @@ def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> 
             Metric("median_ms", "ms", reps.median if reps else None, median_ci),
             Metric("mean_ms", "ms", reps.mean if reps else None, mean_ci),
         ),
+        parts=figures.parts,
     )
 
 
 def _cells(runs: Sequence[Run]) -> list[Cell]:
     """Runs grouped by spec (per-run keys aside), in the order of each cell's first run;
-    labelled by the parameters in which cells differ."""
+    labelled by the parameters in which cells differ. An interleaved run is in one cell per
+    mechanism of its rotation (results.services.interleaved)."""
     groups: dict[str, list[Run]] = defaultdict(list)
+    specs: dict[str, dict[str, Any]] = {}
+    parts: dict[str, Part | None] = {}
     for run in runs:
-        groups[spec_key(run.spec)].append(run)
-    shown = {key: shown_parameters(group[0].spec) for key, group in groups.items()}
+        for spec, part in run_parts(run.spec):
+            key = spec_key(spec)
+            groups[key].append(run)
+            specs.setdefault(key, spec)
+            parts[key] = part
+    shown = {key: shown_parameters(specs[key]) for key in groups}
     varying = varying_parameters(list(shown.values()))
     cells = []
     for key, group in groups.items():
         parameters = {p: shown[key].get(p) for p in varying}
-        cells.append(_cell(key, cell_label(parameters), parameters, group))
+        cells.append(_cell(key, cell_label(parameters), parameters, group, parts[key]))
     return cells
 
 
 def _security_none_twins(cells: Sequence[Cell], runs: Sequence[Run]) -> dict[str, str]:
     """cell key -> the key of the cell that differs from it only in security = none."""
-    specs = {spec_key(r.spec): r.spec for r in runs}
+    specs = {spec_key(s): s for r in runs for s, _part in run_parts(r.spec)}
     keys = {c.key for c in cells}
     twins = {}
     for cell in cells:
@@ -235,7 +263,8 @@ def _security_none_twins(cells: Sequence[Cell], runs: Sequence[Run]) -> dict[str
 def _overhead(cell: Cell, baseline: Cell) -> Overhead | None:
     if cell.replicates is None or baseline.replicates is None:
         return None
-    diff = cell_difference(baseline.replicates, cell.replicates)
+    paired = _paired(cell, baseline)
+    diff = paired or cell_difference(baseline.replicates, cell.replicates)
     if diff.ci_low > 0:
         verdict = VERDICT_SLOWER
     elif diff.ci_high < 0:
@@ -260,6 +289,25 @@ def _overhead(cell: Cell, baseline: Cell) -> Overhead | None:
         verdict_text=_VERDICT_TEXT[(verdict, diff.level == LEVEL_RUNS)],
         max_rate_per_s=rate,
         max_rate_ci_per_s=rate_ci,
+        paired=paired is not None,
+    )
+
+
+def _paired(cell: Cell, baseline: Cell) -> CellDifference | None:
+    """Two mechanisms of the same interleaved runs: their difference paired by rotation
+    cycle, relative to the baseline's mean (None for any other two cells)."""
+    if cell.parts is None or baseline.parts is None or baseline.mean_ms is None:
+        return None
+    if [r.run_id for r in cell.runs] != [r.run_id for r in baseline.runs]:
+        return None
+    seed = BOOTSTRAP_SEED + zlib.crc32(f"{cell.key}-{baseline.key}".encode())
+    reps = paired_differences(cell.parts, baseline.parts, seed=seed)
+    if reps is None:
+        return None
+    low, high = reps.mean_interval()
+    base = baseline.mean_ms
+    return CellDifference(
+        reps.level, reps.mean, low, high, 100 * reps.mean / base, 100 * low / base, 100 * high / base
     )
 
 
