@@ -56,7 +56,13 @@ def test_parse_interleave_refuses_a_security_beside_the_rotation() -> None:
 def test_mechanism_of_rotates_by_seq() -> None:
     rotation = ("none", "null", "aes-128-cbc")
     assert [mechanism_of(rotation, s) for s in range(7)] == [
-        "none", "null", "aes-128-cbc", "none", "null", "aes-128-cbc", "none"
+        "none",
+        "null",
+        "aes-128-cbc",
+        "none",
+        "null",
+        "aes-128-cbc",
+        "none",
     ]
 
 

@@ -124,7 +124,8 @@ def test_rotation_refuses_an_index_outside_it_as_a_decrypt_error() -> None:
     rotation = Rotation(("none", "aes-128-cbc"))
     rotation.select(1)
     secured = rotation.secure(b"x" * 20)
-    assert secured[0] == 1 and rotation.unsecure(secured) == b"x" * 20
+    assert secured[0] == 1
+    assert rotation.unsecure(secured) == b"x" * 20
     with pytest.raises(DecryptError, match="index 7"):
         rotation.unsecure(b"\x07" + secured[1:])
 
@@ -133,7 +134,7 @@ def test_interleaved_job_names_a_mechanism_the_agent_lacks(broker: Broker) -> No
     from iotsecbench_agent.security import registry
 
     missing = "aes-128-cbc"
-    entry = registry._entry(missing)  # noqa: SLF001 - restore the one entry the test removes
+    entry = registry._entry(missing)
     registry.unregister(missing)
     try:
         with pytest.raises(UnsupportedJob, match="'aes-128-cbc' is not supported"):

@@ -14,9 +14,9 @@ from Crypto.PublicKey import ECC, RSA
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from iotsecbench_contract.interleave import FIELD as INTERLEAVE_FIELD
 from iotsecbench_contract import mechanisms
 from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.interleave import FIELD as INTERLEAVE_FIELD
 from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 
 from accounts.models import Workspace

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from iotsecbench_contract.records import LEGACY_RECORD_COLUMNS
-from iotsecbench_contract.records import RECORD_COLUMNS as CONTRACT_RECORD_COLUMNS
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from iotsecbench_contract.records import LEGACY_RECORD_COLUMNS
+from iotsecbench_contract.records import RECORD_COLUMNS as CONTRACT_RECORD_COLUMNS
 from psycopg import Error as PsycopgError
 from psycopg import errors as pg_errors
 

@@ -33,7 +33,6 @@ from results.hierarchical import (
     cell_difference,
     hierarchical_replicates,
 )
-from results.services.interleaved import Part, PartRun, paired_differences, part_run_load, run_parts
 from results.services.cells import (
     Cell,
     CellRun,
@@ -43,6 +42,7 @@ from results.services.cells import (
     spec_key,
     varying_parameters,
 )
+from results.services.interleaved import Part, PartRun, paired_differences, part_run_load, run_parts
 from results.services.kinds.bench_cells import bench_cells
 from results.services.round_trips import run_round_trips_load
 from results.statistics import BOOTSTRAP_SEED, CONFIDENCE
@@ -307,7 +307,13 @@ def _paired(cell: Cell, baseline: Cell) -> CellDifference | None:
     low, high = reps.mean_interval()
     base = baseline.mean_ms
     return CellDifference(
-        reps.level, reps.mean, low, high, 100 * reps.mean / base, 100 * low / base, 100 * high / base
+        reps.level,
+        reps.mean,
+        low,
+        high,
+        100 * reps.mean / base,
+        100 * low / base,
+        100 * high / base,
     )
 
 

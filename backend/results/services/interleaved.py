@@ -30,7 +30,6 @@ from results.hierarchical import Replicates, hierarchical_replicates
 from results.services.round_trips import run_round_trips_load
 from results.statistics import FloatArray
 
-
 # Above any device's cycle count (a run has at most a million messages).
 _DEVICE_CYCLES = 1 << 32
 

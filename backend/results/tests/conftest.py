@@ -60,9 +60,7 @@ def messaging_spec(**overrides: Any) -> dict[str, Any]:
 Message = int | None | tuple[int | None, str]
 
 
-def _csv(
-    messages: Sequence[Message], wire_bytes: int = 145, rotation: Sequence[str] = ()
-) -> bytes:
+def _csv(messages: Sequence[Message], wire_bytes: int = 145, rotation: Sequence[str] = ()) -> bytes:
     """The records' CSV; in an interleaved run (``rotation``) each names its mechanism."""
     lines = [STREAMS[Stream.RECORDS].header.decode()]
     for seq, message in enumerate(messages):

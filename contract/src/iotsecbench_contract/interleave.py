@@ -36,7 +36,7 @@ def interleave_errors(value: Any) -> list[str]:
     if value is None or value == []:
         return []
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        return ["must be a list of mechanism names, e.g. [\"none\", \"null\", \"aes-128-cbc\"]"]
+        return ['must be a list of mechanism names, e.g. ["none", "null", "aes-128-cbc"]']
     errors = []
     for name in value:
         try:

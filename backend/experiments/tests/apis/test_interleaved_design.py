@@ -13,10 +13,10 @@ from core.testing.factories import DeviceFactory
 from experiments.models import Experiment, Run
 from experiments.rules import (
     INTERLEAVE_MEASUREMENT,
+    INTERLEAVE_MESSAGING_ONLY,
     INTERLEAVE_PROTOCOLS,
     INTERLEAVE_SECURITY,
     INTERLEAVE_SECURITY_AXIS,
-    INTERLEAVE_MESSAGING_ONLY,
 )
 from experiments.services.jobs import _job_for
 
@@ -55,7 +55,7 @@ def test_interleaved_design_is_created_for_mqtt_and_coap_round_trips(
     ("overrides", "field", "message"),
     [
         ({"interleave_mechanisms": ["aes-128-cbc"]}, "interleave_mechanisms", "2 to 8"),
-        ({"interleave_mechanisms": ["none", "rot13"]}, "interleave_mechanisms", "'rot13'"),
+        ({"interleave_mechanisms": ["none", "rot13"]}, "interleave_mechanisms", "rot13"),
         ({"interleave_mechanisms": ["none", "null", "none"]}, "interleave_mechanisms", DUPLICATE),
         ({"protocol": "srup"}, "interleave_mechanisms", INTERLEAVE_PROTOCOLS),
         (

@@ -52,6 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from iotsecbench_contract.interleave import parse_interleave
 from iotsecbench_contract.jobspec import (
     ACK,
     ROUND_TRIP,
@@ -61,12 +62,12 @@ from iotsecbench_contract.jobspec import (
     int_field,
     number_field,
 )
-from iotsecbench_contract.interleave import parse_interleave
 from iotsecbench_contract.mechanisms import describe as mechanism_info
 
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
 from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
+from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
@@ -76,7 +77,6 @@ from iotsecbench_agent.runners.timing import (
     time_secure,
     time_unsecure,
 )
-from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError
 from iotsecbench_agent.storage.recordlog import LOST, OK
