@@ -71,6 +71,7 @@ def records_csv(device: int, count: int) -> bytes:
             "unsecure_ns": pa.array(np.full(count, 3_500), mask=lost),
             "floor_secure_ns": pa.array(np.full(count, 320), mask=lost),
             "floor_unsecure_ns": pa.array(np.full(count, 700), mask=lost),
+            "mechanism": pa.nulls(count, pa.string()),  # not interleaved: empty
         }
     )
     out = io.BytesIO()

@@ -71,6 +71,12 @@ const MessagingParameters = ({ experiment, catalogue }: { experiment: Experiment
         <dd>{labelOf(catalogue?.mechanisms, experiment.security)}</dd>
       </>
     )}
+    {experiment.interleave_mechanisms.length > 0 ? (
+      <>
+        <dt>Interleaved mechanisms</dt>
+        <dd>{experiment.interleave_mechanisms.map((m) => labelOf(catalogue?.mechanisms, m)).join(' / ')}</dd>
+      </>
+    ) : null}
     <dt>Payload size (bytes)</dt>
     <dd>{experiment.payload_size}</dd>
     <dt>Messages per device</dt>
