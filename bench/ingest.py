@@ -36,7 +36,7 @@ def chunk_body(start: int, count: int) -> bytes:
     from measurements.services import RECORD_HEADER
 
     rows = b"".join(
-        b"%d,%d,%d,66,145,ok,3100,3500,320,700\n"
+        b"%d,%d,%d,66,145,ok,3100,3500,320,700,\n"  # no mechanism: not interleaved
         % (seq, T0 + seq * 1_000_000, T0 + seq * 1_000_000 + 41_000 + seq % 977)
         for seq in range(start, start + count)
     )

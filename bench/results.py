@@ -87,6 +87,7 @@ def upload_body(
             "unsecure_ns": pa.array(np.full(count, secure_ns + 400), mask=lost),
             "floor_secure_ns": pa.array(np.full(count, 320), mask=lost),
             "floor_unsecure_ns": pa.array(np.full(count, 700), mask=lost),
+            "mechanism": pa.nulls(count, pa.string()),  # not interleaved: empty
         }
     )
     out = io.BytesIO()

@@ -120,6 +120,11 @@ PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     "coap_method": _enum(CoapMethod.choices),
     "topic_id_type": _enum(TopicIdType.choices),
     "security": {"enum": list(MECHANISM_NAMES)},
+    "interleave_mechanisms": {
+        "type": "array",
+        "items": {"enum": list(MECHANISM_NAMES)},
+        "description": "Interleaved mode: 2 to 8 mechanisms alternated message by message.",
+    },
     "payload_size": _int(1, PAYLOAD_SIZE_MAX),
     "message_count": _int(1, MESSAGE_COUNT_MAX),
     "interval_ms": _int(0, INTERVAL_MS_MAX),

@@ -145,6 +145,11 @@ class Experiment(models.Model):
         max_length=12, choices=TopicIdType.choices, default=TopicIdType.NORMAL
     )
     security = models.CharField(max_length=40, choices=MECHANISM_CHOICES, default="none")
+    # An interleaved run's mechanisms (iotsecbench_contract.interleave): message seq is
+    # secured with interleave_mechanisms[seq % k] on one connection; empty: `security` alone.
+    interleave_mechanisms = ArrayField(
+        models.CharField(max_length=40, choices=MECHANISM_CHOICES), default=list, blank=True
+    )
     # --- addressing and targets (docs/experiment-design.md "Topics and targets") ----------
     # Blank/None: the platform's defaults (its broker, the per-run data topic, the agent's
     # own CoAP echo server and MQTT-SN gateway, a predefined id drawn from run and device).

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.interleave import interleave_errors as contract_interleave_errors
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD, ONE_WAY_MIN_PAYLOAD
 from iotsecbench_contract.mechanisms import describe as mechanism_info
 
@@ -85,6 +86,47 @@ THROUGHPUT_PAYLOAD_TOO_LARGE = (
     "Throughput packets go in one UDP datagram of at most {limit:,} bytes: {mechanism} "
     "turns {size:,} bytes into {frame:,}; use at most {fits:,} bytes with it."
 )
+
+
+INTERLEAVE_PROTOCOLS = (
+    "Interleaved mode alternates mechanisms on one MQTT or CoAP round trip: SRUP signs every "
+    "message itself and the MQTT-SN runner does not interleave yet; choose protocol mqtt or "
+    "coap, or leave interleave_mechanisms empty."
+)
+INTERLEAVE_MEASUREMENT = (
+    'Interleaved mode measures round trips: set measurement to "round_trip", or leave '
+    "interleave_mechanisms empty."
+)
+INTERLEAVE_SECURITY = (
+    "An interleaved run takes its mechanisms from interleave_mechanisms: leave security at "
+    "none (list the mechanism there instead)."
+)
+INTERLEAVE_SECURITY_AXIS = (
+    "security cannot vary on an axis of an interleaved design: each run already alternates "
+    "interleave_mechanisms; remove the security axis or leave interleave_mechanisms empty."
+)
+INTERLEAVE_MESSAGING_ONLY = (
+    "Interleaved mode is for messaging experiments (round trips); a {kind} experiment lists "
+    "its mechanisms in mechanisms: leave interleave_mechanisms empty."
+)
+
+
+def interleave_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """What an interleaved messaging design needs (iotsecbench_contract.interleave, whose
+    check the agent makes too): a valid rotation, an MQTT or CoAP round trip, security none."""
+    rotation = attrs.get("interleave_mechanisms") or []
+    if not rotation:
+        return {}
+    problems = contract_interleave_errors(rotation)
+    if problems:
+        return {"interleave_mechanisms": [f"{p[0].upper()}{p[1:]}." for p in problems]}
+    if attrs["protocol"] not in (Protocol.MQTT, Protocol.COAP):
+        return {"interleave_mechanisms": [INTERLEAVE_PROTOCOLS]}
+    if attrs["measurement"] != Measurement.ROUND_TRIP:
+        return {"measurement": [INTERLEAVE_MEASUREMENT]}
+    if attrs["security"] != "none":
+        return {"security": [INTERLEAVE_SECURITY]}
+    return {}
 
 
 def protocol_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:

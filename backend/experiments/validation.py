@@ -12,7 +12,8 @@ from experiments.describe import describe_plain
 from experiments.kinds import kind_get
 from experiments.matrix import KIND_AXIS_PARAMETERS, Matrix
 from experiments.matrix import label as matrix_label
-from experiments.models import MATRIX_RUNS_MAX
+from experiments.models import MATRIX_RUNS_MAX, ExperimentKind
+from experiments.rules import INTERLEAVE_MESSAGING_ONLY, INTERLEAVE_SECURITY_AXIS
 
 
 def design_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -25,6 +26,12 @@ def design_check(attrs: Mapping[str, Any], matrix: Matrix) -> None:
     """Check a design whose matrix is built: the parameters its axes vary, every run's
     parameters (design_errors) and the number of runs. Raises the field errors."""
     errors: dict[str, list[str]] = {}
+    if attrs.get("interleave_mechanisms"):
+        if attrs["kind"] != ExperimentKind.MESSAGING:
+            message = INTERLEAVE_MESSAGING_ONLY.format(kind=attrs["kind"])
+            raise serializers.ValidationError({"interleave_mechanisms": [message]})
+        if any("security" in axis["values"][0] for axis in matrix.axes):
+            raise serializers.ValidationError({"interleave_mechanisms": [INTERLEAVE_SECURITY_AXIS]})
     irrelevant = sorted(
         {p for axis in matrix.axes for p in axis["values"][0]} - KIND_AXIS_PARAMETERS[attrs["kind"]]
     )

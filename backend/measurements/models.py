@@ -48,6 +48,9 @@ class MessageRecord(models.Model):
     # (`none`), from agents before it, and, like unsecure_ns, for what was not unsecured.
     floor_secure_ns = models.BigIntegerField(null=True, blank=True)
     floor_unsecure_ns = models.BigIntegerField(null=True, blank=True)
+    # The mechanism this message was secured with in an interleaved run (the run's spec
+    # `interleave_mechanisms[seq % k]`, as the agent wrote it); NULL in any other run.
+    mechanism = models.CharField(max_length=40, null=True, blank=True)
 
     class Meta:
         constraints = [

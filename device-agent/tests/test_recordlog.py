@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import subprocess
 import sys
@@ -46,12 +47,12 @@ def test_record_log_writes_header_then_one_line_per_record_when_appended(tmp_pat
     lines = path.read_text().splitlines()
     expected_header = (
         "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"
-        "floor_secure_ns,floor_unsecure_ns"
+        "floor_secure_ns,floor_unsecure_ns,mechanism"
     )
     assert lines[0] == HEADER == expected_header
-    assert lines[1] == "0,1763770000000000000,1763770000000050000,66,161,ok,2000,3000,300,400"
+    assert lines[1] == "0,1763770000000000000,1763770000000050000,66,161,ok,2000,3000,300,400,"
     # lost: empty t_recv_ns, unsecure_ns and floor_unsecure_ns (nothing came back)
-    assert lines[2] == "1,1763770000000001000,,66,161,lost,2000,,300,"
+    assert lines[2] == "1,1763770000000001000,,66,161,lost,2000,,300,,"
     assert read_records(path) == [record(0), record(1, LOST)]
 
 
@@ -67,7 +68,7 @@ def test_record_log_reads_legacy_lines_with_empty_security_times_when_written_by
     with RecordLog(path) as log:  # the upgraded agent resumes the same log
         log.append(record(2))
 
-    assert read_lines(path)[:2] == ["0,1000,2000,66,161,ok,,,,\n", "1,1001,,66,161,lost,,,,\n"]
+    assert read_lines(path)[:2] == ["0,1000,2000,66,161,ok,,,,,\n", "1,1001,,66,161,lost,,,,,\n"]
     assert [(r.seq, r.secure_ns, r.unsecure_ns, r.floor_secure_ns) for r in read_records(path)] == [
         (0, None, None, None),
         (1, None, None, None),
@@ -88,8 +89,8 @@ def test_record_log_reads_lines_without_floor_columns_with_empty_floors_when_wri
         log.append(record(2))
 
     assert read_lines(path) == [
-        "0,1000,2000,66,161,ok,2500,3500,,\n",
-        "1,1001,,66,161,lost,2600,,,\n",
+        "0,1000,2000,66,161,ok,2500,3500,,,\n",
+        "1,1001,,66,161,lost,2600,,,,\n",
         record(2).to_line(),
     ]
     assert [
@@ -100,6 +101,23 @@ def test_record_log_reads_lines_without_floor_columns_with_empty_floors_when_wri
         (1, 2_600, None, None, None),
         (2, 2_000, 3_000, 300, 400),
     ]
+
+
+def test_record_log_reads_lines_without_mechanism_as_not_interleaved_when_written_by_old_agent(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"
+        "floor_secure_ns,floor_unsecure_ns\n"
+        "0,1000,2000,66,161,ok,2500,3500,300,400\n"
+    )
+    interleaved = dataclasses.replace(record(1), mechanism="aes-128-cbc")
+    with RecordLog(path) as log:
+        log.append(interleaved)
+
+    assert read_lines(path)[0] == "0,1000,2000,66,161,ok,2500,3500,300,400,\n"
+    assert [(r.seq, r.mechanism) for r in read_records(path)] == [(0, None), (1, "aes-128-cbc")]
 
 
 def test_record_reads_back_every_field_it_wrote_when_floors_are_set() -> None:

@@ -6,6 +6,8 @@ from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
+from iotsecbench_contract.interleave import MAX_MECHANISMS as MAX_INTERLEAVED
+from iotsecbench_contract.interleave import MIN_MECHANISMS as MIN_INTERLEAVED
 from iotsecbench_contract.limits import (
     MAX_BENCH_DATA_BYTES,
     MAX_BENCH_REPETITIONS,
@@ -123,6 +125,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "kind",
             *MESSAGING_PARAMETERS,
             *ADDRESS_PARAMETERS,
+            "interleave_mechanisms",
             "mechanisms",
             "data_sizes",
             "repetitions",
@@ -167,6 +170,15 @@ class ExperimentInputSerializer(StrictSerializer):
     coap_method = serializers.ChoiceField(choices=CoapMethod.choices, default=CoapMethod.GET)
     topic_id_type = serializers.ChoiceField(choices=TopicIdType.choices, default=TopicIdType.NORMAL)
     security = serializers.ChoiceField(choices=MECHANISM_CHOICES, default="none")
+    interleave_mechanisms = serializers.ListField(
+        child=serializers.ChoiceField(choices=MECHANISM_CHOICES),
+        default=list,
+        max_length=MAX_INTERLEAVED,
+        help_text=f"Interleaved mode (MQTT and CoAP round trips): {MIN_INTERLEAVED} to "
+        f"{MAX_INTERLEAVED} mechanisms that one run alternates message by message on one "
+        'connection, e.g. ["none", "null", "aes-128-cbc"]; its results split per '
+        "mechanism. Leave security at none. Empty: not interleaved.",
+    )
     topic = serializers.CharField(
         allow_blank=True,
         default="",

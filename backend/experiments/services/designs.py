@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from iotsecbench_contract import mechanisms
 from iotsecbench_contract.errors import JobSpecError
+from iotsecbench_contract.interleave import FIELD as INTERLEAVE_FIELD
 from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 
 from accounts.models import Workspace
@@ -122,6 +123,7 @@ def experiment_create(
     target_host: str = "",
     interval_distribution: str = IntervalDistribution.FIXED,
     kind: str = ExperimentKind.MESSAGING,
+    interleave_mechanisms: Sequence[str] = (),
     mechanisms: Sequence[str] = (),
     data_sizes: Sequence[int] = (),
     repetitions: int = 100,
@@ -176,6 +178,7 @@ def experiment_create(
         target_host=target_host,
         interval_distribution=interval_distribution,
         kind=kind,
+        interleave_mechanisms=list(interleave_mechanisms),
         mechanisms=list(mechanisms),
         data_sizes=list(data_sizes),
         repetitions=repetitions,
@@ -253,6 +256,9 @@ def _experiment_spec(experiment: Experiment) -> dict[str, Any]:
     if experiment.protocol == Protocol.SRUP:
         transport["srup_signature"] = experiment.srup_signature
     transport.update(_address_fields(experiment))
+    if experiment.interleave_mechanisms:
+        # Only when set: a design that does not interleave freezes the same spec as before.
+        transport[INTERLEAVE_FIELD] = list(experiment.interleave_mechanisms)
     network: dict[str, Any] = {}
     if experiment.network_profile is not None:
         # Frozen with the run: editing the profile later never changes what a run meant.

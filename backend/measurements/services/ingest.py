@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from iotsecbench_contract.records import LEGACY_RECORD_COLUMNS
+from iotsecbench_contract.records import RECORD_COLUMNS as CONTRACT_RECORD_COLUMNS
 from psycopg import Error as PsycopgError
 from psycopg import errors as pg_errors
 
@@ -44,18 +46,9 @@ class StreamFormat:
 
 # Each stream's columns as the current agent writes them. An older agent's chunk carries a
 # prefix of them (docs/control-plane.md §6, §7): still accepted, the rest stays NULL.
-RECORD_COLUMNS = (
-    "seq",
-    "t_send_ns",
-    "t_recv_ns",
-    "app_bytes",
-    "wire_bytes",
-    "outcome",
-    "secure_ns",
-    "unsecure_ns",
-    "floor_secure_ns",  # agents before the harness floor have neither floor column
-    "floor_unsecure_ns",
-)
+# The record stream's columns are the contract's (iotsecbench_contract.records): agents
+# before the harness floor have neither floor column, before interleaved runs no mechanism.
+RECORD_COLUMNS = CONTRACT_RECORD_COLUMNS
 SAMPLE_COLUMNS = (
     "mechanism",
     "operation",
@@ -69,7 +62,7 @@ SAMPLE_COLUMNS = (
 )
 STREAMS = {
     Stream.RECORDS: StreamFormat(
-        MessageRecord._meta.db_table, RECORD_COLUMNS, legacy=(RECORD_COLUMNS[:-2],)
+        MessageRecord._meta.db_table, RECORD_COLUMNS, legacy=LEGACY_RECORD_COLUMNS[1:]
     ),
     Stream.SAMPLES: StreamFormat(
         BenchSample._meta.db_table, SAMPLE_COLUMNS, legacy=(SAMPLE_COLUMNS[:-1],)

@@ -12,8 +12,8 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.authentication import token_hash
 from experiments.models import Run, RunDevice, RunStatus
 
-# The agents' upload header (docs/control-plane.md §6), and the one of agents before the
-# harness floor, still accepted.
+# The upload header of agents before interleaved runs (docs/control-plane.md §6; the current
+# one adds `mechanism`), and the one of agents before the harness floor: both still accepted.
 HEADER = (
     "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"
     "floor_secure_ns,floor_unsecure_ns"

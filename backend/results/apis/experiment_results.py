@@ -133,6 +133,10 @@ class OverheadSerializer(serializers.Serializer[object]):
         allow_null=True,
         help_text="From the overhead's interval; the upper end null when it reaches zero.",
     )
+    paired = serializers.BooleanField(
+        help_text="Two mechanisms of the same interleaved runs: the overhead is the mean of "
+        "differences paired by rotation cycle, its interval their two-stage bootstrap."
+    )
 
 
 @extend_schema_serializer(component_name="ExperimentResults")

@@ -12,6 +12,7 @@ from uuid import UUID
 
 from results.hierarchical import Replicates
 from results.pairing import PER_RUN_KEYS, repeat_key
+from results.services.interleaved import PartRun
 
 # Spec keys that follow from others (the transport's broker and CA): never a cell's label.
 DERIVED_KEYS = frozenset({"broker_url", "ca_cert", *PER_RUN_KEYS})
@@ -72,6 +73,9 @@ class Cell:
     # Every figure of the cell (a messaging cell's median and mean too), for a kind-blind
     # page: the figure draws one of them, the table shows them all.
     metrics: tuple[Metric, ...] = ()
+    # A cell of an interleaved run's mechanism (results.services.interleaved): each run's
+    # messages of that mechanism with their rotation cycle, for overheads paired by cycle.
+    parts: list[PartRun] | None = field(default=None, repr=False)
 
 
 def spec_key(spec: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+import numpy as np
 from django.core.cache import cache
 from django.db.models import Prefetch
 
@@ -33,8 +34,10 @@ from experiments.models import (
 )
 from results.hierarchical import (
     LEVEL_RUNS,
+    CellDifference,
     Replicates,
     cell_difference,
+    hierarchical_replicates,
     stage_one_replicates,
 )
 from results.services.cells import (
@@ -46,6 +49,7 @@ from results.services.cells import (
     spec_key,
     varying_parameters,
 )
+from results.services.interleaved import Part, PartRun, paired_differences, part_run_load, run_parts
 from results.services.kinds.bench_cells import bench_cells
 from results.services.methods_ack import MEASURED, measured_quantity
 from results.services.run_replicates import runs_replicates
@@ -96,6 +100,7 @@ class CellFigures:
 
     runs: list[CellRun]
     replicates: Replicates | None = field(repr=False)
+    parts: list[PartRun] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,9 @@ class Overhead:
     # the overhead is above zero (the interval's upper end None when it reaches zero).
     max_rate_per_s: float | None
     max_rate_ci_per_s: tuple[float, float | None] | None
+    # Both cells are mechanisms of the same interleaved runs: the differences are paired by
+    # rotation cycle (results.services.interleaved.paired_differences).
+    paired: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,32 +160,65 @@ def _in_matrix_order(experiment: Experiment, runs: list[Run]) -> list[Run]:
     return sorted(runs, key=lambda r: index.get(json.dumps(r.cell, sort_keys=True), len(index)))
 
 
-def _cell_figures(runs: Sequence[Run]) -> CellFigures:
+def _cell_figures(runs: Sequence[Run], part: Part | None = None) -> CellFigures:
     """The runs' figures (results.services.run_replicates, computed once per run) and the
-    cell's bootstrap over them, or both from the memo."""
-    digest = hashlib.sha256(",".join(sorted(str(r.pk) for r in runs)).encode()).hexdigest()
+    cell's bootstrap over them, or both from the memo; of ``part``'s mechanism only for an
+    interleaved run (its messages split here, so bootstrapped whole)."""
+    ids = ",".join(sorted(str(r.pk) for r in runs))
+    if part is not None:
+        ids += f"|{part.index}/{part.k}"
+    digest = hashlib.sha256(ids.encode()).hexdigest()
     memo_key = CELL_MEMO_KEY.format(digest=digest)
     memo = cache.get(memo_key)
     if isinstance(memo, CellFigures):
         return memo
-    per_run = runs_replicates(runs=runs)
-    cell_runs = [
-        CellRun(run.pk, run.repeat, r.messages, r.lost, r.mean_ms, r.median_ms)
-        for run, r in zip(runs, per_run, strict=True)
-    ]
     # Each cell its own stage-1 seed (from its runs), each run its own stage-2 seed: two
     # cells' resamples are independent.
     seed = BOOTSTRAP_SEED + zlib.crc32(digest.encode())
-    replicates = stage_one_replicates([r.stage_two for r in per_run], seed=seed)
-    figures = CellFigures(cell_runs, replicates)
+    if part is None:
+        per_run = runs_replicates(runs=runs)
+        cell_runs = [
+            CellRun(run.pk, run.repeat, r.messages, r.lost, r.mean_ms, r.median_ms)
+            for run, r in zip(runs, per_run, strict=True)
+        ]
+        replicates = stage_one_replicates([r.stage_two for r in per_run], seed=seed)
+        figures = CellFigures(cell_runs, replicates)
+    else:
+        figures = _part_figures(runs, part, seed)
     cache.set(memo_key, figures, timeout=CELL_MEMO_SECONDS)
     return figures
 
 
-def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> Cell:
+def _part_figures(runs: Sequence[Run], part: Part, seed: int) -> CellFigures:
+    """One mechanism's share of interleaved runs (results.services.interleaved)."""
+    cell_runs: list[CellRun] = []
+    values: list[np.ndarray] = []
+    parts: list[PartRun] = []
+    for run in runs:
+        part_run = part_run_load(run, part)
+        parts.append(part_run)
+        delivered = part_run.rtt_ms
+        has = bool(delivered.size)
+        cell_runs.append(
+            CellRun(
+                run_id=run.pk,
+                repeat=run.repeat,
+                messages=int(delivered.size),
+                lost=part_run.lost,
+                mean_ms=float(delivered.mean()) if has else None,
+                median_ms=float(np.median(delivered)) if has else None,
+            )
+        )
+        values.append(delivered)
+    return CellFigures(cell_runs, hierarchical_replicates(values, seed=seed), parts)
+
+
+def _cell(
+    key: str, label: str, parameters: dict[str, Any], runs: list[Run], part: Part | None
+) -> Cell:
     done = [r for r in runs if r.status == RunStatus.DONE]
     others = Counter(r.status for r in runs if r.status != RunStatus.DONE)
-    figures = _cell_figures(done) if done else CellFigures([], None)
+    figures = _cell_figures(done, part) if done else CellFigures([], None)
     reps = figures.replicates
     median_ci = reps.median_interval() if reps else None
     mean_ci = reps.mean_interval() if reps else None
@@ -199,27 +240,35 @@ def _cell(key: str, label: str, parameters: dict[str, Any], runs: list[Run]) -> 
             Metric("median_ms", "ms", reps.median if reps else None, median_ci),
             Metric("mean_ms", "ms", reps.mean if reps else None, mean_ci),
         ),
+        parts=figures.parts,
     )
 
 
 def _cells(runs: Sequence[Run]) -> list[Cell]:
     """Runs grouped by spec (per-run keys aside), in the order of each cell's first run;
-    labelled by the parameters in which cells differ."""
+    labelled by the parameters in which cells differ. An interleaved run is in one cell per
+    mechanism of its rotation (results.services.interleaved)."""
     groups: dict[str, list[Run]] = defaultdict(list)
+    specs: dict[str, dict[str, Any]] = {}
+    parts: dict[str, Part | None] = {}
     for run in runs:
-        groups[spec_key(run.spec)].append(run)
-    shown = {key: shown_parameters(group[0].spec) for key, group in groups.items()}
+        for spec, part in run_parts(run.spec):
+            key = spec_key(spec)
+            groups[key].append(run)
+            specs.setdefault(key, spec)
+            parts[key] = part
+    shown = {key: shown_parameters(specs[key]) for key in groups}
     varying = varying_parameters(list(shown.values()))
     cells = []
     for key, group in groups.items():
         parameters = {p: shown[key].get(p) for p in varying}
-        cells.append(_cell(key, cell_label(parameters), parameters, group))
+        cells.append(_cell(key, cell_label(parameters), parameters, group, parts[key]))
     return cells
 
 
 def _security_none_twins(cells: Sequence[Cell], runs: Sequence[Run]) -> dict[str, str]:
     """cell key -> the key of the cell that differs from it only in security = none."""
-    specs = {spec_key(r.spec): r.spec for r in runs}
+    specs = {spec_key(s): s for r in runs for s, _part in run_parts(r.spec)}
     keys = {c.key for c in cells}
     twins = {}
     for cell in cells:
@@ -235,7 +284,8 @@ def _security_none_twins(cells: Sequence[Cell], runs: Sequence[Run]) -> dict[str
 def _overhead(cell: Cell, baseline: Cell) -> Overhead | None:
     if cell.replicates is None or baseline.replicates is None:
         return None
-    diff = cell_difference(baseline.replicates, cell.replicates)
+    paired = _paired(cell, baseline)
+    diff = paired or cell_difference(baseline.replicates, cell.replicates)
     if diff.ci_low > 0:
         verdict = VERDICT_SLOWER
     elif diff.ci_high < 0:
@@ -260,6 +310,31 @@ def _overhead(cell: Cell, baseline: Cell) -> Overhead | None:
         verdict_text=_VERDICT_TEXT[(verdict, diff.level == LEVEL_RUNS)],
         max_rate_per_s=rate,
         max_rate_ci_per_s=rate_ci,
+        paired=paired is not None,
+    )
+
+
+def _paired(cell: Cell, baseline: Cell) -> CellDifference | None:
+    """Two mechanisms of the same interleaved runs: their difference paired by rotation
+    cycle, relative to the baseline's mean (None for any other two cells)."""
+    if cell.parts is None or baseline.parts is None or baseline.mean_ms is None:
+        return None
+    if [r.run_id for r in cell.runs] != [r.run_id for r in baseline.runs]:
+        return None
+    seed = BOOTSTRAP_SEED + zlib.crc32(f"{cell.key}-{baseline.key}".encode())
+    reps = paired_differences(cell.parts, baseline.parts, seed=seed)
+    if reps is None:
+        return None
+    low, high = reps.mean_interval()
+    base = baseline.mean_ms
+    return CellDifference(
+        reps.level,
+        reps.mean,
+        low,
+        high,
+        100 * reps.mean / base,
+        100 * low / base,
+        100 * high / base,
     )
 
 

@@ -86,6 +86,17 @@ def experiment_table_parquet(*, results: ExperimentResults) -> bytes:
     return out.getvalue()
 
 
+INTERLEAVED_METHODS = (
+    "Interleaved runs alternated their mechanisms message by message on one connection "
+    "(message seq secured with the rotation's mechanism seq mod k, a one-byte clear "
+    "mechanism index before every payload, none included); each mechanism is a cell of "
+    "its messages. Overheads between two mechanisms of the same runs are paired by rotation "
+    "cycle: the mean of the differences between the two mechanisms' messages of each cycle "
+    "(both delivered), its interval the two-stage bootstrap of those differences (runs, then "
+    "cycles within runs); the relative overhead divides by the baseline cell's mean."
+)
+
+
 def experiment_methods_paragraph(*, experiment: Experiment, results: ExperimentResults) -> str:
     """The design (cells over the parameters that vary), the repeats measured, how intervals
     were computed and against what overheads were taken."""
@@ -132,4 +143,6 @@ def experiment_methods_paragraph(*, experiment: Experiment, results: ExperimentR
             "the difference of the two cells' resamples; a verdict is drawn only from that "
             "interval, never from a message-level test across runs."
         )
+        if any(o.paired for o in results.overheads):
+            sentences.append(INTERLEAVED_METHODS)
     return " ".join(sentences)

@@ -60,7 +60,8 @@ def messaging_spec(**overrides: Any) -> dict[str, Any]:
 Message = int | None | tuple[int | None, str]
 
 
-def _csv(messages: Sequence[Message], wire_bytes: int = 145) -> bytes:
+def _csv(messages: Sequence[Message], wire_bytes: int = 145, rotation: Sequence[str] = ()) -> bytes:
+    """The records' CSV; in an interleaved run (``rotation``) each names its mechanism."""
     lines = [STREAMS[Stream.RECORDS].header.decode()]
     for seq, message in enumerate(messages):
         rtt, outcome = message if isinstance(message, tuple) else (message, None)
@@ -69,7 +70,8 @@ def _csv(messages: Sequence[Message], wire_bytes: int = 145) -> bytes:
         t_recv = "" if rtt is None else str(t_send + rtt)
         # secure_ns, unsecure_ns, floor_secure_ns, floor_unsecure_ns
         costs = ",,,," if rtt is None else ",1000,2000,100,200"
-        lines.append(f"{seq},{t_send},{t_recv},66,{wire_bytes},{outcome}{costs}")
+        mechanism = rotation[seq % len(rotation)] if rotation else ""
+        lines.append(f"{seq},{t_send},{t_recv},66,{wire_bytes},{outcome}{costs},{mechanism}")
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -121,7 +123,11 @@ def make_run(personas: Any) -> MakeRun:
                 csv_copy(
                     stream=STREAMS[Stream.RECORDS],
                     run_device_id=part.pk,
-                    body=_csv(messages[device.name], wire_bytes),
+                    body=_csv(
+                        messages[device.name],
+                        wire_bytes,
+                        run.spec.get("interleave_mechanisms") or (),
+                    ),
                 )
                 parts.append(part)
         if status == RunStatus.DONE:

@@ -1570,6 +1570,8 @@ export interface components {
             topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             /** @default none */
             security: components["schemas"]["MechanismEnum"];
+            /** @description Interleaved mode (MQTT and CoAP round trips): 2 to 8 mechanisms that one run alternates message by message on one connection, e.g. ["none", "null", "aes-128-cbc"]; its results split per mechanism. Leave security at none. Empty: not interleaved. */
+            interleave_mechanisms?: components["schemas"]["MechanismEnum"][];
             /**
              * @description MQTT only. Empty: the platform's per-run data topic. On the platform's broker it must end in the level {device} (each device's id); a literal topic such as test/d1 needs broker_url (docs/experiment-design.md).
              * @default
@@ -1767,6 +1769,7 @@ export interface components {
             /** Format: uuid */
             readonly target_device: string | null;
             readonly target_host: string;
+            readonly interleave_mechanisms: components["schemas"]["MechanismEnum"][];
             readonly mechanisms: components["schemas"]["MechanismEnum"][];
             readonly data_sizes: number[];
             readonly repetitions: number;
@@ -1882,6 +1885,8 @@ export interface components {
             topic_id_type: components["schemas"]["TopicIdTypeEnum"];
             /** @default none */
             security: components["schemas"]["MechanismEnum"];
+            /** @description Interleaved mode (MQTT and CoAP round trips): 2 to 8 mechanisms that one run alternates message by message on one connection, e.g. ["none", "null", "aes-128-cbc"]; its results split per mechanism. Leave security at none. Empty: not interleaved. */
+            interleave_mechanisms?: components["schemas"]["MechanismEnum"][];
             /**
              * @description MQTT only. Empty: the platform's per-run data topic. On the platform's broker it must end in the level {device} (each device's id); a literal topic such as test/d1 needs broker_url (docs/experiment-design.md).
              * @default
@@ -2021,6 +2026,8 @@ export interface components {
             max_rate_per_s: number | null;
             /** @description From the overhead's interval; the upper end null when it reaches zero. */
             max_rate_ci_per_s: (number | null)[] | null;
+            /** @description Two mechanisms of the same interleaved runs: the overhead is the mean of differences paired by rotation cycle, its interval their two-stage bootstrap. */
+            paired: boolean;
         };
         ExperimentResults: {
             /** Format: uuid */

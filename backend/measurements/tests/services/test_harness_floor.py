@@ -165,7 +165,9 @@ def test_records_of_an_agent_before_the_floor_are_stored_without_floor_and_witho
 
 def test_the_record_stream_accepts_the_current_header_and_the_one_before_the_floor():
     stream = STREAMS[Stream.RECORDS]
-    assert stream.header.decode() == HEADER
+    # The current agents' header adds the interleaved run's mechanism; the floor's is kept.
+    assert stream.header.decode() == HEADER + ",mechanism"
+    assert stream.columns_of(stream.header) == (*HEADER.split(","), "mechanism")
     assert stream.columns_of(HEADER.encode()) == tuple(HEADER.split(","))
     assert stream.columns_of(HEADER_BEFORE_FLOOR.encode()) == tuple(HEADER_BEFORE_FLOOR.split(","))
     assert stream.columns_of(b"seq,t_send_ns") is None

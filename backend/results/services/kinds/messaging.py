@@ -33,13 +33,15 @@ RECORD_COLUMNS = {  # name -> Arrow type of the Parquet column
     # the harness floor beside the message (the null mechanism, same size, same timing)
     "floor_secure_ns": pa.int64(),
     "floor_unsecure_ns": pa.int64(),
+    # the message's mechanism in an interleaved run (empty in any other: the run's security)
+    "mechanism": pa.string(),
 }
 MESSAGES = RecordSource(
     model=MessageRecord,
     select="r.seq, r.t_send_ns, r.t_recv_ns, "
     "CASE WHEN r.outcome = 'ok' THEN (r.t_recv_ns - r.t_send_ns)::float8 / 1e6 END AS rtt_ms, "
     "r.app_bytes, r.wire_bytes, r.outcome, r.secure_ns, r.unsecure_ns, "
-    "r.floor_secure_ns, r.floor_unsecure_ns",
+    "r.floor_secure_ns, r.floor_unsecure_ns, r.mechanism",
     columns=RECORD_COLUMNS,
     order="d.name, r.seq",
 )

@@ -39,7 +39,7 @@ def test_records_csv_has_one_row_per_record_with_the_run_parameters(make_run):
     assert len(rows) == 4
     header = list(rows[0])
     assert header[:5] == ["run_id", "run_status", "experiment_id", "experiment_name", "kind"]
-    assert header[-11:] == [
+    assert header[-12:] == [
         "seq",
         "t_send_ns",
         "t_recv_ns",
@@ -51,6 +51,7 @@ def test_records_csv_has_one_row_per_record_with_the_run_parameters(make_run):
         "unsecure_ns",
         "floor_secure_ns",
         "floor_unsecure_ns",
+        "mechanism",
     ]
     assert "ca_cert" not in header
     assert "broker_url" not in header

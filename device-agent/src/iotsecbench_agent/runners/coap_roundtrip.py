@@ -55,6 +55,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from iotsecbench_contract.interleave import parse_interleave
 from iotsecbench_contract.jobspec import (
     ACK,
     ROUND_TRIP,
@@ -69,6 +70,7 @@ from iotsecbench_contract.mechanisms import describe as mechanism_info
 from iotsecbench_agent.errors import DataPlaneError, UnsupportedJob
 from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
+from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
@@ -138,6 +140,8 @@ class CoapSpec:
     security_key: bytes | None = field(default=None, repr=False)
     # Measurement ``ack``: time each CON request until its ACK (not the response's body).
     ack: bool = False
+    # An interleaved run's mechanisms (runners/interleave.py); None: ``security`` alone.
+    interleave: tuple[str, ...] | None = None
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> CoapSpec:
@@ -186,6 +190,7 @@ class CoapSpec:
             security=choice_field(spec, "security", tuple(registry.names()), SECURITY_NONE),
             security_key=hex_field(spec, "security_key"),
             ack=spec.get("measurement") == ACK,
+            interleave=rotation_of(parse_interleave(spec)),
         )
         if parsed.ack:
             _check_ack(parsed)
@@ -298,7 +303,11 @@ class CoapRoundTripRunner(Runner):
         self._new_message = Message
         self._tuning = _tuning(spec)
         try:
-            self._mechanism = registry.create(spec.security, key=spec.security_key)
+            self._mechanism = (
+                Rotation(spec.interleave)
+                if spec.interleave
+                else registry.create(spec.security, key=spec.security_key)
+            )
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
         self._floor = HarnessFloor.for_security(spec.security)
@@ -387,6 +396,8 @@ class CoapRoundTripRunner(Runner):
         mechanism = self._require_mechanism()
         secure = mechanism.secure
         unsecure = mechanism.unsecure
+        rotation = mechanism if isinstance(mechanism, Rotation) else None
+        name: str | None = None
         floor = self._floor
         sock = self.socket
         clock = self.context.clock
@@ -400,6 +411,9 @@ class CoapRoundTripRunner(Runner):
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
             sock.take_ack()  # an ACK read between two messages belongs to neither
+            if rotation is not None:
+                name = rotation.select(seq)
+                floor = rotation.floor()
             wire, t_send, t_secured = time_secure(secure, payload)
             request = self._client.request(self._message(wire))
             outcome = OK
@@ -434,7 +448,7 @@ class CoapRoundTripRunner(Runner):
                 times = (t_send, t_secured, t_recv)
                 emit(
                     round_trip_record(
-                        clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns
+                        clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns, name
                     )
                 )
             interval_ns = next_interval_ns()

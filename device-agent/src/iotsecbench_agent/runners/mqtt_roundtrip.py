@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from iotsecbench_contract.interleave import parse_interleave
 from iotsecbench_contract.jobspec import ROUND_TRIP, LinkSpec, Schedule, hex_field
 
 from iotsecbench_agent.errors import UnsupportedJob
@@ -64,6 +65,7 @@ from iotsecbench_agent.links.mqtt_link import (
 )
 from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES, OutboundMeter
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
+from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     Reply,
@@ -92,6 +94,8 @@ class RoundTripSpec:
     security: str = SECURITY_NONE
     # A key from the job (hex in spec.security_key); None: the mechanism makes its own.
     security_key: bytes | None = field(default=None, repr=False)
+    # An interleaved run's mechanisms (runners/interleave.py); None: ``security`` alone.
+    interleave: tuple[str, ...] | None = None
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> RoundTripSpec:
@@ -110,6 +114,7 @@ class RoundTripSpec:
             topic=topic,
             security=security,
             security_key=security_key,
+            interleave=rotation_of(parse_interleave(spec)),
         )
 
 
@@ -208,7 +213,11 @@ class MqttRoundTripRunner(Runner):
     def setup(self) -> None:
         spec = self.spec
         try:
-            self._mechanism = registry.create(spec.security, key=spec.security_key)
+            self._mechanism = (
+                Rotation(spec.interleave)
+                if spec.interleave
+                else registry.create(spec.security, key=spec.security_key)
+            )
         except MechanismError as exc:
             raise UnsupportedJob(str(exc)) from None
         self._floor = HarnessFloor.for_security(spec.security)
@@ -229,7 +238,10 @@ class MqttRoundTripRunner(Runner):
         link = self.link
         links = (link,)
         publish = link.client.publish
-        secure = self._require_mechanism().secure
+        mechanism = self._require_mechanism()
+        secure = mechanism.secure
+        rotation = mechanism if isinstance(mechanism, Rotation) else None
+        name: str | None = None
         floor = self._floor
         spec = self.spec
         topic = spec.topic
@@ -248,6 +260,9 @@ class MqttRoundTripRunner(Runner):
             payload = tags.payload(seq)
             self._expected = payload[: tags.width]
             arrived.clear()
+            if rotation is not None:
+                name = rotation.select(seq)
+                floor = rotation.floor()
             wire, t_send, t_secured = time_secure(secure, payload)
             cut: ConnectionLost | None = None
             try:
@@ -270,7 +285,7 @@ class MqttRoundTripRunner(Runner):
             times = (t_send, t_secured, reply.t_recv)
             emit(
                 round_trip_record(
-                    clock, floor, seq, payload, times, wire_bytes, outcome, reply.unsecure_ns
+                    clock, floor, seq, payload, times, wire_bytes, outcome, reply.unsecure_ns, name
                 )
             )
             interval_ns = next_interval_ns()

@@ -141,11 +141,13 @@ def round_trip_record(
     wire_bytes: int,
     outcome: str,
     unsecure_ns: int | None,
+    mechanism: str | None = None,
 ) -> recordlog.Record:
     """The record of round trip ``seq`` once its ``t_recv`` is taken, the harness floor
     measured now, beside it, on the same payload. ``times`` are its ``perf_counter_ns``
     readings ``(t_send, t_secured, t_recv)`` (the first two ``time_secure``'s). A LOST one
-    has neither a receive time nor an unsecure time, whatever is passed for them."""
+    has neither a receive time nor an unsecure time, whatever is passed for them.
+    ``mechanism``: the message's mechanism in an interleaved run (runners/interleave.py)."""
     t_send, t_secured, t_recv = times
     echoed = outcome != recordlog.LOST
     floor_secure_ns, floor_unsecure_ns = (
@@ -162,6 +164,7 @@ def round_trip_record(
         unsecure_ns=unsecure_ns if echoed else None,
         floor_secure_ns=floor_secure_ns,
         floor_unsecure_ns=floor_unsecure_ns,
+        mechanism=mechanism,
     )
 
 

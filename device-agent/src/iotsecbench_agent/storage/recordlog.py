@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from iotsecbench_contract.records import LEGACY_RECORD_COLUMNS, RECORD_COLUMNS, RECORD_HEADER
+
 from iotsecbench_agent.storage.csvlog import (
     AppendOnlyLog,
     LogFiles,
@@ -23,15 +25,13 @@ from iotsecbench_agent.storage.csvlog import (
 )
 from iotsecbench_agent.storage.fsutil import atomic_write_text
 
-HEADER = (
-    "seq,t_send_ns,t_recv_ns,app_bytes,wire_bytes,outcome,secure_ns,unsecure_ns,"
-    "floor_secure_ns,floor_unsecure_ns"
-)
-FIELDS = 10
+HEADER = RECORD_HEADER
+FIELDS = len(RECORD_COLUMNS)
 # Lines of logs written by older agents (a run logged before an upgrade and uploaded after
 # it) are read with the columns they lack empty: before security mechanisms a record had 6
-# fields (no secure_ns/unsecure_ns), before the harness floor 8 (no floor_*_ns).
-LEGACY_FIELDS = (6, 8)
+# fields (no secure_ns/unsecure_ns), before the harness floor 8 (no floor_*_ns), before
+# interleaved runs 10 (no mechanism).
+LEGACY_FIELDS = tuple(len(columns) for columns in LEGACY_RECORD_COLUMNS)
 
 OK = "ok"
 LOST = "lost"
@@ -59,6 +59,9 @@ class Record:
     message: the ``null`` mechanism's ``secure``/``unsecure`` on a payload of the same size,
     timed the same way after the round trip (``runners/timing.py``). None when the run has
     no mechanism (``none``); ``floor_unsecure_ns`` is None exactly when ``unsecure_ns`` is.
+
+    ``mechanism`` is the mechanism this message was secured with in an interleaved run
+    (iotsecbench_contract.interleave); None in any other run (the spec's ``security``).
     """
 
     seq: int
@@ -71,12 +74,14 @@ class Record:
     unsecure_ns: int | None = None
     floor_secure_ns: int | None = None
     floor_unsecure_ns: int | None = None
+    mechanism: str | None = None
 
     def to_line(self) -> str:
         return (
             f"{self.seq},{self.t_send_ns},{_opt(self.t_recv_ns)},{self.app_bytes},"
             f"{self.wire_bytes},{self.outcome},{_opt(self.secure_ns)},{_opt(self.unsecure_ns)},"
-            f"{_opt(self.floor_secure_ns)},{_opt(self.floor_unsecure_ns)}\n"
+            f"{_opt(self.floor_secure_ns)},{_opt(self.floor_unsecure_ns)},"
+            f"{self.mechanism or ''}\n"
         )
 
     @classmethod
@@ -84,9 +89,19 @@ class Record:
         fields = upgrade_line(line).rstrip("\n").split(",")
         if len(fields) != FIELDS:
             raise ValueError(f"a record has {FIELDS} fields, this line {len(fields)}")
-        seq, t_send, t_recv, app, wire, outcome, secure, unsecure, floor_secure, floor_unsecure = (
-            fields
-        )
+        (
+            seq,
+            t_send,
+            t_recv,
+            app,
+            wire,
+            outcome,
+            secure,
+            unsecure,
+            floor_secure,
+            floor_unsecure,
+            mechanism,
+        ) = fields
         if outcome not in OUTCOMES:
             raise ValueError(f"unknown outcome {outcome!r}")
         return cls(
@@ -100,6 +115,7 @@ class Record:
             unsecure_ns=int(unsecure) if unsecure else None,
             floor_secure_ns=int(floor_secure) if floor_secure else None,
             floor_unsecure_ns=int(floor_unsecure) if floor_unsecure else None,
+            mechanism=mechanism or None,
         )
 
 
@@ -109,8 +125,8 @@ def _opt(value: int | None) -> str:
 
 def upgrade_line(line: str) -> str:
     """A record line in the current format: a legacy line gets the columns it lacks,
-    empty (6 fields: ``secure_ns`` to ``floor_unsecure_ns``; 8 fields: ``floor_secure_ns``
-    and ``floor_unsecure_ns``); any other line is returned as it is."""
+    empty (6 fields: ``secure_ns`` to ``mechanism``; 8 fields: ``floor_secure_ns`` to
+    ``mechanism``; 10 fields: ``mechanism``); any other line is returned as it is."""
     return pad_fields(line, FIELDS, LEGACY_FIELDS)
 
 
@@ -144,7 +160,7 @@ def iter_lines(path: Path) -> Iterator[str]:
     """The record lines of a log (without header), each ending in a newline, read lazily
     (a million-record log stays out of a Pi Zero's RAM). A torn last line (the process
     died mid-write) is not a record and is left out. Lines of a log written by an older
-    agent (6 or 8 fields, after its own header) come out in the current 10-field format."""
+    agent (6, 8 or 10 fields, after its own header) come out in the current 11-field format."""
     return iter_log_lines(path, header_start="seq,", upgrade=upgrade_line)
 
 

@@ -106,6 +106,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   coap_method: 'get',
   topic_id_type: 'normal',
   security: 'none',
+  interleave_mechanisms: [],
   topic: '',
   mqttsn_topic_id: null,
   broker_url: '',

@@ -155,6 +155,9 @@ export const messagingInputSchema = z.object({
   coap_method: z.enum(COAP_METHODS, { error: 'Choose GET, PUT or POST.' }),
   topic_id_type: z.enum(TOPIC_ID_TYPES, { error: 'Choose a topic id type.' }),
   security: mechanismName,
+  // Interleaved mode (docs/experiment-design.md "Interleaved mechanisms"): [] for none; the
+  // server checks the rotation (2 to 8, each once, MQTT or CoAP round trips) and answers a field error.
+  interleave_mechanisms: z.array(mechanismName),
   payload_size: wholeNumber('Payload size')
     .min(1, { error: 'Payload size must be at least 1 byte.' })
     .max(PAYLOAD_SIZE_MAX_BYTES, {

@@ -86,6 +86,12 @@ const MessagingParameters = ({ experiment, catalogue, varied }: ParamsProps) => 
         {labelOf(catalogue?.mechanisms, experiment.security)}
       </Param>
     )}
+    {experiment.interleave_mechanisms.length > 0 ? (
+      <>
+        <dt>Interleaved mechanisms</dt>
+        <dd>{experiment.interleave_mechanisms.map((m) => labelOf(catalogue?.mechanisms, m)).join(' / ')}</dd>
+      </>
+    ) : null}
     <Param name="payload_size" label="Payload size (bytes)" varied={varied}>
       {experiment.payload_size}
     </Param>

@@ -11,11 +11,20 @@ type MechanismFieldsetProps = {
   /** Advice about the choice, read with the group (like a field's hint). */
   hint?: ReactNode;
   error?: string[];
+  /** The group's name: "Mechanisms" unless given. */
+  legend?: string;
 };
 
 /** "Mechanisms" checkboxes of a cipher benchmark or throughput experiment, one group per family. */
-export const MechanismFieldset = ({ families, selected, onToggle, hint, error }: MechanismFieldsetProps) => (
-  <ChoiceFieldset legend="Mechanisms" hint={hint} error={error}>
+export const MechanismFieldset = ({
+  families,
+  selected,
+  onToggle,
+  hint,
+  error,
+  legend = 'Mechanisms',
+}: MechanismFieldsetProps) => (
+  <ChoiceFieldset legend={legend} hint={hint} error={error}>
     <div className="mechanism-families">
       {families.map(({ family, mechanisms }) => (
         <fieldset key={family} className="mechanism-family">

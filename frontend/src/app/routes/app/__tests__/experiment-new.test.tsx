@@ -183,6 +183,7 @@ describe('New experiment page', () => {
       coap_method: 'get',
       topic_id_type: 'normal',
       security: 'none',
+      interleave_mechanisms: [],
       payload_size: 66,
       message_count: 100,
       interval_ms: 500,

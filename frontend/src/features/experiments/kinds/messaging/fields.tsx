@@ -34,7 +34,14 @@ import { VaryingField } from '../../components/vary-controls';
 import type { KindFieldsProps } from '../types';
 
 import { AddressFields } from './address-fields';
-import { effectiveMeasurement, messagingProtocols, offeredMeasurements, shownMessagingFields } from './values';
+import { InterleaveField } from './interleave-field';
+import {
+  canInterleave,
+  effectiveMeasurement,
+  messagingProtocols,
+  offeredMeasurements,
+  shownMessagingFields,
+} from './values';
 
 const INTERVAL_DISTRIBUTION_HINT =
   'Uniform and exponential draw each gap at random, with the interval as their mean; each run stores its random seed.';
@@ -146,6 +153,7 @@ export const MessagingFields = (props: KindFieldsProps<'messaging'>) => {
           ? choice('network_profile', 'Network profile', networkProfileOptions, NETWORK_PROFILE_HINT)
           : null}
       </div>
+      {canInterleave(protocols) ? <InterleaveField {...props} /> : null}
       <AddressFields {...props} />
     </>
   );

@@ -33,6 +33,24 @@ describe('MESSAGING_VALUES', () => {
     expect(MESSAGING_VALUES.isShown?.('payload_size', context)).toBe(true);
   });
 
+  it('should send the interleaved mechanisms for MQTT and CoAP and none for SRUP or MQTT-SN', () => {
+    const draft = { ...MESSAGING_VALUES.defaults, interleave_mechanisms: ['none', 'null', 'aes-128-cbc'] };
+    const rotation = ['none', 'null', 'aes-128-cbc'];
+    for (const protocol of ['mqtt', 'coap']) {
+      const input = MESSAGING_VALUES.toInput({ draft: { ...draft, protocol }, matrix: NO_AXES, sizes: [] });
+      expect(input).toMatchObject({ interleave_mechanisms: rotation, security: 'none' });
+    }
+    for (const protocol of ['srup', 'mqttsn']) {
+      const input = MESSAGING_VALUES.toInput({ draft: { ...draft, protocol }, matrix: NO_AXES, sizes: [] });
+      expect(input).toMatchObject({ interleave_mechanisms: [] });
+    }
+  });
+
+  it('should fill the interleaved mechanisms of a design back into its draft', () => {
+    const draft = MESSAGING_VALUES.fromDesign({ protocol: 'mqtt', interleave_mechanisms: ['none', 'aes-128-cbc'] });
+    expect(draft.interleave_mechanisms).toEqual(['none', 'aes-128-cbc']);
+  });
+
   it('should fill its draft from a design and keep its defaults for the rest', () => {
     const draft = MESSAGING_VALUES.fromDesign({ protocol: 'coap', payload_size: 128, mechanisms: ['aes-128-cbc'] });
     expect(draft).toEqual({ ...MESSAGING_VALUES.defaults, protocol: 'coap', payload_size: '128' });

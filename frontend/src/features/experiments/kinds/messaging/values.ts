@@ -94,6 +94,13 @@ export const shownMessagingFields = (protocols: readonly string[]) => {
   } satisfies Partial<Record<AxisParameter, boolean>>;
 };
 
+/** The protocols whose round trips can interleave mechanisms (experiments/rules.py interleave_errors). */
+const INTERLEAVE_PROTOCOLS: readonly string[] = ['mqtt', 'coap'];
+
+/** Whether these protocols can alternate mechanisms message by message (MQTT and CoAP round trips). */
+export const canInterleave = (protocols: readonly string[]): boolean =>
+  protocols.every((p) => INTERLEAVE_PROTOCOLS.includes(p));
+
 /** The protocols whose messages an `ack` run times until their acknowledgement (MQTT's PUBACK or
  * PUBCOMP, MQTT-SN's PUBACK, CoAP's ACK); the API answers SRUP with a field error on `measurement`. */
 const ACK_PROTOCOLS: readonly string[] = ['mqtt', 'mqttsn', 'coap'];
@@ -131,6 +138,7 @@ const DEFAULTS: Drafts['messaging'] = {
   coap_method: EXPERIMENT_DEFAULTS.coap_method,
   topic_id_type: EXPERIMENT_DEFAULTS.topic_id_type,
   security: EXPERIMENT_DEFAULTS.security,
+  interleave_mechanisms: [],
   payload_size: String(EXPERIMENT_DEFAULTS.payload_size),
   message_count: String(EXPERIMENT_DEFAULTS.message_count),
   interval_ms: String(EXPERIMENT_DEFAULTS.interval_ms),
@@ -159,6 +167,9 @@ const toInput = ({ draft, matrix }: KindDraftContext<'messaging'>) => {
     topic_id_type: draft.topic_id_type,
     // SRUP signs every message itself; its payload goes unencrypted inside the signature.
     security: shown.security ? draft.security : NO_SECURITY,
+    // Only where the protocols interleave; the rotation replaces security, which the server
+    // then wants at none (its field error says so).
+    interleave_mechanisms: canInterleave(protocols) ? draft.interleave_mechanisms : [],
     payload_size: toNumber(draft.payload_size),
     message_count: toNumber(draft.message_count),
     interval_ms: toNumber(draft.interval_ms),
