@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { BinnedHistogramChart, ChartPanel, ViolinChart } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal, MISSING } from '@/lib/format';
 import type { ComparedRun, PairComparison, RoundTripStatistics, RunComparison } from '@/types/api';
 
@@ -42,7 +43,7 @@ const RunName = ({ run }: { run: ComparedRun }) => {
 
 /** All devices of each run, one column per run. */
 const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
-  <div className="panel table-wrap">
+  <ScrollTable label="Statistics side by side" className="panel">
     <table className="table">
       <caption className="panel-title">Statistics side by side</caption>
       <thead>
@@ -68,7 +69,7 @@ const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );
 
 /** p-values to 3 significant figures; tiny ones in exponent form rather than "0.000". */
@@ -82,7 +83,7 @@ const differsIn = (pair: PairComparison): string =>
 
 /** Every pair the server matched (same conditions, different treatment), treatment − baseline. */
 const PairsTable = ({ comparison, labels }: { comparison: RunComparison; labels: ReadonlyMap<string, string> }) => (
-  <div className="panel table-wrap">
+  <ScrollTable label="Paired comparisons" className="panel">
     <table className="table">
       <caption className="panel-title">Paired comparisons</caption>
       <thead>
@@ -127,7 +128,7 @@ const PairsTable = ({ comparison, labels }: { comparison: RunComparison; labels:
         rate above which the overhead exceeds the message period.
       </p>
     )}
-  </div>
+  </ScrollTable>
 );
 
 /** Each run's devices pooled, on one value range: histograms (as densities) or violins. */
