@@ -118,8 +118,9 @@ test-deploy: deps podman qemu ## build every image, run docker-compose.yml in po
 	CONTAINERS_CONF=$${CONTAINERS_CONF:-$(CURDIR)/e2e_deploy/containers.conf} \
 	  $(VENV)/bin/pytest e2e_deploy -p no:cacheprovider -p no:django
 
-screenshot: deps frontend chromium ## refresh docs/img/run-page.png from the browser test
+screenshot: deps frontend chromium ## refresh docs/img/ (run-page.png, <page>-1440.png, <page>-390.png) from the browser tests
 	UPDATE_DOCS_SCREENSHOT=1 $(VENV)/bin/pytest e2e/test_browser.py -p no:cacheprovider
+	UPDATE_DOCS_SCREENSHOTS=1 $(VENV)/bin/pytest e2e/test_layout.py -p no:cacheprovider -k every_page
 
 bench: deps ## benchmarks; figures go to docs/benchmarks.md
 	$(PY) bench/ingest.py

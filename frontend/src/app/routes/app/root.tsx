@@ -1,4 +1,5 @@
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { paths } from '@/config/paths';
@@ -8,16 +9,32 @@ import type { User } from '@/types/api';
 
 const AppLayout = ({ user }: { user: User }) => {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  // On narrow screens the navigation and the user menu fold behind a "Menu" button (the CSS
+  // shows them inline from 760 px up, where the button hides); following a link folds it again.
+  // Kept as the path it was opened on, so that any navigation closes it without an effect.
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
   const logout = useLogout({
     mutationConfig: { onSuccess: () => void navigate(paths.login.getHref(), { replace: true }) },
   });
 
   return (
     <>
-      <header className="app-header">
+      <header className={menuOpen ? 'app-header menu-open' : 'app-header'}>
         <Link to={paths.home.getHref()} className="brand">
           IoTSecBench
         </Link>
+        <button
+          type="button"
+          className="button button-small menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="app-menu"
+          onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
+        >
+          Menu
+        </button>
+        <div id="app-menu" className="app-menu">
         <nav aria-label="Main" className="main-nav">
           <NavLink to={paths.home.getHref()} end>
             Home
@@ -44,6 +61,7 @@ const AppLayout = ({ user }: { user: User }) => {
           >
             Sign out
           </button>
+        </div>
         </div>
       </header>
       <main className="page">

@@ -5,6 +5,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { InputField } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDateTime } from '@/lib/format';
 import type { ApiToken, ApiTokenIssued } from '@/types/api';
 
@@ -74,7 +75,7 @@ export const ApiTokensPanel = () => {
       {tokens.isError ? <ErrorAlert error={tokens.error} /> : null}
       {tokens.data && tokens.data.length === 0 ? <p className="empty">No API tokens yet.</p> : null}
       {tokens.data && tokens.data.length > 0 ? (
-        <div className="table-wrap">
+        <ScrollTable label="Your API tokens">
           <table className="table">
             <caption className="visually-hidden">Your API tokens</caption>
             <thead>
@@ -106,7 +107,7 @@ export const ApiTokensPanel = () => {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       ) : null}
     </>
   );

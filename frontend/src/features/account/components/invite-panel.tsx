@@ -4,6 +4,7 @@ import { ConfirmActionButton } from '@/components/ui/confirm-action-button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { SelectField } from '@/components/ui/form-field';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDateTime } from '@/lib/format';
 import type { Invitation, InvitationIssued } from '@/types/api';
 
@@ -78,7 +79,7 @@ export const InvitePanel = () => {
       {issued ? <IssuedLink issued={issued} /> : null}
       {invitations.isError ? <ErrorAlert error={invitations.error} /> : null}
       {invitations.data && invitations.data.length > 0 ? (
-        <div className="table-wrap">
+        <ScrollTable label="Open invitation links">
           <table className="table">
             <caption>Open invitation links</caption>
             <thead>
@@ -104,7 +105,7 @@ export const InvitePanel = () => {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       ) : null}
     </>
   );

@@ -1,6 +1,7 @@
 import { ConfirmActionButton } from '@/components/ui/confirm-action-button';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDateTime } from '@/lib/format';
 import type { Member } from '@/types/api';
 
@@ -33,7 +34,7 @@ export const MembersPanel = ({ userId, isOwner }: MembersPanelProps) => {
   if (members.isPending) return <Loading label="Loading the members…" />;
   if (members.isError) return <ErrorAlert error={members.error} />;
   return (
-    <div className="table-wrap">
+    <ScrollTable label="Members">
       <table className="table">
         <caption className="visually-hidden">Members</caption>
         <thead>
@@ -66,6 +67,6 @@ export const MembersPanel = ({ userId, isOwner }: MembersPanelProps) => {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 };

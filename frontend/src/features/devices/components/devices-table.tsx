@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDateTime } from '@/lib/format';
 import type { Device } from '@/types/api';
 
@@ -30,7 +31,7 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
     });
   const show = (id: string) => setOpen((current) => (current.has(id) ? current : new Set([...current, id])));
   return (
-    <div className="table-wrap">
+    <ScrollTable label="Enrolled devices" chooserKey="devices">
       <table className="table table-devices">
         <caption className="visually-hidden">Enrolled devices</caption>
         <thead>
@@ -94,6 +95,6 @@ export const DevicesTable = ({ devices }: DevicesTableProps) => {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 };

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
@@ -28,7 +29,7 @@ export const ExperimentRunsTable = ({ runs, renderActions }: ExperimentRunsTable
       {ordered.length === 0 ? (
         <p className="empty">No runs yet.</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollTable label="Runs of this experiment">
           <table className="table">
             <caption className="visually-hidden">Runs of this experiment</caption>
             <thead>
@@ -66,7 +67,7 @@ export const ExperimentRunsTable = ({ runs, renderActions }: ExperimentRunsTable
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
 import { formatDateTime, MISSING } from '@/lib/format';
@@ -32,7 +33,7 @@ export const ExperimentsList = ({ experiments, filtered = false, catalogue }: Ex
     return <p className="empty">No experiments yet. Create one to start measuring.</p>;
   }
   return (
-    <div className="table-wrap">
+    <ScrollTable label="All experiments" chooserKey="experiments">
       <table className="table">
         <caption className="visually-hidden">All experiments</caption>
         <thead>
@@ -86,6 +87,6 @@ export const ExperimentsList = ({ experiments, filtered = false, catalogue }: Ex
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 };

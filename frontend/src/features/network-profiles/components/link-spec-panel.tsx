@@ -1,4 +1,5 @@
 import { CopyButton } from '@/components/ui/copy-button';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { MISSING } from '@/lib/format';
 import type { LinkDirection } from '@/types/api';
 
@@ -58,7 +59,7 @@ export const LinkSpecPanel = ({ spec, rawSpec }: LinkSpecPanelProps) => {
       ) : !shaped ? (
         <p>Not shaped: packets pass as on the LAN, in both directions.</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollTable label="Link settings per direction">
           <table className="table">
             <caption className="visually-hidden">Link settings per direction</caption>
             <thead>
@@ -82,7 +83,7 @@ export const LinkSpecPanel = ({ spec, rawSpec }: LinkSpecPanelProps) => {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       <details className="spec-json">
         <summary>Spec (JSON, as the agent reads it)</summary>

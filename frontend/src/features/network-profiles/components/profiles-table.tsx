@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { paths } from '@/config/paths';
 import { MISSING } from '@/lib/format';
 import type { NetworkProfile } from '@/types/api';
@@ -62,7 +63,7 @@ type ProfilesTableProps = { profiles: readonly NetworkProfile[] };
 
 /** The catalogue, one row per profile; a profile shaping each direction on its own has two lines. */
 export const ProfilesTable = ({ profiles }: ProfilesTableProps) => (
-  <div className="table-wrap">
+  <ScrollTable label="Network profiles">
     <table className="table network-profiles-table">
       <caption className="visually-hidden">Network profiles</caption>
       <thead>
@@ -86,5 +87,5 @@ export const ProfilesTable = ({ profiles }: ProfilesTableProps) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );

@@ -4,6 +4,7 @@ import { ConfirmActionButton } from '@/components/ui/confirm-action-button';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { InputField, SelectField } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { isApiError } from '@/lib/api-client';
 import { formatDecimal } from '@/lib/format';
 
@@ -94,7 +95,7 @@ export const BatteryReadingForm = ({ runId, devices }: BatteryReadingFormProps) 
       {readings.isPending ? <Loading /> : null}
       {readings.isError ? <ErrorAlert error={readings.error} /> : null}
       {readings.data && readings.data.length > 0 ? (
-        <div className="table-wrap">
+        <ScrollTable label="Battery-gauge readings of this run">
           <table className="table">
             <caption className="visually-hidden">Battery-gauge readings of this run</caption>
             <thead>
@@ -122,7 +123,7 @@ export const BatteryReadingForm = ({ runId, devices }: BatteryReadingFormProps) 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       ) : null}
       <form className="form form-wide" noValidate onSubmit={(e) => void onSubmit(e)} aria-label="Battery reading">
         {formError ? <ErrorAlert error={formError} /> : null}

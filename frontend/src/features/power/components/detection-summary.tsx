@@ -1,3 +1,5 @@
+
+import { ScrollTable } from '@/components/ui/scroll-table';
 import type { PowerDetection } from '@/types/api';
 
 import { describeDetection } from './labels';
@@ -21,7 +23,7 @@ export const DetectionSummary = ({ detection }: DetectionSummaryProps) => {
         </ul>
       ) : null}
       {width > 0 ? (
-        <div className="table-wrap">
+        <ScrollTable label="File preview">
           <table className="table table-preview">
             <caption>File preview</caption>
             <thead>
@@ -44,7 +46,7 @@ export const DetectionSummary = ({ detection }: DetectionSummaryProps) => {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       ) : (
         <p className="muted">The file&apos;s head shows no columns.</p>
       )}

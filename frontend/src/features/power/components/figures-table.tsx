@@ -1,3 +1,5 @@
+
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal, MISSING } from '@/lib/format';
 import type { PowerBatteryFigures, PowerFigures } from '@/types/api';
 
@@ -86,7 +88,7 @@ type FiguresTableProps = { figures: PowerFigures };
 
 /** Energy figures of one window, one per row. */
 export const FiguresTable = ({ figures }: FiguresTableProps) => (
-  <div className="table-wrap">
+  <ScrollTable label="Figures">
     <table className="table table-figures">
       <caption className="visually-hidden">Figures</caption>
       <tbody>
@@ -98,5 +100,5 @@ export const FiguresTable = ({ figures }: FiguresTableProps) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );

@@ -5,6 +5,7 @@ import { CheckboxList, toggled } from '@/components/ui/checkbox-list';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { InputField, RadioOption } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal } from '@/lib/format';
 import type { PowerProjection, PowerTrace } from '@/types/api';
 
@@ -30,7 +31,7 @@ export const projectionSeries = (projection: PowerProjection): XySeries[] =>
 const ProjectionTable = ({ projection }: { projection: PowerProjection }) => {
   const maxRate = projection.rates_per_min.at(-1);
   return (
-    <div className="table-wrap">
+    <ScrollTable label={`Battery life on ${formatDecimal(projection.capacity_wh, 1)} Wh`}>
       <table className="table">
         <caption className="panel-title">Battery life on {formatDecimal(projection.capacity_wh, 1)} Wh</caption>
         <thead>
@@ -67,7 +68,7 @@ const ProjectionTable = ({ projection }: { projection: PowerProjection }) => {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 };
 

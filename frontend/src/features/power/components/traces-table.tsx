@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
 import { formatDateTime, MISSING } from '@/lib/format';
@@ -24,7 +25,7 @@ type TracesTableProps = {
 };
 
 export const TracesTable = ({ traces, caption, hideRun = false }: TracesTableProps) => (
-  <div className="table-wrap">
+  <ScrollTable label={`${caption}`}>
     <table className="table">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
@@ -65,5 +66,5 @@ export const TracesTable = ({ traces, caption, hideRun = false }: TracesTablePro
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );

@@ -1,3 +1,5 @@
+
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatMs, MISSING } from '@/lib/format';
 import type { Run, RunDevice } from '@/types/api';
 
@@ -17,7 +19,7 @@ const Reading = ({ label, reading }: { label: string; reading: ClockReading | nu
 );
 
 const ClockTable = ({ device, clock }: { device: RunDevice; clock: DeviceClock }) => (
-  <div className="table-wrap">
+  <ScrollTable label={`Clock offset of ${device.name} to the platform`}>
     <table className="table">
       <caption>Clock offset of {device.name} to the platform</caption>
       <thead>
@@ -33,7 +35,7 @@ const ClockTable = ({ device, clock }: { device: RunDevice; clock: DeviceClock }
         <Reading label="Applied to receive times" reading={clock.applied} />
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );
 
 /**

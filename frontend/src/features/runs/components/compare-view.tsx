@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { BinnedHistogramChart, ChartPanel, ViolinChart } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal, MISSING } from '@/lib/format';
 import type { ComparedRun, PairComparison, RoundTripStatistics, RunComparison } from '@/types/api';
 
@@ -43,7 +44,7 @@ const RunName = ({ run }: { run: ComparedRun }) => {
 
 /** All devices of each run, one column per run. */
 const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
-  <div className="panel table-wrap">
+  <ScrollTable label="Statistics side by side" className="panel">
     <table className="table">
       <caption className="panel-title">Statistics side by side</caption>
       <thead>
@@ -69,7 +70,7 @@ const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );
 
 const differsIn = (pair: PairComparison): string =>
@@ -90,7 +91,7 @@ const signed = (value: number | null, digits: number, unit = ''): string =>
  * laptop screen; the verdict says what the interval can see (run-to-run variation or not).
  */
 const PairsTable = ({ comparison }: { comparison: RunComparison }) => (
-  <div className="panel table-wrap">
+  <ScrollTable label="Paired comparisons" className="panel">
     <table className="table compare-pairs">
       <caption className="panel-title">Paired comparisons</caption>
       <thead>
@@ -135,7 +136,7 @@ const PairsTable = ({ comparison }: { comparison: RunComparison }) => (
         when the interval lies above zero.
       </p>
     )}
-  </div>
+  </ScrollTable>
 );
 
 /** Each run's devices pooled, on one value range: histograms (as densities) or violins. */

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { ChartPanel, GroupedBarChart } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import type { ExperimentCell, ExperimentResults } from '@/types/api';
 
 import { experimentResultsTableHref, useExperimentResults } from '../api/get-experiment-results';
@@ -127,36 +128,38 @@ const ResultsBody = ({ results, experimentId, title }: { results: ExperimentResu
 type ResultsTableProps = { cells: readonly ExperimentCell[]; metricNames: string[]; quantity: string };
 
 const ResultsTable = ({ cells, metricNames, quantity }: ResultsTableProps) => (
-  <table className="table" aria-label="Cells of this experiment">
-    <thead>
-      <tr>
-        <th scope="col">Cell</th>
-        <th scope="col">Runs</th>
-        {metricNames.map((name) => (
-          <th scope="col" key={name}>
-            {metricLabelOf(name, quantity)}
-          </th>
-        ))}
-        <th scope="col">Interval</th>
-      </tr>
-    </thead>
-    <tbody>
-      {cells.map((cell) => (
-        <tr key={cell.key}>
-          <td>{cell.label}</td>
-          <td>{cell.runs.length}</td>
-          {metricNames.map((name) => {
-            const metric = cell.metrics.find((m) => m.name === name);
-            return (
-              <td key={name}>
-                {number(metric?.value)} {metric?.unit}
-                {metric?.ci ? ` [${number(metric.ci[0])}, ${number(metric.ci[1])}]` : ''}
-              </td>
-            );
-          })}
-          <td>{cell.interval_level ? (LEVEL_WORDS[cell.interval_level] ?? cell.interval_level) : '—'}</td>
+  <ScrollTable label="Cells of this experiment">
+    <table className="table" aria-label="Cells of this experiment">
+      <thead>
+        <tr>
+          <th scope="col">Cell</th>
+          <th scope="col">Runs</th>
+          {metricNames.map((name) => (
+            <th scope="col" key={name}>
+              {metricLabelOf(name, quantity)}
+            </th>
+          ))}
+          <th scope="col">Interval</th>
         </tr>
-      ))}
-    </tbody>
-  </table>
+      </thead>
+      <tbody>
+        {cells.map((cell) => (
+          <tr key={cell.key}>
+            <td>{cell.label}</td>
+            <td>{cell.runs.length}</td>
+            {metricNames.map((name) => {
+              const metric = cell.metrics.find((m) => m.name === name);
+              return (
+                <td key={name}>
+                  {number(metric?.value)} {metric?.unit}
+                  {metric?.ci ? ` [${number(metric.ci[0])}, ${number(metric.ci[1])}]` : ''}
+                </td>
+              );
+            })}
+            <td>{cell.interval_level ? (LEVEL_WORDS[cell.interval_level] ?? cell.interval_level) : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+    </ScrollTable>
 );

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { paths } from '@/config/paths';
 import { formatDecimal, MISSING } from '@/lib/format';
 import type { Run, RunDevice } from '@/types/api';
@@ -61,7 +62,7 @@ const CountersTable = ({
   columns: readonly string[];
   rows: { direction: ForwarderDirection; cells: (number | null)[] }[];
 }) => (
-  <div className="table-wrap">
+  <ScrollTable label={`${caption}`}>
     <table className="table">
       <caption>{caption}</caption>
       <thead>
@@ -87,7 +88,7 @@ const CountersTable = ({
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );
 
 const forwarderRows = (rows: ForwarderCounters[]) =>

@@ -1,3 +1,5 @@
+
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal, MISSING } from '@/lib/format';
 import type { RoundTripStatistics, RunStatistics } from '@/types/api';
 
@@ -66,7 +68,7 @@ export const RunStatisticsTable = ({ statistics }: RunStatisticsTableProps) => {
   const { repeats } = statistics;
   return (
     <>
-      <div className="table-wrap">
+      <ScrollTable label="Summary" chooserKey="run-summary">
         <table className="table">
           <caption className="panel-title">Summary</caption>
           <thead>
@@ -102,7 +104,7 @@ export const RunStatisticsTable = ({ statistics }: RunStatisticsTableProps) => {
             <Row row={statistics.all_devices} total />
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       <p className="muted">
         Intervals: of the mean, the studentized bootstrap (bootstrap-t, 2,000 resamples) from 10 to 5,000 messages, else
         the t interval, marked (t); of the median, the percentile bootstrap from 10 messages up. The t interval of

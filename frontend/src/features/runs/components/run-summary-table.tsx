@@ -1,3 +1,5 @@
+
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal } from '@/lib/format';
 import type { RunSummaryRow } from '@/types/api';
 
@@ -29,7 +31,7 @@ const TIME_COLUMNS = [
  * round-trip statistics are in RunStatisticsTable.
  */
 export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => (
-  <div className="table-wrap">
+  <ScrollTable label="Securing times" chooserKey="securing-times">
     <table className="table">
       <caption className="panel-title">Securing times</caption>
       <thead>
@@ -62,5 +64,5 @@ export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => (
       measured on every message of this run; net = raw − floor. Medians: a few slow (cold) calls, e.g. after
       pauses between messages, raise a mean but hardly a median.
     </p>
-  </div>
+  </ScrollTable>
 );

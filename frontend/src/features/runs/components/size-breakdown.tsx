@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { ChartPanel, StackedBarChart } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { Loading } from '@/components/ui/loading';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { isApiError } from '@/lib/api-client';
 import type { RunSizes } from '@/types/api';
 
@@ -40,7 +41,7 @@ const Assumptions = ({ assumptions }: { assumptions: readonly string[] }) => (
 );
 
 const SizeTable = ({ sizes }: { sizes: RunSizes }) => (
-  <div className="table-wrap">
+  <ScrollTable label="Bytes of one message">
     <table className="table">
       <caption className="panel-title">Bytes of one message</caption>
       <thead>
@@ -65,7 +66,7 @@ const SizeTable = ({ sizes }: { sizes: RunSizes }) => (
         </tr>
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );
 
 const PROTOCOL_NAMES: Readonly<Record<string, string>> = { mqtt: 'Plain MQTT', srup: 'SRUP' };

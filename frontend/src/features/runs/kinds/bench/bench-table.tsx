@@ -1,5 +1,7 @@
+
 import type { ReactNode } from 'react';
 
+import { ScrollTable } from '@/components/ui/scroll-table';
 import type { BenchSummaryRow } from '@/types/api';
 
 import type { LabelFor } from './bench-rows';
@@ -23,7 +25,7 @@ type BenchTableProps = {
 
 /** One row per device, mechanism, operation and data size, in the order given, the device first. */
 export const BenchTable = ({ caption, columns, rows, labelFor }: BenchTableProps) => (
-  <div className="table-wrap">
+  <ScrollTable label={`${caption}`}>
     <table className="table">
       <caption className="panel-title">{caption}</caption>
       <thead>
@@ -56,5 +58,5 @@ export const BenchTable = ({ caption, columns, rows, labelFor }: BenchTableProps
         ))}
       </tbody>
     </table>
-  </div>
+  </ScrollTable>
 );
