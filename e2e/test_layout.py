@@ -41,7 +41,7 @@ LONG_EXPERIMENT_NAME = (
     "QoS 0 and 1 over the whole building network"
 )
 # The nav items that must stay reachable at every width (issue #21: "Devic", no Sign out).
-NAV_LINKS = ("Experiments", "Compare", "Devices", "Power", "Network", "Team", "Account")
+NAV_LINKS = ("Home", "Experiments", "Compare", "Devices", "Power", "Network", "Team", "Account")
 # Serious and critical violations fail the test; the others are counted for the issue note.
 BLOCKING_IMPACTS = ("serious", "critical")
 # Seventeen pages with axe-core per width, after seeding two runs: past the default 120 s
@@ -89,7 +89,8 @@ class Seeded:
     def pages(self) -> dict[str, str]:
         """Every page of frontend/src/app/router.tsx, by name: its path."""
         return {
-            "experiments": "/",
+            "home": "/",
+            "experiments": "/experiments",
             "new-experiment": "/experiments/new",
             "experiment": f"/experiments/{self.matrix_experiment_id}",
             "results": f"/experiments/{self.matrix_experiment_id}/results",
