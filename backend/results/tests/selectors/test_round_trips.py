@@ -24,7 +24,7 @@ def test_round_trips_come_in_send_order_with_outcome_counts_whatever_the_storage
     part = made.parts[0]
     header = STREAMS[Stream.RECORDS].header.decode()
     lines = [
-        f"{seq},{T0 + seq},{'' if rtt is None else T0 + seq + rtt},66,145,{outcome},,,,"
+        f"{seq},{T0 + seq},{'' if rtt is None else T0 + seq + rtt},66,145,{outcome},,,,,"
         for seq, rtt, outcome in (
             (3, 4 * MS, "ok"),
             (0, 1 * MS, "ok"),
