@@ -53,7 +53,8 @@ export const PresetChooser = ({ presets, chosen, onChoose }: PresetChooserProps)
                 onClick={() => onChoose(preset.slug)}
               >
                 {/* The visible words start the accessible name (axe label-content-name-mismatch). */}
-                Use the preset<span className="visually-hidden"> {preset.title}</span>
+                Use the preset{' '}
+                <span className="visually-hidden">{preset.title}</span>
               </button>
             )}
           </article>
