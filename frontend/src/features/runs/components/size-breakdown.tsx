@@ -75,42 +75,44 @@ const PROTOCOL_NAMES: Readonly<Record<string, string>> = { mqtt: 'Plain MQTT', s
  * this run's payload, from the size model, beside this run's measured one. */
 const ReferenceFrames = ({ sizes }: { sizes: RunSizes }) =>
   sizes.reference_frames.length ? (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="panel-title">Beside it: the same payload in the SRUP paper’s comparison</caption>
-        <thead>
-          <tr>
-            <th scope="col">Message</th>
-            <th scope="col">TCP payload (bytes)</th>
-            <th scope="col">Frame (bytes)</th>
-            <th scope="col">In the paper (bytes)</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row">This run (measured)</th>
-            <td className="num">{sizes.wire_bytes_median}</td>
-            <td className="num">{sizes.frame_bytes}</td>
-            <td />
-          </tr>
-          {sizes.reference_frames.map((frame) => (
-            <tr key={frame.protocol}>
-              <th scope="row" title={frame.note}>
-                {PROTOCOL_NAMES[frame.protocol] ?? frame.protocol} (model): {frame.stack}
-              </th>
-              <td className="num">{frame.socket_bytes}</td>
-              <td className="num">{frame.frame_bytes}</td>
-              <td className="num">{frame.paper_frame_bytes ?? '—'}</td>
+    <>
+      <ScrollTable label="The same payload in the SRUP paper’s comparison">
+        <table className="table">
+          <caption className="panel-title">Beside it: the same payload in the SRUP paper’s comparison</caption>
+          <thead>
+            <tr>
+              <th scope="col">Message</th>
+              <th scope="col">TCP payload (bytes)</th>
+              <th scope="col">Frame (bytes)</th>
+              <th scope="col">In the paper (bytes)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            <tr>
+              <th scope="row">This run (measured)</th>
+              <td className="num">{sizes.wire_bytes_median}</td>
+              <td className="num">{sizes.frame_bytes}</td>
+              <td />
+            </tr>
+            {sizes.reference_frames.map((frame) => (
+              <tr key={frame.protocol}>
+                <th scope="row" title={frame.note}>
+                  {PROTOCOL_NAMES[frame.protocol] ?? frame.protocol} (model): {frame.stack}
+                </th>
+                <td className="num">{frame.socket_bytes}</td>
+                <td className="num">{frame.frame_bytes}</td>
+                <td className="num">{frame.paper_frame_bytes ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollTable>
       {sizes.reference_frames.map((frame) => (
         <p key={frame.protocol} className="muted">
           {frame.note}
         </p>
       ))}
-    </div>
+    </>
   ) : null;
 
 type RunSizeBreakdownProps = {
