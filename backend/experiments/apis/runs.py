@@ -238,7 +238,7 @@ class RunOutputSerializer(serializers.Serializer[RunPage]):
     )
     target = serializers.SerializerMethodField(
         help_text="The device serving the run as its MQTT-SN gateway or CoAP server "
-        "(docs/experiment-design.md \"Topics and targets\"); null for a run without a target "
+        '(docs/experiment-design.md "Topics and targets"); null for a run without a target '
         "device (or before its serve job is sent)."
     )
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import pytest
 
 from core.testing.factories import DeviceFactory, ExperimentFactory
+from devices.models import Device
 from experiments.models import Run, RunDevice, RunStatus
 from experiments.services.targets import target_dispatch, target_release, target_serving
 
 pytestmark = pytest.mark.django_db
 
 
-def _run(personas, *, target: bool) -> tuple[Run, object]:
+def _run(personas, *, target: bool) -> tuple[Run, Device]:
     client = DeviceFactory.create(workspace=personas.workspace, name="pi-1")
     gateway = DeviceFactory.create(workspace=personas.workspace, name="pi-2")
     experiment = ExperimentFactory.create(workspace=personas.workspace, devices=[client])
