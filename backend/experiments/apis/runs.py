@@ -3,11 +3,13 @@ them are in results.apis.runs, above measurements; the run start answers a new r
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from experiments.models import BenchOperation, ExperimentKind, RunStatus
+from devices.models import Device
+from experiments.models import BenchOperation, ExperimentKind, Run, RunStatus
 from experiments.selectors import RunPage
+from experiments.services.targets import FAILED, RELEASED, SERVING, STARTING
 
 RUN_LABEL_HELP = (
     "What tells the run from the other runs of its experiment: its cell's parameters and, "
@@ -158,6 +160,42 @@ class RunWaitingForSerializer(serializers.Serializer[object]):
     blockers = RunBlockerSerializer(many=True)
 
 
+@extend_schema_serializer(component_name="RunTarget")
+class RunTargetSerializer(serializers.Serializer[object]):
+    device_id = serializers.UUIDField()
+    name = serializers.CharField(help_text="The target device's name; empty if it was deleted.")
+    # A CharField: a ChoiceField would take the RoleEnum name of the workspace roles.
+    role = serializers.CharField(
+        help_text="gateway: the MQTT-SN gateway (protocol mqttsn); server: the CoAP server."
+    )
+    address = serializers.CharField(
+        allow_null=True,
+        help_text="host:port the target serves at (as it reported, or the design's "
+        "target_host); null until it serves.",
+    )
+    status = serializers.ChoiceField(
+        choices=[STARTING, SERVING, FAILED, RELEASED],
+        help_text="starting: its serve job is out; serving; failed: it could not serve or went "
+        "offline (the run failed); released: the run ended and it was told to stop.",
+    )
+
+
+def run_target(run: Run) -> dict[str, object] | None:
+    """The run's target device as the API answers it (experiments.services.targets); None
+    for a run without one, or whose target was not sent its serve job yet."""
+    target = run.target
+    if not target.get("device_id"):
+        return None
+    name = Device.objects.filter(pk=target["device_id"]).values_list("name", flat=True).first()
+    return {
+        "device_id": target["device_id"],
+        "name": name or "",
+        "role": target.get("role"),
+        "address": target.get("address"),
+        "status": target.get("status"),
+    }
+
+
 # Reads a RunPage (experiments.selectors): the run's fields, then its summary rows.
 @extend_schema_serializer(component_name="Run")
 class RunOutputSerializer(serializers.Serializer[RunPage]):
@@ -198,6 +236,15 @@ class RunOutputSerializer(serializers.Serializer[RunPage]):
         allow_null=True,
         help_text="Why a queued run has not started; null when it is not queued.",
     )
+    target = serializers.SerializerMethodField(
+        help_text="The device serving the run as its MQTT-SN gateway or CoAP server "
+        '(docs/experiment-design.md "Topics and targets"); null for a run without a target '
+        "device (or before its serve job is sent)."
+    )
+
+    @extend_schema_field(RunTargetSerializer(allow_null=True))
+    def get_target(self, page: RunPage) -> dict[str, object] | None:
+        return run_target(page.run)
 
 
 def run_output(page: RunPage) -> dict[str, object]:

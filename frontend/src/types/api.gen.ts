@@ -2853,6 +2853,8 @@ export interface components {
             bench_summary: components["schemas"]["BenchSummaryRow"][];
             /** @description Why a queued run has not started; null when it is not queued. */
             waiting_for: components["schemas"]["RunWaitingFor"] | null;
+            /** @description The device serving the run as its MQTT-SN gateway or CoAP server (docs/experiment-design.md "Topics and targets"); null for a run without a target device (or before its serve job is sent). */
+            readonly target: components["schemas"]["RunTarget"] | null;
         };
         RunBlocker: {
             /** @description The busy device; null: the run's own experiment is busy. */
@@ -3081,6 +3083,33 @@ export interface components {
              */
             net_unsecure_median_us: number | null;
         };
+        RunTarget: {
+            /** Format: uuid */
+            device_id: string;
+            /** @description The target device's name; empty if it was deleted. */
+            name: string;
+            /** @description gateway: the MQTT-SN gateway (protocol mqttsn); server: the CoAP server. */
+            role: string;
+            /** @description host:port the target serves at (as it reported, or the design's target_host); null until it serves. */
+            address: string | null;
+            /**
+             * @description starting: its serve job is out; serving; failed: it could not serve or went offline (the run failed); released: the run ended and it was told to stop.
+             *
+             *     * `starting` - starting
+             *     * `serving` - serving
+             *     * `failed` - failed
+             *     * `released` - released
+             */
+            status: components["schemas"]["RunTargetStatusEnum"];
+        };
+        /**
+         * @description * `starting` - starting
+         *     * `serving` - serving
+         *     * `failed` - failed
+         *     * `released` - released
+         * @enum {string}
+         */
+        RunTargetStatusEnum: "starting" | "serving" | "failed" | "released";
         RunTransition: {
             status: components["schemas"]["RunStatusEnum"];
             /** Format: date-time */

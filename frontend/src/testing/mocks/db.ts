@@ -170,6 +170,7 @@ export const runFixture = (overrides: Partial<Run> = {}): Run => ({
   summary: [],
   bench_summary: [],
   waiting_for: null,
+  target: null,
   ...overrides,
 });
 

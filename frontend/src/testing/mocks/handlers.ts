@@ -264,6 +264,7 @@ const queueRun = (experiment: Experiment, cell: Record<string, unknown>, repeat:
     summary: [],
     bench_summary: [],
     waiting_for: null,
+    target: null,
   };
   db.runs.push(run);
   experiment.runs.push(briefOf(run));

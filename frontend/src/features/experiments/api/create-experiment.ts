@@ -184,6 +184,9 @@ export const messagingInputSchema = z.object({
   coap_url: z.string().optional(),
   coap_path: z.string().optional(),
   mqttsn_gateway: z.string().optional(),
+  // Another device of the workspace serving the runs (the MQTT-SN gateway, the CoAP server).
+  target_device: z.string().optional(),
+  target_host: z.string().optional(),
   device_ids: commonFields.device_ids,
 });
 

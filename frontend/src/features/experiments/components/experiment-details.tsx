@@ -42,9 +42,9 @@ const Param = ({ name, label, varied, children }: { name: string; label: string;
     </>
   );
 
-type ParamsProps = { experiment: Experiment; catalogue?: Catalogue; varied: Varied };
+type ParamsProps = { experiment: Experiment; catalogue?: Catalogue; varied: Varied; names: ValueNames };
 
-const MessagingParameters = ({ experiment, catalogue, varied }: ParamsProps) => (
+const MessagingParameters = ({ experiment, catalogue, varied, names }: ParamsProps) => (
   <>
     <Param name="protocol" label="Protocol" varied={varied}>
       {PROTOCOL_LABELS[experiment.protocol]}
@@ -116,32 +116,44 @@ const MessagingParameters = ({ experiment, catalogue, varied }: ParamsProps) => 
         NO_NETWORK_PROFILE_LABEL
       )}
     </Param>
-    <AddressingParameters experiment={experiment} />
+    <AddressingParameters experiment={experiment} names={names} />
   </>
 );
 
 /** The design's addressing and targets (docs/experiment-design.md "Topics and targets"), only those it sets. */
-const AddressingParameters = ({ experiment }: { experiment: Experiment }) => {
+const AddressingParameters = ({ experiment, names }: { experiment: Experiment; names: ValueNames }) => {
+  const target = experiment.target_device;
   const rows: [string, string | number | null][] = [
+    ['Target host', experiment.target_host],
     ['Topic', experiment.topic],
     ['Predefined topic id', experiment.mqttsn_topic_id],
     ['External broker', experiment.broker_url],
     ['CoAP URL', experiment.coap_url],
     ['CoAP resource path', experiment.coap_path],
-    ['Target device', experiment.target_device],
-    ['Target host', experiment.target_host],
     ['MQTT-SN gateway', experiment.mqttsn_gateway],
   ];
-  return rows
-    .filter(([, value]) => value !== '' && value !== null)
-    .map(([label, value]) => (
-      <Fragment key={label}>
-        <dt>{label}</dt>
-        <dd>
-          <code>{value}</code>
-        </dd>
-      </Fragment>
-    ));
+  return (
+    <>
+      {target ? (
+        <>
+          <dt>Target device</dt>
+          <dd>
+            <Link to={paths.devices.getHref()}>{names.device(target)}</Link>
+          </dd>
+        </>
+      ) : null}
+      {rows
+        .filter(([, value]) => value !== '' && value !== null)
+        .map(([label, value]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <code>{value}</code>
+            </dd>
+          </Fragment>
+        ))}
+    </>
+  );
 };
 
 /** A cipher benchmark's or throughput test's mechanisms, sizes and library (both share them). */
@@ -267,6 +279,7 @@ export const ExperimentDetails = ({
             experiment={experiment}
             catalogue={catalogue}
             varied={new Set(parseAxes(experiment.axes).flatMap((axis) => axis.values.flatMap(Object.keys)))}
+            names={names}
           />
           <MatrixParameters experiment={experiment} names={names} />
           <dt>Devices</dt>

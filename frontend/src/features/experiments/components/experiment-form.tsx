@@ -94,8 +94,14 @@ export const ExperimentForm = ({
   );
   const profileOptions = useMemo(() => networkProfileOptions(networkProfiles), [networkProfiles]);
   const fieldOptions: KindFormOptions = useMemo(
-    () => ({ catalogue, securityOptions, networkProfileOptions: profileOptions }),
-    [catalogue, securityOptions, profileOptions],
+    () => ({
+      catalogue,
+      securityOptions,
+      networkProfileOptions: profileOptions,
+      devices,
+      deviceIds: values.device_ids,
+    }),
+    [catalogue, securityOptions, profileOptions, devices, values.device_ids],
   );
 
   const clearError = (name: FieldName) => setFieldErrors(({ [name]: _cleared, ...rest }) => rest);

@@ -2,7 +2,7 @@ import type { ChangeEvent, ComponentType } from 'react';
 import type * as z from 'zod';
 
 import type { SelectOption, SelectOptionGroup } from '@/components/ui/form-field';
-import type { Catalogue, ExperimentKind } from '@/types/api';
+import type { Catalogue, Device, ExperimentKind } from '@/types/api';
 
 import type { AxisParameter } from '../components/design-axes';
 import type {
@@ -31,6 +31,10 @@ export type KindFormOptions = {
   securityOptions: readonly SelectOptionGroup[];
   /** "None (no shaping)" and the network profiles (see ../components/network-profile-options.ts). */
   networkProfileOptions: readonly (SelectOption | SelectOptionGroup)[];
+  /** The workspace's devices (a messaging design's target device is one of them). */
+  devices: readonly Pick<Device, 'id' | 'name' | 'online'>[];
+  /** The devices checked as the runs' devices. */
+  deviceIds: readonly string[];
 };
 
 export type KindFieldsProps<K extends ExperimentKind> = {

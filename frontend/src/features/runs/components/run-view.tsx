@@ -34,6 +34,13 @@ type RunViewProps = {
   actions?: ReactNode;
 };
 
+const TARGET_ROLE_LABELS: Record<string, string> = { gateway: 'Gateway', server: 'CoAP server' };
+
+/** The device serving the run as its MQTT-SN gateway or CoAP server, in one line. */
+export const describeTarget = (target: NonNullable<Run['target']>): string =>
+  `${TARGET_ROLE_LABELS[target.role] ?? target.role}: ${target.name || target.device_id}` +
+  `${target.address ? ` at ${target.address}` : ''}, ${target.status}`;
+
 /** Every status change of the run with its time, oldest first. */
 const RunTimeline = ({ run }: { run: Run }) => (
   <section className="panel" aria-labelledby="timeline-heading">
@@ -79,8 +86,9 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
           <Link to={paths.compare.getHref([run.id])}>Compare with…</Link>
         ) : null}
       </p>
+      {run.target ? <p className="run-target">{describeTarget(run.target)}</p> : null}
 
- {run.status === 'queued' && run.waiting_for ? <RunWaiting waiting={run.waiting_for} /> : null}
+      {run.status === 'queued' && run.waiting_for ? <RunWaiting waiting={run.waiting_for} /> : null}
       {run.status === 'failed' ? (
         <ErrorAlert title="The run failed." message={run.error || 'No reason was given.'} />
       ) : null}

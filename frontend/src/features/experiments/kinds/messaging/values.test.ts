@@ -93,7 +93,63 @@ describe('MESSAGING_VALUES', () => {
       coap_url: false,
       coap_path: false,
       mqttsn_gateway: false,
+      target_device: false,
+      target_host: false,
     });
+  });
+
+  it('should offer a target device only when every run is MQTT-SN or CoAP', () => {
+    const vary = (choices: string[]) => ({
+      axes: [{ type: 'vary' as const, parameter: 'protocol' as const, choices, text: '' }],
+      exclusions: [],
+    });
+    const shown = (choices: string[]) => shownAddressFields(MESSAGING_VALUES.defaults, vary(choices)).target_device;
+    expect([shown(['mqttsn', 'coap']), shown(['coap']), shown(['mqttsn', 'mqtt']), shown(['srup'])]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('should offer the target host, and no CoAP URL or gateway, once a target device is chosen', () => {
+    const coap = { ...MESSAGING_VALUES.defaults, protocol: 'coap' };
+    const none = shownAddressFields(coap, NO_AXES);
+    const chosen = shownAddressFields({ ...coap, target_device: 'd2' }, NO_AXES);
+    expect([none.target_host, none.coap_url, none.coap_path]).toEqual([false, true, true]);
+    expect([chosen.target_host, chosen.coap_url, chosen.coap_path]).toEqual([true, false, true]);
+    const mqttsn = shownAddressFields({ ...coap, protocol: 'mqttsn', target_device: 'd2' }, NO_AXES);
+    expect([mqttsn.target_host, mqttsn.mqttsn_gateway]).toEqual([true, false]);
+  });
+
+  it('should send the target device and host only when shown and filled', () => {
+    const filled = {
+      ...MESSAGING_VALUES.defaults,
+      target_device: 'd2',
+      target_host: ' 10.0.0.5 ',
+      coap_url: 'coap://192.0.2.1/echo',
+      mqttsn_gateway: '192.0.2.1:10000',
+    };
+    const send = (draft: typeof filled) => MESSAGING_VALUES.toInput({ draft, matrix: NO_AXES, sizes: [] });
+
+    const coap = send({ ...filled, protocol: 'coap' });
+    expect(coap).toMatchObject({ target_device: 'd2', target_host: '10.0.0.5' });
+    expect(coap).not.toHaveProperty('coap_url');
+    expect(send({ ...filled, protocol: 'mqttsn' })).not.toHaveProperty('mqttsn_gateway');
+    const mqtt = send({ ...filled, protocol: 'mqtt' });
+    expect(mqtt).not.toHaveProperty('target_device');
+    expect(mqtt).not.toHaveProperty('target_host');
+    const noTarget = send({ ...filled, protocol: 'coap', target_device: '' });
+    expect(noTarget).not.toHaveProperty('target_host');
+    expect(noTarget).toMatchObject({ coap_url: 'coap://192.0.2.1/echo' });
+  });
+
+  it('should fill the target device from a design, none as empty', () => {
+    expect(MESSAGING_VALUES.fromDesign({ protocol: 'coap', target_device: 'd2', target_host: 'pi-2.lan' })).toMatchObject({
+      target_device: 'd2',
+      target_host: 'pi-2.lan',
+    });
+    expect(MESSAGING_VALUES.fromDesign({ protocol: 'coap', target_device: null }).target_device).toBe('');
   });
 
   it('should offer neither a topic nor an external broker for one-way runs', () => {

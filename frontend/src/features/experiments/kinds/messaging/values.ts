@@ -35,33 +35,45 @@ export const ADDRESS_FIELDS = [
   'mqttsn_gateway',
 ] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
+/** The target device (a select of the workspace's devices) and the host that replaces its address. */
+export type TargetField = 'target_device' | 'target_host';
 
 /**
  * The addressing fields these runs can use (experiments/addressing.py): each is fixed for
  * the design, so it is shown only when every run's protocol has it: a topic for MQTT, an
  * external broker for MQTT and SRUP (neither for one-way runs), a CoAP URL and path for
- * CoAP, a gateway for MQTT-SN, and a topic id for MQTT-SN with predefined topic ids. Hidden
- * fields are left out of the input.
+ * CoAP, a gateway for MQTT-SN, and a topic id for MQTT-SN with predefined topic ids. A
+ * target device serves MQTT-SN and CoAP round-trip and ack runs; once one is chosen, its
+ * host can replace the address it reports, and the CoAP URL and the gateway are hidden (the
+ * target's address is where the clients go; the API refuses both). Hidden fields are left
+ * out of the input.
  */
-export const shownAddressFields = (draft: Drafts['messaging'], matrix: MatrixDraft): Record<AddressField, boolean> => {
+export const shownAddressFields = (
+  draft: Drafts['messaging'],
+  matrix: MatrixDraft,
+): Record<AddressField | TargetField, boolean> => {
   const protocols = messagingProtocols(draft, matrix);
   const every = (allowed: readonly string[]) => protocols.every((p) => allowed.includes(p));
   // One-way runs use the platform's broker and data topic (its controller sends on it).
   const oneWay = effectiveMeasurement(draft, protocols) === 'one_way';
+  const targetDevice = every(['mqttsn', 'coap']) && !oneWay;
+  const targeted = targetDevice && draft.target_device !== '';
   return {
     topic: every(['mqtt']) && !oneWay,
     broker_url: every(BROKER_PROTOCOLS) && !oneWay,
     mqttsn_topic_id: every(['mqttsn']) && runValues(draft, matrix, 'topic_id_type').every((t) => t === 'predefined'),
-    coap_url: every(['coap']),
+    coap_url: every(['coap']) && !targeted,
     coap_path: every(['coap']),
-    mqttsn_gateway: every(['mqttsn']),
+    mqttsn_gateway: every(['mqttsn']) && !targeted,
+    target_device: targetDevice,
+    target_host: targeted,
   };
 };
 
 /** The addressing fields that are shown and filled, as the API takes them; the rest left out (the defaults). */
 const addressInput = (draft: Drafts['messaging'], matrix: MatrixDraft) => {
   const shown = shownAddressFields(draft, matrix);
-  const filled = (field: AddressField) => shown[field] && draft[field].trim() !== '';
+  const filled = (field: AddressField | TargetField) => shown[field] && draft[field].trim() !== '';
   return {
     ...(filled('topic') ? { topic: draft.topic.trim() } : {}),
     ...(filled('broker_url') ? { broker_url: draft.broker_url.trim() } : {}),
@@ -69,6 +81,8 @@ const addressInput = (draft: Drafts['messaging'], matrix: MatrixDraft) => {
     ...(filled('coap_url') ? { coap_url: draft.coap_url.trim() } : {}),
     ...(filled('coap_path') ? { coap_path: draft.coap_path.trim() } : {}),
     ...(filled('mqttsn_gateway') ? { mqttsn_gateway: draft.mqttsn_gateway.trim() } : {}),
+    ...(filled('target_device') ? { target_device: draft.target_device } : {}),
+    ...(filled('target_host') ? { target_host: draft.target_host.trim() } : {}),
   };
 };
 
@@ -151,6 +165,8 @@ const DEFAULTS: Drafts['messaging'] = {
   coap_url: '',
   coap_path: '',
   mqttsn_gateway: '',
+  target_device: '',
+  target_host: '',
 };
 
 const toInput = ({ draft, matrix }: KindDraftContext<'messaging'>) => {
