@@ -322,9 +322,18 @@ class PublicShareApi(_PublicApi):
             "experiment": ExperimentOutputSerializer(share.experiment).data
             if share.experiment
             else None,
-            "runs": [run_output(run_page(run=run)) for run in share_runs(share=share)],
+            "runs": [_public_run(run_output(run_page(run=run))) for run in share_runs(share=share)],
         }
         return Response(content)
+
+
+def _public_run(run: dict[str, Any]) -> dict[str, Any]:
+    """A run as a link shows it: its target device keeps its name, role and state, but not
+    its id (ids on a link are aliases) nor the lab address it served on."""
+    target = run.get("target")
+    if isinstance(target, dict):
+        run["target"] = {**target, "device_id": None, "address": None}
+    return run
 
 
 class PublicRunStatisticsApi(_PublicApi):

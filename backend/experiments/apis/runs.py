@@ -162,7 +162,7 @@ class RunWaitingForSerializer(serializers.Serializer[object]):
 
 @extend_schema_serializer(component_name="RunTarget")
 class RunTargetSerializer(serializers.Serializer[object]):
-    device_id = serializers.UUIDField()
+    device_id = serializers.UUIDField(allow_null=True, help_text="null on a shared link.")
     name = serializers.CharField(help_text="The target device's name; empty if it was deleted.")
     # A CharField: a ChoiceField would take the RoleEnum name of the workspace roles.
     role = serializers.CharField(
@@ -171,7 +171,7 @@ class RunTargetSerializer(serializers.Serializer[object]):
     address = serializers.CharField(
         allow_null=True,
         help_text="host:port the target serves at (as it reported, or the design's "
-        "target_host); null until it serves.",
+        "target_host); null until it serves, and on a shared link.",
     )
     status = serializers.ChoiceField(
         choices=[STARTING, SERVING, FAILED, RELEASED],

@@ -3084,13 +3084,16 @@ export interface components {
             net_unsecure_median_us: number | null;
         };
         RunTarget: {
-            /** Format: uuid */
-            device_id: string;
+            /**
+             * Format: uuid
+             * @description null on a shared link.
+             */
+            device_id: string | null;
             /** @description The target device's name; empty if it was deleted. */
             name: string;
             /** @description gateway: the MQTT-SN gateway (protocol mqttsn); server: the CoAP server. */
             role: string;
-            /** @description host:port the target serves at (as it reported, or the design's target_host); null until it serves. */
+            /** @description host:port the target serves at (as it reported, or the design's target_host); null until it serves, and on a shared link. */
             address: string | null;
             /**
              * @description starting: its serve job is out; serving; failed: it could not serve or went offline (the run failed); released: the run ended and it was told to stop.

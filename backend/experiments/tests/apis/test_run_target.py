@@ -9,6 +9,7 @@ from core.testing.factories import DeviceFactory, ExperimentFactory
 from devices.models import Device
 from experiments.models import Run, RunDevice, RunStatus
 from experiments.services.targets import target_dispatch, target_release, target_serving
+from sharing.models import Share
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +68,31 @@ def test_an_outsider_still_gets_404_for_a_run_with_a_target(personas, outsider_c
     answer = outsider_client.get(f"/api/runs/{run.pk}/")
     assert answer.status_code == 404
     assert "pi-2" not in answer.content.decode()
+
+
+def test_a_shared_run_names_its_target_but_not_its_id_or_lab_address(
+    personas, owner_client, anonymous_client
+):
+    run, gateway = _run(personas, target=True)
+    target_dispatch(run_id=run.pk, spec={"role": "gateway"})
+    job_id = Run.objects.get(pk=run.pk).target["job_id"]
+    target_serving(device_id=gateway.pk, job_id=job_id, address="10.0.0.5:10000")
+    target_release(run_id=run.pk)
+    Run.objects.filter(pk=run.pk).update(status=RunStatus.DONE)
+    made = owner_client.post("/api/shares/", {"kind": "run", "run": str(run.pk)}, format="json")
+    assert made.status_code == 201, made.content
+    token = Share.objects.get(pk=made.json()["id"]).token
+
+    response = anonymous_client.get(f"/api/public/shares/{token}/")
+
+    assert response.status_code == 200
+    (shared,) = response.json()["runs"]
+    assert shared["target"] == {
+        "device_id": None,
+        "name": "pi-2",
+        "role": "gateway",
+        "address": None,
+        "status": "released",
+    }
+    assert "10.0.0.5" not in response.content.decode()
+    assert str(gateway.pk) not in response.content.decode()
