@@ -18,6 +18,7 @@ from results.services.interleaved import PartRun
 DERIVED_KEYS = frozenset({"broker_url", "ca_cert", *PER_RUN_KEYS})
 SINGLE_CELL_LABEL = "All runs"
 NO_PROFILE_LABEL = "no network profile"
+NOT_APPLICABLE_LABEL = "—"
 # A benchmark cell with one completed run: its interval is over the run's repetitions (or
 # windows), which cannot see run-to-run variation (as LEVEL_MESSAGES for messaging).
 LEVEL_REPETITIONS = "repetitions"
@@ -96,6 +97,8 @@ def _shown_value(parameter: str, value: Any) -> Any:
 def describe(parameter: str, value: Any) -> str:
     if parameter == "network_profile" and value is None:
         return NO_PROFILE_LABEL
+    if value is None:  # a parameter the cell's protocol has not (MQTT's srup_signature)
+        return NOT_APPLICABLE_LABEL
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return _UNITS.get(parameter, "{}").format(value)

@@ -97,6 +97,13 @@ INTERLEAVED_METHODS = (
 )
 
 
+def _figures(results: ExperimentResults) -> str:
+    """What the cells report: a messaging experiment's own measured quantity."""
+    if results.kind == ExperimentKind.MESSAGING and results.quantity:
+        return f"the {results.quantity} of each delivered message, in ms"
+    return _FIGURES[ExperimentKind(results.kind)]
+
+
 def experiment_methods_paragraph(*, experiment: Experiment, results: ExperimentResults) -> str:
     """The design (cells over the parameters that vary), the repeats measured, how intervals
     were computed and against what overheads were taken."""
@@ -120,7 +127,7 @@ def experiment_methods_paragraph(*, experiment: Experiment, results: ExperimentR
         f"Experiment “{experiment.name}” ({experiment.kind.replace('_', ' ')}) measured "
         f"{len(cells)} cell{'s' if len(cells) != 1 else ''} over {design}, with {repeats} "
         f"completed run{'s' if max(runs) != 1 else ''} per cell; each cell reports "
-        f"{_FIGURES[ExperimentKind(results.kind)]}.",
+        f"{_figures(results)}.",
         f"A cell's estimate is the mean over its runs of each run's mean (or median), every "
         f"run weighing the same. {confidence} intervals come from a two-stage bootstrap "
         f"({BOOTSTRAP_RESAMPLES:,} resamples: runs with replacement, then the "

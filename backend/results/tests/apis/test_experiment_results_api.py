@@ -286,3 +286,22 @@ def test_the_results_name_the_quantity_their_runs_measured(make_run, owner_clien
         )
         experiment = made.run.experiment
     assert _get(owner_client, experiment).json()["quantity"] == quantity
+
+
+def test_a_linked_axis_labels_what_a_protocol_has_not_with_a_dash_and_names_the_quantity(
+    make_run, owner_client
+):
+    """SRUP vs MQTT (the SRUP paper's axis): MQTT has no TLS version nor SRUP signature; the
+    methods paragraph names the one-way delay the runs measured."""
+    experiment = None
+    for protocol, signature in (("srup", "rsa-2048"), ("mqtt", None)):
+        made = make_run(
+            {"pi-a": [1 * MS, 2 * MS]},
+            spec=messaging_spec(protocol=protocol, srup_signature=signature, measurement="one_way"),
+            experiment=experiment,
+        )
+        experiment = made.run.experiment
+    body = _get(owner_client, experiment).json()
+    assert [c["label"] for c in body["cells"]] == ["srup · rsa-2048", "mqtt · —"]
+    assert "the one-way delay of each delivered message, in ms" in body["methods"]
+    assert "round-trip" not in body["methods"]
