@@ -58,3 +58,32 @@ describe('metricLabel', () => {
     expect(metricLabel('median_ms')).toBe('Median round trip');
   });
 });
+
+describe('results figure colours', () => {
+  it('should colour series grouped by mechanism with the app-wide mechanism colours', () => {
+    const cell = (security: string, size: number): ExperimentCell =>
+      ({
+        key: `${security}-${size}`,
+        label: security,
+        parameters: { security, payload_size: size },
+        runs: [],
+        other_runs: {},
+        interval_level: 'runs',
+        messages: 1,
+        lost: 0,
+        mean_ms: 1,
+        mean_ci_ms: null,
+        median_ms: 1,
+        median_ci_ms: null,
+        metrics: [{ name: 'median_ms', unit: 'ms', value: 1, ci: null }],
+      });
+    const cells = [cell('aes-128-cbc', 16), cell('none', 16), cell('aes-128-cbc', 1024), cell('none', 1024)];
+    const data = resultsChartData(cells, { metric: 'median_ms', x: 'payload_size', group: 'security' });
+    expect(data.series.map((s) => [s.name, s.colourKey])).toEqual([
+      ['aes-128-cbc', 'aes-128-cbc'],
+      ['none', 'none'],
+    ]);
+    const bySize = resultsChartData(cells, { metric: 'median_ms', x: 'security', group: 'payload_size' });
+    expect(bySize.series.every((s) => s.colourKey === undefined)).toBe(true);
+  });
+});

@@ -104,7 +104,10 @@ export const resultsChartData = (cells: readonly ExperimentCell[], choice: Figur
         errorsMinus[index] = metric.value - low;
       }
     }
-    return { name, values, errors, errorsMinus };
+    // Grouped by mechanism, a series takes the mechanism's colour of the whole app.
+    const first = cells.find((cell) => seriesOf(cell) === name);
+    const mechanism = choice.group === 'security' ? first?.parameters.security : undefined;
+    return { name, values, errors, errorsMinus, ...(typeof mechanism === 'string' ? { colourKey: mechanism } : {}) };
   });
   return { categories, series };
 };
