@@ -29,7 +29,7 @@ AXE_JS = REPO_DIR / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_COUNTS = ARTIFACTS / "axe-counts.txt"
 DOCS_IMG = REPO_DIR / "docs" / "img"
 # The README and the user guide show these pages (name in the file, path key below).
-SCREENSHOT_PAGES = ("experiments", "experiment", "run", "devices", "compare", "results")
+SCREENSHOT_PAGES = ("home", "experiments", "experiment", "run", "devices", "compare", "results")
 # docs/img stays light enough for the README to load quickly on a phone.
 SCREENSHOT_MAX_BYTES = 300_000
 WIDTHS = {1440: 900, 390: 844}
