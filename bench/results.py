@@ -17,7 +17,7 @@ selectors, numpy/scipy, JSON rendering), best of 3:
     the worker's completion work*: every cache emptied, then filled as the worker does
     when the run completes (results.tasks.run_round_trips_warm_task), then the four
     requests a first page view makes;
-  - the comparison of the two runs (bootstrap of 2,000 resamples, Mann-Whitney U);
+  - the comparison of the two runs (bootstrap of 2,000 resamples; no p-value across runs);
   - the exports of the records (CSV streamed, Parquet).
 
 Goals (issues #7 and #20): the page data (statistics + distribution + sizes + methods) under
@@ -250,7 +250,7 @@ def main() -> int:
         ("message sizes", page + "sizes/", cached, "page"),
         ("methods paragraph (statistics memoized)", page + "methods/", cached, "page"),
         (
-            "compare two runs (bootstrap, Mann-Whitney U)",
+            "compare two runs (bootstrap)",
             f"/api/compare/?run={plain.pk}&run={secured.pk}",
             cached,
             "",
