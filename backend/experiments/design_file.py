@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from uuid import UUID
 
 import jsonschema
 import yaml
@@ -106,7 +107,8 @@ ADDRESS_SCHEMAS: dict[str, dict[str, Any]] = {
     "mqttsn_gateway": {"type": "string", "description": 'External MQTT-SN gateway: "host:port".'},
     "target_device": {
         "type": ["string", "null"],
-        "description": "A device of the workspace serving the run (MQTT-SN gateway, CoAP server).",
+        "description": "The name of a device of the workspace serving the run (MQTT-SN "
+        "gateway, CoAP server); an id is accepted too.",
     },
     "target_host": {"type": "string", "description": "Host replacing the target's address."},
 }
@@ -247,11 +249,13 @@ def schema() -> dict[str, Any]:
 
 class DesignFileError(ValueError):
     """The file is not a usable design: ``messages`` say where (line, or the path of the
-    value) and what is wrong."""
+    value) and what is wrong; ``field``, the API field they are about (``file`` for the
+    file as a whole)."""
 
-    def __init__(self, messages: list[str]) -> None:
+    def __init__(self, messages: list[str], field: str = "file") -> None:
         super().__init__("; ".join(messages))
         self.messages = messages
+        self.field = field
 
 
 def load(text: str) -> dict[str, Any]:
@@ -340,6 +344,8 @@ def to_input(
     devices = {d.name: str(d.pk) for d in Device.objects.filter(workspace=workspace)}
 
     def value_map(parameter: str, value: Any) -> Any:
+        if parameter == "target_device" and value is not None:
+            return _target_device_id(value, devices)
         if parameter == "network_profile" and value is not None:
             if value not in by_ref:
                 missing.append(f"network profile {value!r}")
@@ -383,6 +389,24 @@ def to_input(
     return data
 
 
+TARGET_DEVICE_UNKNOWN = (
+    "parameters.target_device: no device named {name!r} in this workspace. Give the name of "
+    "one of its devices (see the Devices page), or leave target_device out."
+)
+
+
+def _target_device_id(value: str, devices: Mapping[str, str]) -> str:
+    """The id of the target device a file names: by name within the importing workspace
+    (files export names, as for ``devices``), or an id as files exported before did (the
+    API then checks that it is one of the workspace's)."""
+    if value in devices:
+        return devices[value]
+    try:
+        return str(UUID(value))
+    except ValueError:
+        raise DesignFileError([TARGET_DEVICE_UNKNOWN.format(name=value)], "target_device") from None
+
+
 def from_experiment(experiment: Experiment) -> dict[str, Any]:
     """The design file of an experiment (ids as slugs and names, defaults included)."""
     profile_ids = {str(experiment.network_profile_id)} if experiment.network_profile_id else set()
@@ -416,9 +440,10 @@ def from_experiment(experiment: Experiment) -> dict[str, Any]:
     # Only the addressing a design sets: a design without it exports as before.
     if experiment.kind == ExperimentKind.MESSAGING:
         for p in ADDRESS_SCHEMAS:
-            value = getattr(experiment, f"{p}_id" if p == "target_device" else p)
+            # The target device by name: another workspace has other ids (to_input).
+            value = getattr(experiment, p)
             if value not in ("", None):
-                parameters[p] = str(value) if p == "target_device" else value
+                parameters[p] = value.name if p == "target_device" else value
     axes, exclusions = _translate_axes(
         {"axes": [_simple(axis) for axis in experiment.axes], "exclusions": experiment.exclusions},
         value_map,

@@ -96,9 +96,14 @@ class Measurement(models.TextChoices):
     # The SRUP paper's method: the platform (controller) sends, each device receives; the
     # device's clock is corrected by its offset to the platform's (device-agent one-way.md).
     ONE_WAY = "one_way", "One way (controller to device)"
-    # The MQTT/CoAP paper's quantity: publish → PUBACK (QoS 1) / PUBCOMP (QoS 2), CoAP
-    # CON → ACK (device-agent runners/mqtt_ack.py, coap_roundtrip.py).
-    ACK = "ack", "Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)"
+    # The MQTT/CoAP paper's quantity: publish → PUBACK (QoS 1) / PUBCOMP (QoS 2), MQTT-SN
+    # PUBLISH → PUBACK, CoAP CON → ACK (device-agent runners/mqtt_ack.py, mqttsn,
+    # coap_roundtrip.py). The label names all three, as rules.ACK_PROTOCOLS does.
+    ACK = (
+        "ack",
+        "Acknowledgement (MQTT publish to PUBACK/PUBCOMP, MQTT-SN PUBLISH to PUBACK, "
+        "CoAP CON to ACK)",
+    )
 
 
 class CryptoLibrary(models.TextChoices):

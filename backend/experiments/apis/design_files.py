@@ -108,7 +108,7 @@ class ExperimentImportApi(APIView):
         except UnicodeDecodeError:
             raise serializers.ValidationError({"file": [DESIGN_FILE_NOT_TEXT]}) from None
         except design_file.DesignFileError as exc:
-            raise serializers.ValidationError({"file": exc.messages}) from None
+            raise serializers.ValidationError({exc.field: exc.messages}) from None
         serializer = ExperimentInputSerializer(data=data)
         serializer.is_valid(raise_exception=True)
         validated = dict(serializer.validated_data)

@@ -8,6 +8,7 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core.testing.factories import DeviceFactory
+from experiments.design_file import TARGET_DEVICE_UNKNOWN
 from experiments.models import Experiment
 
 HEAD = "format: iotsecbench-experiment/1\nname: addressed\ndevices: [pi-1]\n"
@@ -88,3 +89,49 @@ def test_a_bad_address_in_a_design_file_is_refused_with_its_reason(
     assert response.status_code == 400
     assert words in " ".join(response.json()["extra"]["fields"][field])
     assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_target_device_is_exported_by_name_and_imported_into_another_workspace_by_name(
+    owner_client, outsider_client, personas, device
+):
+    gateway = DeviceFactory.create(workspace=personas.workspace, name="gateway-pi")
+    created = _import(owner_client, HEAD + "parameters: {protocol: mqttsn, target_device: gateway-pi}\n")
+    assert created.status_code == 201, created.json()
+    assert Experiment.objects.get(pk=created.json()["id"]).target_device == gateway
+
+    exported = owner_client.get(f"/api/experiments/{created.json()['id']}/design.yaml")
+    assert yaml.safe_load(exported.content)["parameters"]["target_device"] == "gateway-pi"
+    DeviceFactory.create(workspace=personas.outsider_workspace, name="pi-1")
+    theirs = DeviceFactory.create(workspace=personas.outsider_workspace, name="gateway-pi")
+    imported = _import(outsider_client, exported.content.decode())
+
+    assert imported.status_code == 201, imported.json()
+    assert imported.json()["target_device"] == str(theirs.pk)
+    assert Experiment.objects.get(pk=imported.json()["id"]).workspace == personas.outsider_workspace
+
+
+@pytest.mark.django_db
+def test_a_target_device_no_device_of_the_workspace_is_named_is_a_400_naming_the_field(
+    owner_client, device
+):
+    response = _import(owner_client, HEAD + "parameters: {protocol: mqttsn, target_device: gw-9}\n")
+
+    assert response.status_code == 400
+    assert response.json()["extra"]["fields"]["target_device"] == [
+        TARGET_DEVICE_UNKNOWN.format(name="gw-9")
+    ]
+    assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_target_device_given_by_id_as_older_files_did_is_still_imported(
+    owner_client, personas, device
+):
+    gateway = DeviceFactory.create(workspace=personas.workspace, name="gateway-pi")
+    text = HEAD + f"parameters: {{protocol: coap, target_device: '{gateway.pk}'}}\n"
+
+    response = _import(owner_client, text)
+
+    assert response.status_code == 201, response.json()
+    assert Experiment.objects.get(pk=response.json()["id"]).target_device == gateway

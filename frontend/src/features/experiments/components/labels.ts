@@ -49,7 +49,7 @@ export const CRYPTO_LIBRARY_LABELS: Record<Experiment['crypto_library'], string>
 export const MEASUREMENT_LABELS: Record<Experiment['measurement'], string> = {
   round_trip: 'Round trip',
   one_way: 'One way (controller to device)',
-  ack: 'Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)',
+  ack: 'Acknowledgement (MQTT publish to PUBACK/PUBCOMP, MQTT-SN PUBLISH to PUBACK, CoAP CON to ACK)',
 };
 
 /** How the labels of a design's values find the names of what they refer to. */

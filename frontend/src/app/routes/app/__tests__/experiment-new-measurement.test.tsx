@@ -15,7 +15,7 @@ import { screen, within } from '@/testing/test-utils';
 const ONE_WAY_PROTOCOLS =
   'One-way delay is measured for MQTT and SRUP (the platform sends through the broker); measure CoAP and MQTT-SN as round trips.';
 
-const ACK = 'Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)';
+const ACK = 'Acknowledgement (MQTT publish to PUBACK/PUBCOMP, MQTT-SN PUBLISH to PUBACK, CoAP CON to ACK)';
 // The backend's message (experiments/rules.py ACK_NEEDS_QOS with QoS 0).
 const ACK_NEEDS_QOS =
   'QoS 0 has no acknowledgement to time: measurement "ack" needs QoS 1 (publish to PUBACK) or QoS 2 (publish to PUBCOMP); set qos to 1 or 2, or measure a round trip.';
