@@ -89,6 +89,11 @@ class RunBriefSerializer(serializers.Serializer[object]):
     )
     repeat = serializers.IntegerField()
     position = serializers.IntegerField()
+    order_seed = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seed that ordered this run's start (the design's, or the one drawn "
+        "when it had none): `position` is its place in that order.",
+    )
     error = serializers.CharField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)

@@ -96,7 +96,9 @@ def test_a_target_device_is_exported_by_name_and_imported_into_another_workspace
     owner_client, outsider_client, personas, device
 ):
     gateway = DeviceFactory.create(workspace=personas.workspace, name="gateway-pi")
-    created = _import(owner_client, HEAD + "parameters: {protocol: mqttsn, target_device: gateway-pi}\n")
+    created = _import(
+        owner_client, HEAD + "parameters: {protocol: mqttsn, target_device: gateway-pi}\n"
+    )
     assert created.status_code == 201, created.json()
     assert Experiment.objects.get(pk=created.json()["id"]).target_device == gateway
 

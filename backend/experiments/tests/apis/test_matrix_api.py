@@ -319,3 +319,37 @@ def test_a_one_way_srup_job_gets_the_controllers_public_key_and_a_topic(
     assert len(spec["srup_controller_id"]) == 16
     assert "srup_private_key" not in spec
     assert "PRIVATE" not in str(spec)
+
+
+@pytest.mark.django_db
+def test_a_negative_order_seed_is_a_field_error_and_creates_nothing(owner_client, devices):
+    response = owner_client.post(
+        "/api/experiments/", {**_design(devices), "name": "seeded", "order_seed": -1}, format="json"
+    )
+    assert response.status_code == 400
+    assert list(response.json()["extra"]["fields"]) == ["order_seed"]
+    assert Experiment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_an_unseeded_experiment_shows_the_seed_drawn_at_start_on_its_runs(
+    owner_client, devices, monkeypatch
+):
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda fn, **kw: None)
+    body = _design(devices, axes=[{"parameter": "payload_size", "values": [16, 32, 64]}])
+    created = owner_client.post("/api/experiments/", {**body, "name": "drawn"}, format="json")
+    assert created.json()["order_seed"] is None
+    owner_client.post(f"/api/experiments/{created.json()['id']}/runs/")
+
+    shown = owner_client.get(f"/api/experiments/{created.json()['id']}/").json()
+
+    (seed,) = set(
+        Run.objects.filter(experiment_id=created.json()["id"]).values_list("order_seed", flat=True)
+    )
+    assert seed is not None
+    assert shown["order_seed"] is None
+    assert sorted((r["position"], r["order_seed"]) for r in shown["runs"]) == [
+        (0, seed),
+        (1, seed),
+        (2, seed),
+    ]

@@ -182,6 +182,7 @@ export const runBriefFixture = (overrides: Partial<RunBrief> = {}): RunBrief => 
   label: 'run of 2025-01-02 10:00',
   repeat: 1,
   position: 0,
+  order_seed: null,
   error: '',
   created_at: '2025-01-02T10:00:00Z',
   started_at: null,

@@ -32,6 +32,9 @@ import {
 } from './db';
 import { canonicalAxes, cellLabel, designErrors, expandCells } from './matrix';
 
+/** The backend's experiments.matrix.ORDER_SEED_MAX (2^31 - 1). */
+const ORDER_SEED_MAX = 2_147_483_647;
+
 /**
  * A small fake of the Django API: same URLs, status codes and error envelope.
  * Route tests override single endpoints with server.use(...).
@@ -224,12 +227,21 @@ const checkDesign = (input: DesignBody): CheckedDesign => {
     errors.repeats = [`The design expands to ${cells.length * repeats} runs; at most ${MATRIX_RUNS_MAX}.`];
   }
   if (cells.length === 0) errors.exclusions = ['The exclusions remove every combination.'];
+  // The backend's ExperimentInputSerializer.order_seed bounds (DRF's words).
+  if (input.order_seed != null && input.order_seed > ORDER_SEED_MAX) {
+    errors.order_seed = [`Ensure this value is less than or equal to ${ORDER_SEED_MAX}.`];
+  }
   if (Object.keys(errors).length > 0) return { errors };
   return { profile, axes, exclusions, cells, excluded, repeats };
 };
 
 /** The seconds the fake estimates per run: one per message (a simple stand-in for experiments/estimate.py). */
 const PLAN_SECONDS_PER_RUN = 60;
+/**
+ * The seed the fake "draws" for a design without one (the backend draws a fresh one per
+ * plan): a multiple of every small matrix's size, so an unseeded plan keeps the matrix order.
+ */
+export const PLAN_DRAWN_SEED = 720;
 /** The backend's experiments.models.MATRIX_RUNS_MAX. */
 export const MATRIX_RUNS_MAX = 1000;
 
@@ -336,8 +348,12 @@ function experimentHandlers() {
       const body = (await request.json()) as DesignBody;
       const checked = checkDesign(body);
       if ('errors' in checked) return validationError(checked.errors);
+      const seed = body.order_seed ?? PLAN_DRAWN_SEED;
+      // A stand-in for the backend's shuffle: each repeat block rotated by the seed.
+      const shift = seed % checked.cells.length;
+      const block = [...checked.cells.slice(shift), ...checked.cells.slice(0, shift)];
       const runs = Array.from({ length: checked.repeats }, (_, r) => r + 1).flatMap((repeat) =>
-        checked.cells.map((cell) => ({ repeat, cell })),
+        block.map((cell) => ({ repeat, cell })),
       );
       const seconds = runs.length * PLAN_SECONDS_PER_RUN;
       const plan: DesignPlan = {
@@ -345,7 +361,7 @@ function experimentHandlers() {
         cells: checked.cells.length,
         excluded: checked.excluded,
         repeats: checked.repeats,
-        order_seed: body.order_seed ?? 0,
+        order_seed: seed,
         estimated_seconds: seconds,
         estimated: `${seconds / 60} min`,
         warnings: db.planWarnings,

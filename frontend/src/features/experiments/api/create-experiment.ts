@@ -42,6 +42,8 @@ export const WINDOW_MS_MAX = MAX_WINDOW_MS;
 export const MQTTSN_TOPIC_ID_MAX = 65_534;
 /** Runs of each combination of the matrix (the backend's REPEATS_MAX). */
 export const REPEATS_MAX = 100;
+/** The largest run-order seed (the backend's experiments.matrix.ORDER_SEED_MAX, 2^31 - 1). */
+export const ORDER_SEED_MAX = 2_147_483_647;
 export const DESCRIPTION_MAX_CHARS = 5000;
 
 export const EXPERIMENT_KINDS = [
@@ -133,6 +135,12 @@ const matrixFields = {
   repeats: wholeNumber('Repeats')
     .min(1, { error: 'Run each combination at least once.' })
     .max(REPEATS_MAX, { error: `Run each combination at most ${REPEATS_MAX} times.` }),
+  // The seed that shuffles the runs within each repeat block; left out, a fresh one is drawn
+  // at every start and recorded on the runs (docs/experiment-design.md "Run order").
+  order_seed: wholeNumber('Seed')
+    .min(0, { error: `The seed must be 0 to ${ORDER_SEED_MAX}.` })
+    .max(ORDER_SEED_MAX, { error: `The seed must be 0 to ${ORDER_SEED_MAX}.` })
+    .optional(),
   description: z
     .string()
     .max(DESCRIPTION_MAX_CHARS, { error: `Keep the description under ${DESCRIPTION_MAX_CHARS} characters.` }),

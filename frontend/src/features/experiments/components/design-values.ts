@@ -107,6 +107,8 @@ export const valuesFromDesign = (
     description_generated: design.description_generated === true,
     preset: typeof design.preset === 'string' ? design.preset : '',
     repeats: text(design.repeats) ?? base.repeats,
+    // A clone of a seeded design runs in its order; an unseeded one draws a fresh seed.
+    order_seed: text(design.order_seed) ?? base.order_seed,
     device_ids: deviceIds ? [...deviceIds] : base.device_ids,
     drafts: draftsFromDesign(design),
   };

@@ -38,6 +38,7 @@ type CommonField =
   | 'axes'
   | 'exclusions'
   | 'repeats'
+  | 'order_seed'
   | 'description'
   | 'description_generated'
   | 'preset';
@@ -75,6 +76,8 @@ export type FormValues = {
   drafts: Drafts;
   matrix: Record<ExperimentKind, MatrixDraft>;
   repeats: string;
+  /** The run order's seed as typed; '' for a fresh one at every start. */
+  order_seed: string;
 };
 
 export type FieldErrorMap = Partial<Record<FieldName, string[]>>;
@@ -108,6 +111,7 @@ const toCandidate = (values: FormValues, sizes: readonly number[], axes: readonl
   axes: axes.map((axis) => ({ ...axis })),
   exclusions: liveExclusions(axes, values.matrix[values.kind].exclusions),
   repeats: toNumber(values.repeats),
+  ...(values.order_seed.trim() === '' ? {} : { order_seed: toNumber(values.order_seed) }),
   description: values.description,
   description_generated: values.description_generated,
   preset: values.preset,
@@ -128,6 +132,7 @@ export const initialValues = (devices: readonly Pick<Device, 'id' | 'online'>[])
   description_generated: false,
   preset: '',
   repeats: '1',
+  order_seed: '',
   matrix: {
     messaging: { axes: [], exclusions: [] },
     cipher_bench: { axes: [], exclusions: [] },

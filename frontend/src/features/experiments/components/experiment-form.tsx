@@ -132,6 +132,11 @@ export const ExperimentForm = ({
     setFormError(null);
   };
 
+  const setOrderSeed = (order_seed: string) => {
+    setValues((prev) => ({ ...prev, order_seed }));
+    clearError('order_seed');
+  };
+
   const toggleDevice = (deviceId: string, checked: boolean) => {
     setValues((prev) => ({
       ...prev,
@@ -342,6 +347,7 @@ export const ExperimentForm = ({
         linked={matrix.origins.map((origin) => matrixDraft.axes[origin]?.type === 'linked')}
         exclusions={liveExclusions(matrix.axes, matrixDraft.exclusions)}
         repeats={values.repeats}
+        orderSeed={values.order_seed}
         onRemoveAxis={(index) =>
           updateMatrix((draft) => ({ ...draft, axes: draft.axes.filter((_, i) => i !== matrix.origins[index]) }))
         }
@@ -361,11 +367,24 @@ export const ExperimentForm = ({
           setValues((prev) => ({ ...prev, repeats: value }));
           clearError('repeats');
         }}
+        onOrderSeedChange={(event) => setOrderSeed(event.target.value)}
         describe={describe}
-        errors={{ axes: fieldErrors.axes, exclusions: fieldErrors.exclusions, repeats: fieldErrors.repeats }}
+        errors={{
+          axes: fieldErrors.axes,
+          exclusions: fieldErrors.exclusions,
+          repeats: fieldErrors.repeats,
+          order_seed: fieldErrors.order_seed,
+        }}
       />
 
-      <PlanPanel plan={plan.data} ready={planBody !== null} isFetching={plan.isFetching} error={plan.error} />
+      <PlanPanel
+        plan={plan.data}
+        ready={planBody !== null}
+        isFetching={plan.isFetching}
+        error={plan.error}
+        seedGiven={planBody?.order_seed !== undefined}
+        onUseSeed={(seed) => setOrderSeed(String(seed))}
+      />
 
       <div className="actions">
         <button

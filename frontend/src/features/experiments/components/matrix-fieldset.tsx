@@ -3,7 +3,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import { InputField, SelectField } from '@/components/ui/form-field';
 import type { DesignAxis, DesignExclusion } from '@/types/api';
 
-import { REPEATS_MAX } from '../api/create-experiment';
+import { ORDER_SEED_MAX, REPEATS_MAX } from '../api/create-experiment';
 
 type MatrixFieldsetProps = {
   /** The design's axes as they will be sent (canonical), in order. */
@@ -12,13 +12,16 @@ type MatrixFieldsetProps = {
   linked: readonly boolean[];
   exclusions: readonly DesignExclusion[];
   repeats: string;
+  /** The run order's seed as typed ('' for a fresh one at every start). */
+  orderSeed: string;
   onRemoveAxis: (index: number) => void;
   onAddExclusion: (exclusion: DesignExclusion) => void;
   onRemoveExclusion: (exclusion: DesignExclusion) => void;
   onRepeatsChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  onOrderSeedChange: (event: ChangeEvent<HTMLInputElement>) => void;
   /** How one axis value (or a combination) reads: "QoS 0 · AES-128-CBC". */
   describe: (cell: Record<string, unknown>) => string;
-  errors: { axes?: string[]; exclusions?: string[]; repeats?: string[] };
+  errors: { axes?: string[]; exclusions?: string[]; repeats?: string[]; order_seed?: string[] };
 };
 
 const ANY = '';
@@ -33,10 +36,12 @@ export const MatrixFieldset = ({
   linked,
   exclusions,
   repeats,
+  orderSeed,
   onRemoveAxis,
   onAddExclusion,
   onRemoveExclusion,
   onRepeatsChange,
+  onOrderSeedChange,
   describe,
   errors,
 }: MatrixFieldsetProps) => {
@@ -161,6 +166,18 @@ export const MatrixFieldset = ({
           onChange={onRepeatsChange}
           hint="How many times each combination runs; repeats are queued round by round."
           error={errors.repeats}
+        />
+        <InputField
+          label="Run order seed (optional)"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={ORDER_SEED_MAX}
+          step={1}
+          value={orderSeed}
+          onChange={onOrderSeedChange}
+          hint="Shuffles the runs within each repeat; the plan shows the order. Empty: a fresh seed at every start, recorded with the runs."
+          error={errors.order_seed}
         />
       </div>
     </fieldset>

@@ -19,13 +19,17 @@ type PlanPanelProps = {
   ready: boolean;
   isFetching: boolean;
   error: unknown;
+  /** Whether the design gives the order's seed; else the plan's is a fresh one, for this plan only. */
+  seedGiven: boolean;
+  /** Put the plan's seed in the design, so that starting it runs in the order shown. */
+  onUseSeed: (seed: number) => void;
 };
 
 /**
  * What the design will do before anything is created (POST /api/experiments/plan/): how
  * many runs, for how long, the server's warnings and the planned runs' labels.
  */
-export const PlanPanel = ({ plan, ready, isFetching, error }: PlanPanelProps) => {
+export const PlanPanel = ({ plan, ready, isFetching, error, seedGiven, onUseSeed }: PlanPanelProps) => {
   const fieldMessages = isApiError(error) ? Object.values(error.fieldErrors).flat() : [];
   return (
     <section className="panel" aria-labelledby="plan-heading">
@@ -59,6 +63,16 @@ export const PlanPanel = ({ plan, ready, isFetching, error }: PlanPanelProps) =>
               ))}
             </ul>
           ) : null}
+          <p className="plan-order">
+            {seedGiven
+              ? `Run order: seed ${plan.order_seed}, as listed below; every start runs in this order.`
+              : `Run order: a fresh seed at every start. This plan drew seed ${plan.order_seed}.`}{' '}
+            {seedGiven ? null : (
+              <button type="button" className="button button-small" onClick={() => onUseSeed(plan.order_seed)}>
+                Use seed {plan.order_seed}
+              </button>
+            )}
+          </p>
           <details>
             <summary>
               Planned runs
