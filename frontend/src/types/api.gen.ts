@@ -2133,7 +2133,7 @@ export interface components {
         /**
          * @description * `round_trip` - Round trip
          *     * `one_way` - One way (controller to device)
-         *     * `ack` - Acknowledgement (publish to PUBACK/PUBCOMP, CON to ACK)
+         *     * `ack` - Acknowledgement (MQTT publish to PUBACK/PUBCOMP, MQTT-SN PUBLISH to PUBACK, CoAP CON to ACK)
          * @enum {string}
          */
         MeasurementEnum: "round_trip" | "one_way" | "ack";
@@ -2876,6 +2876,8 @@ export interface components {
             label: string;
             repeat: number;
             position: number;
+            /** @description The seed that ordered this run's start (the design's, or the one drawn when it had none): `position` is its place in that order. */
+            order_seed: number | null;
             error: string;
             /** Format: date-time */
             created_at: string;

@@ -30,164 +30,129 @@ import {
 } from './labels';
 import { NO_NETWORK_PROFILE_LABEL } from './network-profile-options';
 
-/** The parameters an axis varies: their fixed values never apply, so they are not shown as fixed. */
-type Varied = ReadonlySet<string>;
+/** One row of the parameters list: `name` is the parameter an axis may vary (its fixed value then never applies). */
+type ParamRow = { name: string; label: string; value: ReactNode };
 
-/** One fixed parameter's row, left out when an axis overrides it. */
-const Param = ({ name, label, varied, children }: { name: string; label: string; varied: Varied; children: ReactNode }) =>
-  varied.has(name) ? null : (
-    <>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </>
-  );
+/** The rows `when` holds for, else none: a parameter shown only for some designs. */
+const when = (condition: boolean, ...rows: ParamRow[]): ParamRow[] => (condition ? rows : []);
 
-type ParamsProps = { experiment: Experiment; catalogue?: Catalogue; varied: Varied; names: ValueNames };
-
-const MessagingParameters = ({ experiment, catalogue, varied, names }: ParamsProps) => (
-  <>
-    <Param name="protocol" label="Protocol" varied={varied}>
-      {PROTOCOL_LABELS[experiment.protocol]}
-    </Param>
-    {experiment.protocol === 'coap' ? (
-      <>
-        <Param name="coap_type" label="CoAP message type" varied={varied}>
-          {COAP_TYPE_LABELS[experiment.coap_type]}
-        </Param>
-        <Param name="coap_method" label="CoAP method" varied={varied}>
-          {COAP_METHOD_LABELS[experiment.coap_method]}
-        </Param>
-      </>
-    ) : (
-      <>
-        {experiment.protocol === 'mqttsn' ? (
-          <Param name="topic_id_type" label="Topic id type" varied={varied}>
-            {TOPIC_ID_TYPE_LABELS[experiment.topic_id_type]}
-          </Param>
-        ) : (
-          <Param name="mqtt_version" label="MQTT version" varied={varied}>
-            {MQTT_VERSION_LABELS[experiment.mqtt_version]}
-          </Param>
-        )}
-        <Param name="qos" label="QoS" varied={varied}>
-          {qosLabel(experiment.qos)}
-        </Param>
-      </>
-    )}
-    <Param name="transport" label="Transport" varied={varied}>
-      {overUdp(experiment.protocol) ? 'UDP' : TRANSPORT_LABELS[experiment.transport]}
-    </Param>
-    {experiment.protocol === 'srup' ? (
-      <Param name="srup_signature" label="SRUP signature" varied={varied}>
-        {SRUP_SIGNATURE_LABELS[experiment.srup_signature]}
-      </Param>
-    ) : (
-      <Param name="security" label="Payload security" varied={varied}>
-        {labelOf(catalogue?.mechanisms, experiment.security)}
-      </Param>
-    )}
-    {experiment.interleave_mechanisms.length > 0 ? (
-      <>
-        <dt>Interleaved mechanisms</dt>
-        <dd>{experiment.interleave_mechanisms.map((m) => labelOf(catalogue?.mechanisms, m)).join(' / ')}</dd>
-      </>
-    ) : null}
-    <Param name="payload_size" label="Payload size (bytes)" varied={varied}>
-      {experiment.payload_size}
-    </Param>
-    <Param name="message_count" label="Messages per device" varied={varied}>
-      {experiment.message_count}
-    </Param>
-    <Param name="interval_ms" label="Interval between messages (ms)" varied={varied}>
-      {experiment.interval_ms}
-    </Param>
-    <Param name="interval_distribution" label="Interval distribution" varied={varied}>
-      {INTERVAL_DISTRIBUTION_LABELS[experiment.interval_distribution]}
-    </Param>
-    <Param name="measurement" label="Measurement" varied={varied}>
-      {MEASUREMENT_LABELS[experiment.measurement]}
-    </Param>
-    <Param name="network_profile" label="Network profile" varied={varied}>
-      {experiment.network_profile ? (
+const messagingRows = (experiment: Experiment, catalogue: Catalogue | undefined, names: ValueNames): ParamRow[] => {
+  const { protocol } = experiment;
+  return [
+    { name: 'protocol', label: 'Protocol', value: PROTOCOL_LABELS[protocol] },
+    ...when(
+      protocol === 'coap',
+      { name: 'coap_type', label: 'CoAP message type', value: COAP_TYPE_LABELS[experiment.coap_type] },
+      { name: 'coap_method', label: 'CoAP method', value: COAP_METHOD_LABELS[experiment.coap_method] },
+    ),
+    ...when(protocol === 'mqttsn', {
+      name: 'topic_id_type',
+      label: 'Topic id type',
+      value: TOPIC_ID_TYPE_LABELS[experiment.topic_id_type],
+    }),
+    ...when(protocol !== 'coap' && protocol !== 'mqttsn', {
+      name: 'mqtt_version',
+      label: 'MQTT version',
+      value: MQTT_VERSION_LABELS[experiment.mqtt_version],
+    }),
+    ...when(protocol !== 'coap', { name: 'qos', label: 'QoS', value: qosLabel(experiment.qos) }),
+    {
+      name: 'transport',
+      label: 'Transport',
+      value: overUdp(protocol) ? 'UDP' : TRANSPORT_LABELS[experiment.transport],
+    },
+    protocol === 'srup'
+      ? { name: 'srup_signature', label: 'SRUP signature', value: SRUP_SIGNATURE_LABELS[experiment.srup_signature] }
+      : { name: 'security', label: 'Payload security', value: labelOf(catalogue?.mechanisms, experiment.security) },
+    ...when(experiment.interleave_mechanisms.length > 0, {
+      name: 'interleave_mechanisms',
+      label: 'Interleaved mechanisms',
+      value: experiment.interleave_mechanisms.map((m) => labelOf(catalogue?.mechanisms, m)).join(' / '),
+    }),
+    { name: 'payload_size', label: 'Payload size (bytes)', value: experiment.payload_size },
+    { name: 'message_count', label: 'Messages per device', value: experiment.message_count },
+    { name: 'interval_ms', label: 'Interval between messages (ms)', value: experiment.interval_ms },
+    {
+      name: 'interval_distribution',
+      label: 'Interval distribution',
+      value: INTERVAL_DISTRIBUTION_LABELS[experiment.interval_distribution],
+    },
+    { name: 'measurement', label: 'Measurement', value: MEASUREMENT_LABELS[experiment.measurement] },
+    {
+      name: 'network_profile',
+      label: 'Network profile',
+      value: experiment.network_profile ? (
         <Link to={paths.networkProfile.getHref(experiment.network_profile)}>
           {experiment.network_profile_name ?? experiment.network_profile}
         </Link>
       ) : (
         NO_NETWORK_PROFILE_LABEL
-      )}
-    </Param>
-    <AddressingParameters experiment={experiment} names={names} />
-  </>
-);
+      ),
+    },
+    ...addressingRows(experiment, names),
+  ];
+};
 
 /** The design's addressing and targets (docs/experiment-design.md "Topics and targets"), only those it sets. */
-const AddressingParameters = ({ experiment, names }: { experiment: Experiment; names: ValueNames }) => {
+const addressingRows = (experiment: Experiment, names: ValueNames): ParamRow[] => {
   const target = experiment.target_device;
-  const rows: [string, string | number | null][] = [
-    ['Target host', experiment.target_host],
-    ['Topic', experiment.topic],
-    ['Predefined topic id', experiment.mqttsn_topic_id],
-    ['External broker', experiment.broker_url],
-    ['CoAP URL', experiment.coap_url],
-    ['CoAP resource path', experiment.coap_path],
-    ['MQTT-SN gateway', experiment.mqttsn_gateway],
+  const texts: [string, string, string | number | null][] = [
+    ['target_host', 'Target host', experiment.target_host],
+    ['topic', 'Topic', experiment.topic],
+    ['mqttsn_topic_id', 'Predefined topic id', experiment.mqttsn_topic_id],
+    ['broker_url', 'External broker', experiment.broker_url],
+    ['coap_url', 'CoAP URL', experiment.coap_url],
+    ['coap_path', 'CoAP resource path', experiment.coap_path],
+    ['mqttsn_gateway', 'MQTT-SN gateway', experiment.mqttsn_gateway],
   ];
-  return (
-    <>
-      {target ? (
-        <>
-          <dt>Target device</dt>
-          <dd>
-            <Link to={paths.devices.getHref()}>{names.device(target)}</Link>
-          </dd>
-        </>
-      ) : null}
-      {rows
-        .filter(([, value]) => value !== '' && value !== null)
-        .map(([label, value]) => (
-          <Fragment key={label}>
-            <dt>{label}</dt>
-            <dd>
-              <code>{value}</code>
-            </dd>
-          </Fragment>
-        ))}
-    </>
-  );
+  return [
+    ...when(target !== null, {
+      name: 'target_device',
+      label: 'Target device',
+      value: <Link to={paths.devices.getHref()}>{target ? names.device(target) : null}</Link>,
+    }),
+    ...texts
+      .filter(([, , value]) => value !== '' && value !== null)
+      .map(([name, label, value]) => ({ name, label, value: <code>{value}</code> })),
+  ];
 };
 
 /** A cipher benchmark's or throughput test's mechanisms, sizes and library (both share them). */
-const BenchParameters = ({ experiment, catalogue, varied, sizesLabel }: ParamsProps & { sizesLabel: string }) => (
-  <>
-    <Param name="mechanisms" label="Mechanisms" varied={varied}>
-      {experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', ')}
-    </Param>
-    <Param name="data_sizes" label={sizesLabel} varied={varied}>
-      {experiment.data_sizes.map(formatDataSize).join(', ')}
-    </Param>
-    <Param name="repetitions" label="Repetitions" varied={varied}>
-      {experiment.repetitions}
-    </Param>
-    {experiment.kind === 'throughput' ? (
-      <Param name="window_ms" label="Window (ms)" varied={varied}>
-        {experiment.window_ms}
-      </Param>
-    ) : null}
-    <Param name="crypto_library" label="Crypto library" varied={varied}>
-      {CRYPTO_LIBRARY_LABELS[experiment.crypto_library]}
-    </Param>
-  </>
-);
+const benchRows = (experiment: Experiment, catalogue: Catalogue | undefined, sizesLabel: string): ParamRow[] => [
+  {
+    name: 'mechanisms',
+    label: 'Mechanisms',
+    value: experiment.mechanisms.map((name) => labelOf(catalogue?.mechanisms, name)).join(', '),
+  },
+  { name: 'data_sizes', label: sizesLabel, value: experiment.data_sizes.map(formatDataSize).join(', ') },
+  { name: 'repetitions', label: 'Repetitions', value: experiment.repetitions },
+  ...when(experiment.kind === 'throughput', { name: 'window_ms', label: 'Window (ms)', value: experiment.window_ms }),
+  { name: 'crypto_library', label: 'Crypto library', value: CRYPTO_LIBRARY_LABELS[experiment.crypto_library] },
+];
 
-const KindParameters = (props: ParamsProps) => {
-  switch (props.experiment.kind) {
+const kindRows = (experiment: Experiment, catalogue: Catalogue | undefined, names: ValueNames): ParamRow[] => {
+  switch (experiment.kind) {
     case 'messaging':
-      return <MessagingParameters {...props} />;
+      return messagingRows(experiment, catalogue, names);
     case 'cipher_bench':
-      return <BenchParameters {...props} sizesLabel="Data sizes" />;
+      return benchRows(experiment, catalogue, 'Data sizes');
     case 'throughput':
-      return <BenchParameters {...props} sizesLabel="Payload sizes" />;
+      return benchRows(experiment, catalogue, 'Payload sizes');
   }
+};
+
+/**
+ * How the runs are ordered: the design's seed, else the one drawn at the latest start
+ * (recorded on its runs, docs/experiment-design.md "Run order").
+ */
+export const runOrderWords = (experiment: Pick<Experiment, 'order_seed' | 'runs'>): string => {
+  if (experiment.order_seed !== null) return `Seed ${experiment.order_seed}, set in the design: every start runs in this order`;
+  const latest = [...experiment.runs]
+    .filter((run) => run.order_seed !== null)
+    .sort((a, b) => b.created_at.localeCompare(a.created_at))[0];
+  return latest
+    ? `Seed ${latest.order_seed}, drawn at the latest start (give it as a clone's seed to run in this order again)`
+    : 'A fresh seed at each start, recorded with its runs';
 };
 
 /** The design's matrix in words: its axes, excluded combinations and repeats. */
@@ -217,6 +182,12 @@ const MatrixParameters = ({ experiment, names }: { experiment: Experiment; names
       ) : null}
       <dt>Repeats</dt>
       <dd>{experiment.repeats}</dd>
+      {hasSeveralRuns(experiment) ? (
+        <>
+          <dt>Run order</dt>
+          <dd>{runOrderWords(experiment)}</dd>
+        </>
+      ) : null}
     </>
   );
 };
@@ -245,6 +216,8 @@ export const ExperimentDetails = ({
     device: (id) => deviceNames.get(id) ?? id,
     profile: (id) => (id === experiment.network_profile ? (experiment.network_profile_name ?? id) : id),
   };
+  // The parameters an axis varies: their fixed values never apply, so they are not shown as fixed.
+  const varied = new Set(parseAxes(experiment.axes).flatMap((axis) => axis.values.flatMap(Object.keys)));
 
   return (
     <>
@@ -275,12 +248,14 @@ export const ExperimentDetails = ({
         <dl className="params">
           <dt>Kind</dt>
           <dd>{labelOf(catalogue?.experiment_kinds, experiment.kind)}</dd>
-          <KindParameters
-            experiment={experiment}
-            catalogue={catalogue}
-            varied={new Set(parseAxes(experiment.axes).flatMap((axis) => axis.values.flatMap(Object.keys)))}
-            names={names}
-          />
+          {kindRows(experiment, catalogue, names)
+            .filter((row) => !varied.has(row.name))
+            .map((row) => (
+              <Fragment key={row.name}>
+                <dt>{row.label}</dt>
+                <dd>{row.value}</dd>
+              </Fragment>
+            ))}
           <MatrixParameters experiment={experiment} names={names} />
           <dt>Devices</dt>
           <dd>
