@@ -290,6 +290,7 @@ const briefOf = (run: Run): Experiment['runs'][number] => ({
   label: run.label,
   repeat: run.repeat,
   position: run.position,
+  order_seed: run.order_seed,
   error: run.error,
   created_at: run.created_at,
   started_at: run.started_at,
