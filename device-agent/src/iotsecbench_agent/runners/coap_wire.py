@@ -156,7 +156,9 @@ def abandon_exchanges(context: Any, remote: Any) -> int:
     checks the socket. Returns how many exchanges were stopped.
     """
     stopped = 0
-    managers = [getattr(ri, "token_interface", None) for ri in context.request_interfaces]
+    managers: list[Any] = [
+        getattr(ri, "token_interface", None) for ri in context.request_interfaces
+    ]
     for manager in managers:
         exchanges = getattr(manager, "_active_exchanges", None)
         backlogs = getattr(manager, "_backlogs", None)
