@@ -474,3 +474,52 @@ def test_importing_the_runners_and_the_agent_leaves_aiocoap_to_the_coap_runners_
     )
 
     assert result.stdout.strip() == "False"
+
+
+class FirstSilentPeer(RawCoapPeer):
+    """Echoes every request but the first, which it only keeps (a lost request)."""
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                raw, address = self.sock.recvfrom(65535)
+            except socket.timeout:
+                continue
+            request = Datagram.parse(raw)
+            self.received.append(request)
+            if len(self.received) == 1:
+                continue
+            header = bytes([0x40 | ACK << 4 | len(request.token), CHANGED_CODE]) + request.mid
+            self.sock.sendto(
+                header + request.token + bytes([PAYLOAD_MARKER]) + request.payload, address
+            )
+
+
+def test_coap_con_sends_the_next_message_at_once_when_the_previous_one_timed_out() -> None:
+    # timeout_ms (300) ends message 0 long before its first retransmission (ACK timeout
+    # 2 s): its exchange must stop, or aiocoap (NSTART = 1) holds messages 1 and 2 back
+    # and they are recorded lost with wire_bytes 0.
+    peer = FirstSilentPeer()
+    try:
+        records, runner = run(
+            spec(
+                coap_url=peer.url,
+                coap_type="con",
+                message_count=3,
+                timeout_ms=300,
+                coap_ack_timeout_ms=2000,
+                coap_max_retransmit=4,
+            )
+        )
+        time.sleep(3.5)  # past message 0's first retransmission time, had it not stopped
+        received = list(peer.received)
+    finally:
+        peer.close()
+
+    assert [(r.seq, r.outcome) for r in records] == [(0, LOST), (1, OK), (2, OK)]
+    # Each message sent once, in order, three different Message IDs: message 0 was
+    # never retransmitted, not even after the run.
+    assert [d.type for d in received] == [CON] * 3
+    assert len({d.mid for d in received}) == 3
+    assert [r.wire_bytes for r in records] == [len(d.raw) for d in received]
+    assert runner.unattributed_bytes == 0

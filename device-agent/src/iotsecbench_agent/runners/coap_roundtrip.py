@@ -23,8 +23,10 @@ Measurement choices, and why:
   (``rejected_signature`` for a MAC or signature). The mechanism is built in ``setup``;
   the server's address is resolved there too, and the ``null`` mechanism timed after each
   round trip as the record's harness floor (``timing.HarnessFloor``) is built there.
-- No response within ``timeout_ms`` → ``lost`` and the request is cancelled (a CON
-  request stops being retransmitted); a CON request whose retransmissions
+- No response within ``timeout_ms`` → ``lost`` and the request is cancelled: a CON
+  request stops being retransmitted and the next message goes out at once
+  (``coap_wire.abandon_exchanges``; aiocoap alone would retransmit it and, NSTART being
+  1, hold every later CON back until it gave up); a CON request whose retransmissions
   (``coap_max_retransmit``, every ``coap_ack_timeout_ms`` doubling, RFC 7252 §4.2) all go
   unanswered is ``lost`` too, when the last one times out.
 - ``wire_bytes`` is every UDP payload byte the client's socket sent while the message was
@@ -391,6 +393,8 @@ class CoapRoundTripRunner(Runner):
     async def _run(self) -> None:
         from aiocoap import error as coap_error
 
+        from iotsecbench_agent.runners.coap_wire import abandon_exchanges
+
         spec = self.spec
         schedule = spec.schedule
         mechanism = self._require_mechanism()
@@ -420,7 +424,13 @@ class CoapRoundTripRunner(Runner):
             t_recv = unsecure_ns = None
             try:
                 response = await asyncio.wait_for(request.response, timeout_s)
-            except (asyncio.TimeoutError, coap_error.TimeoutError):
+            except asyncio.TimeoutError:
+                # Given up at timeout_ms: wait_for cancelled the response; the CON's
+                # exchange is stopped too, or aiocoap would retransmit it and hold the
+                # next messages back (coap_wire.abandon_exchanges).
+                outcome = LOST
+                abandon_exchanges(self._client, self._template.remote)
+            except coap_error.TimeoutError:
                 outcome = LOST
             except coap_error.Error as exc:
                 raise DataPlaneError(f"CoAP request to {self.url} failed: {exc!r}") from None

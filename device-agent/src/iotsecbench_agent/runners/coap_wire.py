@@ -141,6 +141,42 @@ async def open_client_context(
     return context, sock
 
 
+def abandon_exchanges(context: Any, remote: Any) -> int:
+    """Stop every confirmable exchange of ``context`` with ``remote``: its retransmissions
+    are cancelled and the remote leaves aiocoap's backlog, so the next CON goes out at once.
+
+    Why: aiocoap (0.4.17) keeps a CON's exchange until it is acknowledged or its last
+    retransmission times out (up to MAX_TRANSMIT_WAIT, 93 s with the defaults), even once
+    the request's response future is cancelled; with NSTART = 1 it holds every later CON to
+    the same server back in a backlog meanwhile. A runner that gives up on a message at
+    ``timeout_ms`` calls this, so that message stops being retransmitted (as RFC 7252 lets a
+    client that abandons an exchange do) and the next message is sent when its record says.
+    aiocoap has no public call for it; the seam is its message manager's
+    ``_active_exchanges``/``_continue_backlog``, checked here like ``require_metering``
+    checks the socket. Returns how many exchanges were stopped.
+    """
+    stopped = 0
+    managers: list[Any] = [
+        getattr(ri, "token_interface", None) for ri in context.request_interfaces
+    ]
+    for manager in managers:
+        exchanges = getattr(manager, "_active_exchanges", None)
+        backlogs = getattr(manager, "_backlogs", None)
+        if not isinstance(exchanges, dict) or not isinstance(backlogs, dict):
+            raise DataPlaneError(
+                "aiocoap's message manager has no _active_exchanges/_backlogs (an aiocoap "
+                "release changed the seam runners/coap_wire.py uses); an abandoned CON "
+                "request cannot be stopped"
+            )
+        for key in [key for key in exchanges if key[0] == remote]:
+            _monitor, next_retransmission = exchanges.pop(key)
+            next_retransmission.cancel()
+            stopped += 1
+        if remote in backlogs:
+            manager._continue_backlog(remote)
+    return stopped
+
+
 def require_metering(endpoint: Any, sock: CountingDatagramSocket) -> None:
     """DataPlaneError unless aiocoap's transport writes to ``sock`` (see the module doc)."""
     transport = getattr(endpoint, "transport", None)
