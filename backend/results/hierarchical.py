@@ -23,7 +23,12 @@ docs/results.md ("Experiment results"):
 - One run: only stage 2, a message-level interval, and `level` says so ("messages"): it
   cannot see run-to-run variation.
 - Intervals are percentile ones: estimate + the alpha/2 and 1 - alpha/2 percentiles of the
-  (widened) deviations. A difference of two cells subtracts their deviations resample by
+  (widened) deviations. A strictly positive quantity (a delay: `positive`) has its cell
+  intervals clipped at 0 when the widening reaches below it, and `clipped` says so: the
+  interval intersected with the quantity's possible values covers the truth exactly when
+  the unclipped one does (the truth is above 0), so coverage is unchanged, the upper end
+  too. Not on a log scale: there the widening (9.2 times for 2 runs) multiplies the upper
+  end instead, an interval wider than the data warrant on the side that matters. A difference of two cells subtracts their deviations resample by
   resample (the cells are independent; each has its own seed).
 """
 
@@ -68,12 +73,29 @@ class Replicates:
     median: float
     mean_deviations: FloatArray
     median_deviations: FloatArray
+    # A strictly positive quantity (a delay, every run's mean above 0): intervals clipped at
+    # 0. A difference of two cells never is (cell_difference reads the deviations).
+    positive: bool = False
 
     def mean_interval(self, confidence: float = CONFIDENCE) -> tuple[float, float]:
-        return percentile_interval(self.mean, self.mean_deviations, confidence)
+        return self._clip(percentile_interval(self.mean, self.mean_deviations, confidence))
 
     def median_interval(self, confidence: float = CONFIDENCE) -> tuple[float, float]:
-        return percentile_interval(self.median, self.median_deviations, confidence)
+        return self._clip(percentile_interval(self.median, self.median_deviations, confidence))
+
+    def clipped(self, confidence: float = CONFIDENCE) -> bool:
+        """Whether the mean's or the median's interval reached below 0 and was clipped."""
+        if not self.positive:
+            return False
+        lows = (
+            percentile_interval(self.mean, self.mean_deviations, confidence)[0],
+            percentile_interval(self.median, self.median_deviations, confidence)[0],
+        )
+        return min(lows) < 0
+
+    def _clip(self, interval: tuple[float, float]) -> tuple[float, float]:
+        low, high = interval
+        return (max(low, 0.0), high) if self.positive else (low, high)
 
 
 def percentile_interval(
@@ -176,32 +198,38 @@ def hierarchical_replicates(
     draw_max: int = HIERARCHICAL_DRAW_MAX,
     seed: int = BOOTSTRAP_SEED,
     confidence: float = CONFIDENCE,
+    positive: bool = False,
 ) -> Replicates | None:
     """The two-stage bootstrap of a cell's runs (each an array of its delivered values), one
-    generator for both stages; runs without values are left out, None when none is left."""
+    generator for both stages; runs without values are left out, None when none is left.
+    `positive`: the values are of a strictly positive quantity (Replicates.positive)."""
     values = [np.asarray(r, dtype=np.float64) for r in runs]
     values = [np.sort(v) for v in values if v.size]  # sorted: the order of values is moot
     if not values:
         return None
     rng = np.random.default_rng(seed)
     inner = [_stage_two(v, rng, resamples, draw_max) for v in values]
-    return _stage_one(inner, rng, confidence)
+    return _stage_one(inner, rng, confidence, positive)
 
 
 def stage_one_replicates(
-    runs: Sequence[StageTwo | None], *, seed: int, confidence: float = CONFIDENCE
+    runs: Sequence[StageTwo | None],
+    *,
+    seed: int,
+    confidence: float = CONFIDENCE,
+    positive: bool = False,
 ) -> Replicates | None:
     """The cell's bootstrap over its runs' stage 2 (each drawn with its own generator,
     run_stage_two): stage 1 with a generator of `seed`. Runs without values (None) are left
-    out, None when none is left."""
+    out, None when none is left. `positive`: as hierarchical_replicates."""
     inner = [r for r in runs if r is not None]
     if not inner:
         return None
-    return _stage_one(inner, np.random.default_rng(seed), confidence)
+    return _stage_one(inner, np.random.default_rng(seed), confidence, positive)
 
 
 def _stage_one(
-    inner: Sequence[StageTwo], rng: np.random.Generator, confidence: float
+    inner: Sequence[StageTwo], rng: np.random.Generator, confidence: float, positive: bool
 ) -> Replicates:
     count = len(inner)
     resamples = inner[0].means.size
@@ -227,6 +255,9 @@ def _stage_one(
         median=median,
         mean_deviations=(mean_reps - mean) * scale,
         median_deviations=(median_reps - median) * scale,
+        # Measured values at or below 0 (a one-way delay between unsynchronised clocks)
+        # are not of a strictly positive quantity: no clipping then.
+        positive=positive and bool(run_means.min() > 0) and bool(run_medians.min() > 0),
     )
 
 
