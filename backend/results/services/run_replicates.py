@@ -31,7 +31,7 @@ from results.services.round_trips import round_trip_cache_store
 from results.statistics import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 # v: bump when the figures or the bootstrap's parameters change.
-RUN_REPLICATES_KEY = "results:run-replicates:v1:{run_id}"
+RUN_REPLICATES_KEY = "results:run-replicates:v2:{run_id}"
 RUN_REPLICATES_SECONDS = 30 * 24 * 3600
 # A delivered record, as measurements.selectors.run_round_trips counts one.
 _DELIVERED = f"r.outcome = '{Outcome.OK}' AND r.t_recv_ns IS NOT NULL"
