@@ -53,9 +53,7 @@ def run_seed(run_id: UUID) -> int:
 
 
 def _summarise(run: Run, trips: Sequence[RoundTrips]) -> RunReplicates:
-    delivered = (
-        np.concatenate([t.rtt_ns for t in trips]) / NS_PER_MS if trips else np.empty(0)
-    )
+    delivered = np.concatenate([t.rtt_ns for t in trips]) / NS_PER_MS if trips else np.empty(0)
     lost = sum(t.outcomes.get(Outcome.LOST, 0) for t in trips)
     has = bool(delivered.size)
     return RunReplicates(
@@ -131,9 +129,7 @@ def runs_replicates(*, runs: Sequence[Run]) -> list[RunReplicates]:
     found = cache.get_many(list(keys.values()))
     missing = [run for run in runs if not isinstance(found.get(keys[run.pk]), RunReplicates)]
     computed = {r.run_id: r for r in _compute(missing)} if missing else {}
-    fresh = {
-        keys[run.pk]: computed[run.pk] for run in missing if run.status == RunStatus.DONE
-    }
+    fresh = {keys[run.pk]: computed[run.pk] for run in missing if run.status == RunStatus.DONE}
     if fresh:
         cache.set_many(fresh, timeout=RUN_REPLICATES_SECONDS)
     return [computed.get(run.pk) or found[keys[run.pk]] for run in runs]
