@@ -17,12 +17,13 @@ Then, through the HTTP API with Django's test client (routing, auth, selectors, 
 JSON rendering), best of `--tries`:
 
   - *first view, cold*: every cache deleted (round-trip cache rows, Django's cache): the
-    records of all runs are read and the cache rows written, every cell bootstrapped;
+    records of all runs read (one aggregate for all runs) and the cache rows written,
+    every run's stage 2 and every cell bootstrapped;
   - *first view*: every cache emptied, then filled as the worker fills it when a run
     completes (results.tasks.run_round_trips_warm_task: the round trips and each run's
     stage 2 of the bootstrap): every cell's stage 1 drawn, the payload computed;
   - *later views*: nothing cleared;
-  - the results table as CSV (later view).
+  - the results table as CSV (later view: read from the cached payload).
 
 Goals (issue #20, point 6): first view < 3 s, later views < 300 ms. Prints a Markdown
 table for docs/benchmarks.md.

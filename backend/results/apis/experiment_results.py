@@ -100,6 +100,10 @@ class CellSerializer(serializers.Serializer[object]):
     mean_ci_ms = _interval(allow_null=True)
     median_ms = serializers.FloatField(allow_null=True, help_text="Mean of the runs' medians.")
     median_ci_ms = _interval(allow_null=True)
+    ci_clipped = serializers.BooleanField(
+        help_text="The mean's or median's interval reached below 0 (the widening of a few "
+        "runs on a noisy host) and was clipped at 0: a delay cannot be negative."
+    )
     metrics = MetricSerializer(many=True, help_text="Every figure of the cell, of any kind.")
 
 
@@ -175,11 +179,6 @@ def _experiment_and_baseline(
     return experiment, params.validated_data.get("baseline")
 
 
-def _results(request: Request, experiment_id: UUID) -> tuple[Experiment, ExperimentResults]:
-    experiment, baseline = _experiment_and_baseline(request, experiment_id)
-    return experiment, experiment_results_compute(experiment=experiment, baseline=baseline)
-
-
 def results_payload(*, experiment: Experiment, results: ExperimentResults) -> dict[str, object]:
     """The results endpoint's body (the shared results page answers the same)."""
     methods = experiment_methods_paragraph(experiment=experiment, results=results)
@@ -228,8 +227,9 @@ class ExperimentResultsTableCsvApi(APIView):
         responses={(200, "text/csv"): _BINARY},
     )
     def get(self, request: Request, experiment_id: UUID) -> HttpResponse:
-        experiment, results = _results(request, experiment_id)
-        response = HttpResponse(experiment_table_csv(results=results), content_type="text/csv")
+        experiment, baseline = _experiment_and_baseline(request, experiment_id)
+        payload = results_payload_cached(experiment=experiment, baseline=baseline)
+        response = HttpResponse(experiment_table_csv(payload=payload), content_type="text/csv")
         name = f"experiment-{experiment.pk}-results.csv"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
@@ -246,9 +246,10 @@ class ExperimentResultsTableParquetApi(APIView):
         responses={(200, PARQUET_MEDIA_TYPE): _BINARY},
     )
     def get(self, request: Request, experiment_id: UUID) -> HttpResponse:
-        experiment, results = _results(request, experiment_id)
+        experiment, baseline = _experiment_and_baseline(request, experiment_id)
+        payload = results_payload_cached(experiment=experiment, baseline=baseline)
         response = HttpResponse(
-            experiment_table_parquet(results=results), content_type=PARQUET_MEDIA_TYPE
+            experiment_table_parquet(payload=payload), content_type=PARQUET_MEDIA_TYPE
         )
         name = f"experiment-{experiment.pk}-results.parquet"
         response["Content-Disposition"] = f'attachment; filename="{name}"'

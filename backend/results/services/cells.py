@@ -71,6 +71,9 @@ class Cell:
     median_ms: float | None
     median_ci_ms: tuple[float, float] | None
     replicates: Replicates | None = field(repr=False)
+    # The mean's or median's interval reached below 0 and was clipped there (a delay cannot
+    # be negative; results.hierarchical, Replicates.positive).
+    ci_clipped: bool = False
     # Every figure of the cell (a messaging cell's median and mean too), for a kind-blind
     # page: the figure draws one of them, the table shows them all.
     metrics: tuple[Metric, ...] = ()

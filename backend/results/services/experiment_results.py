@@ -55,7 +55,7 @@ from results.services.methods_ack import MEASURED, measured_quantity
 from results.services.run_replicates import runs_replicates
 from results.statistics import BOOTSTRAP_SEED, CONFIDENCE
 
-CELL_MEMO_KEY = "results:experiment-cell:v2:{digest}"
+CELL_MEMO_KEY = "results:experiment-cell:v3:{digest}"
 # A day, as the run statistics: a cell of completed runs never changes (its runs' records
 # are final); a new completed repeat makes another set of runs, hence another key.
 CELL_MEMO_SECONDS = 24 * 3600
@@ -160,32 +160,55 @@ def _in_matrix_order(experiment: Experiment, runs: list[Run]) -> list[Run]:
     return sorted(runs, key=lambda r: index.get(json.dumps(r.cell, sort_keys=True), len(index)))
 
 
-def _cell_figures(runs: Sequence[Run], part: Part | None = None) -> CellFigures:
-    """The runs' figures (results.services.run_replicates, computed once per run) and the
-    cell's bootstrap over them, or both from the memo; of ``part``'s mechanism only for an
-    interleaved run (its messages split here, so bootstrapped whole)."""
+def _memo_key(runs: Sequence[Run], part: Part | None) -> tuple[str, int]:
+    """A cell's memo key and its stage-1 seed, both from its set of runs (and part)."""
     ids = ",".join(sorted(str(r.pk) for r in runs))
     if part is not None:
         ids += f"|{part.index}/{part.k}"
     digest = hashlib.sha256(ids.encode()).hexdigest()
-    memo_key = CELL_MEMO_KEY.format(digest=digest)
-    memo = cache.get(memo_key)
-    if isinstance(memo, CellFigures):
-        return memo
     # Each cell its own stage-1 seed (from its runs), each run its own stage-2 seed: two
     # cells' resamples are independent.
-    seed = BOOTSTRAP_SEED + zlib.crc32(digest.encode())
-    if part is None:
-        per_run = runs_replicates(runs=runs)
-        cell_runs = [
-            CellRun(run.pk, run.repeat, r.messages, r.lost, r.mean_ms, r.median_ms)
-            for run, r in zip(runs, per_run, strict=True)
-        ]
-        replicates = stage_one_replicates([r.stage_two for r in per_run], seed=seed)
-        figures = CellFigures(cell_runs, replicates)
-    else:
-        figures = _part_figures(runs, part, seed)
-    cache.set(memo_key, figures, timeout=CELL_MEMO_SECONDS)
+    return CELL_MEMO_KEY.format(digest=digest), BOOTSTRAP_SEED + zlib.crc32(digest.encode())
+
+
+def _cells_figures(
+    done: dict[str, list[Run]], parts: dict[str, Part | None]
+) -> dict[str, CellFigures]:
+    """Each cell's figures (its completed runs'): from the memos (one cache read for all
+    cells), else computed: every missing run's figures at once (results.services.
+    run_replicates, one query for all runs' round trips when those are missing too), then
+    each cell's bootstrap over them; of ``part``'s mechanism only for an interleaved run
+    (its messages split here, so bootstrapped whole)."""
+    keys = {key: _memo_key(runs, parts[key]) for key, runs in done.items() if runs}
+    memos = cache.get_many([memo for memo, _seed in keys.values()])
+    figures = {key: CellFigures([], None) for key, runs in done.items() if not runs}
+    missing = []
+    for key, (memo, _seed) in keys.items():
+        found = memos.get(memo)
+        if isinstance(found, CellFigures):
+            figures[key] = found
+        else:
+            missing.append(key)
+    whole = {r.pk: r for key in missing if parts[key] is None for r in done[key]}
+    per_run = {r.run_id: r for r in runs_replicates(runs=list(whole.values()))} if whole else {}
+    fresh = {}
+    for key in missing:
+        memo, seed = keys[key]
+        part = parts[key]
+        if part is None:
+            replicates = [per_run[run.pk] for run in done[key]]
+            cell_runs = [
+                CellRun(run.pk, run.repeat, r.messages, r.lost, r.mean_ms, r.median_ms)
+                for run, r in zip(done[key], replicates, strict=True)
+            ]
+            stage_two = [r.stage_two for r in replicates]
+            stage_one = stage_one_replicates(stage_two, seed=seed, positive=True)
+            figures[key] = CellFigures(cell_runs, stage_one)
+        else:
+            figures[key] = _part_figures(done[key], part, seed)
+        fresh[memo] = figures[key]
+    if fresh:
+        cache.set_many(fresh, timeout=CELL_MEMO_SECONDS)
     return figures
 
 
@@ -210,15 +233,14 @@ def _part_figures(runs: Sequence[Run], part: Part, seed: int) -> CellFigures:
             )
         )
         values.append(delivered)
-    return CellFigures(cell_runs, hierarchical_replicates(values, seed=seed), parts)
+    reps = hierarchical_replicates(values, seed=seed, positive=True)
+    return CellFigures(cell_runs, reps, parts)
 
 
 def _cell(
-    key: str, label: str, parameters: dict[str, Any], runs: list[Run], part: Part | None
+    key: str, label: str, parameters: dict[str, Any], runs: list[Run], figures: CellFigures
 ) -> Cell:
-    done = [r for r in runs if r.status == RunStatus.DONE]
     others = Counter(r.status for r in runs if r.status != RunStatus.DONE)
-    figures = _cell_figures(done, part) if done else CellFigures([], None)
     reps = figures.replicates
     median_ci = reps.median_interval() if reps else None
     mean_ci = reps.mean_interval() if reps else None
@@ -229,6 +251,7 @@ def _cell(
         runs=figures.runs,
         other_runs=dict(sorted(others.items())),
         interval_level=reps.level if reps else None,
+        ci_clipped=reps.clipped() if reps else False,
         messages=sum(r.messages for r in figures.runs),
         lost=sum(r.lost for r in figures.runs),
         mean_ms=reps.mean if reps else None,
@@ -259,10 +282,12 @@ def _cells(runs: Sequence[Run]) -> list[Cell]:
             parts[key] = part
     shown = {key: shown_parameters(specs[key]) for key in groups}
     varying = varying_parameters(list(shown.values()))
+    done = {key: [r for r in group if r.status == RunStatus.DONE] for key, group in groups.items()}
+    figures = _cells_figures(done, parts)
     cells = []
     for key, group in groups.items():
         parameters = {p: shown[key].get(p) for p in varying}
-        cells.append(_cell(key, cell_label(parameters), parameters, group, parts[key]))
+        cells.append(_cell(key, cell_label(parameters), parameters, group, figures[key]))
     return cells
 
 

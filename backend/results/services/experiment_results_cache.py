@@ -21,7 +21,7 @@ from django.core.cache import cache
 from experiments.models import Experiment, Run
 
 # v: bump when the payload's shape or statistics change (old entries are then never read).
-PAYLOAD_KEY = "results:experiment-payload:v2:{experiment_id}:{digest}"
+PAYLOAD_KEY = "results:experiment-payload:v3:{experiment_id}:{digest}"
 # A day: an experiment whose runs are all finished is read from here until it changes.
 PAYLOAD_SECONDS = 24 * 3600
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from typing import Any
 
 # pyarrow ships no type information (pyproject may or may not list it as ignored)
@@ -30,36 +31,41 @@ _SAMPLES = {
 }
 
 
-def experiment_table_rows(*, results: ExperimentResults) -> list[dict[str, Any]]:
-    """One row per cell: its key and label, each parameter, its completed runs and samples,
-    the interval's level, then each metric's value and interval; messaging cells also their
-    overhead against their baseline cell (empty without one)."""
-    parameters = list(dict.fromkeys(p for c in results.cells for p in c.parameters))
-    overheads = {o.cell: o for o in results.overheads}
+def experiment_table_rows(*, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per cell of the results payload (the results endpoint's body, as cached:
+    results.apis.experiment_results.results_payload_cached, so the table is the page's
+    figures, never computed again): its key and label, each parameter, its completed runs and
+    samples, the interval's level, then each metric's value and interval; messaging cells
+    also their overhead against their baseline cell (empty without one)."""
+    cells = payload["cells"]
+    parameters = list(dict.fromkeys(p for c in cells for p in c["parameters"]))
+    overheads = {o["cell"]: o for o in payload["overheads"]}
+    messaging = payload["kind"] == ExperimentKind.MESSAGING
     rows = []
-    for cell in results.cells:
+    for cell in cells:
         row: dict[str, Any] = {
-            "cell": cell.key,
-            "label": cell.label,
-            **{p: _value(cell.parameters.get(p)) for p in parameters},
-            "runs": len(cell.runs),
-            "samples": cell.messages,
-            "interval_level": cell.interval_level,
+            "cell": cell["key"],
+            "label": cell["label"],
+            **{p: _value(cell["parameters"].get(p)) for p in parameters},
+            "runs": len(cell["runs"]),
+            "samples": cell["messages"],
+            "interval_level": cell["interval_level"],
+            "ci_clipped": cell["ci_clipped"],
         }
-        for metric in cell.metrics:
-            low, high = metric.ci or (None, None)
-            row[metric.name] = metric.value
-            row[f"{metric.name}_ci_low"] = low
-            row[f"{metric.name}_ci_high"] = high
-        if results.kind == ExperimentKind.MESSAGING:
-            row["lost"] = cell.lost
-            o = overheads.get(cell.key)
-            row["baseline_label"] = o.baseline_label if o else None
-            row["overhead_ms"] = o.overhead_ms if o else None
-            row["overhead_ci_low_ms"] = o.ci_ms[0] if o else None
-            row["overhead_ci_high_ms"] = o.ci_ms[1] if o else None
-            row["overhead_relative_percent"] = o.relative_percent if o else None
-            row["verdict"] = o.verdict if o else None
+        for metric in cell["metrics"]:
+            low, high = metric["ci"] or (None, None)
+            row[metric["name"]] = metric["value"]
+            row[f"{metric['name']}_ci_low"] = low
+            row[f"{metric['name']}_ci_high"] = high
+        if messaging:
+            row["lost"] = cell["lost"]
+            o = overheads.get(cell["key"])
+            row["baseline_label"] = o["baseline_label"] if o else None
+            row["overhead_ms"] = o["overhead_ms"] if o else None
+            row["overhead_ci_low_ms"] = o["ci_ms"][0] if o else None
+            row["overhead_ci_high_ms"] = o["ci_ms"][1] if o else None
+            row["overhead_relative_percent"] = o["relative_percent"] if o else None
+            row["verdict"] = o["verdict"] if o else None
         rows.append(row)
     return rows
 
@@ -69,8 +75,8 @@ def _value(value: Any) -> Any:
     return ", ".join(str(v) for v in value) if isinstance(value, list) else value
 
 
-def experiment_table_csv(*, results: ExperimentResults) -> bytes:
-    rows = experiment_table_rows(results=results)
+def experiment_table_csv(*, payload: Mapping[str, Any]) -> bytes:
+    rows = experiment_table_rows(payload=payload)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["cell", "label"])
     writer.writeheader()
@@ -78,8 +84,8 @@ def experiment_table_csv(*, results: ExperimentResults) -> bytes:
     return out.getvalue().encode()
 
 
-def experiment_table_parquet(*, results: ExperimentResults) -> bytes:
-    rows = experiment_table_rows(results=results)
+def experiment_table_parquet(*, payload: Mapping[str, Any]) -> bytes:
+    rows = experiment_table_rows(payload=payload)
     table = pa.Table.from_pylist(rows) if rows else pa.table({"cell": [], "label": []})
     out = io.BytesIO()
     pq.write_table(table, out, compression="zstd")

@@ -5,8 +5,11 @@ worker fills it when a run completes (results.tasks.run_round_trips_warm_task), 
 experiment's first results view only draws stage 1 over it (docs/results.md, "Experiment
 results", Speed).
 
-A completed run's records never change, so neither does this; a run is only summarised here
-once its status is done.
+When it is missing (the cache emptied, the worker's work lost) every missing run is read at
+once: one query of the round-trip cache rows of all their devices, one aggregate over the
+records of the devices missing from it, one insert of those rows (docs/benchmarks.md,
+"Experiment results": the cold first view). A completed run's records never change, so
+neither does this; a run is only summarised here once its status is done.
 """
 
 from __future__ import annotations
@@ -20,14 +23,18 @@ import numpy as np
 from django.core.cache import cache
 
 from experiments.models import Run, RunStatus
-from measurements.models import Outcome
+from measurements.models import MessageRecord, Outcome
+from measurements.selectors import NS_PER_MS, RoundTrips, binary_cursor
 from results.hierarchical import HIERARCHICAL_DRAW_MAX, StageTwo, run_stage_two
-from results.services.round_trips import run_round_trips_load
+from results.selectors import round_trip_cache
+from results.services.round_trips import round_trip_cache_store
 from results.statistics import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 # v: bump when the figures or the bootstrap's parameters change.
-RUN_REPLICATES_KEY = "results:run-replicates:v1:{run_id}"
+RUN_REPLICATES_KEY = "results:run-replicates:v2:{run_id}"
 RUN_REPLICATES_SECONDS = 30 * 24 * 3600
+# A delivered record, as measurements.selectors.run_round_trips counts one.
+_DELIVERED = f"r.outcome = '{Outcome.OK}' AND r.t_recv_ns IS NOT NULL"
 
 
 @dataclass(frozen=True)
@@ -45,10 +52,9 @@ def run_seed(run_id: UUID) -> int:
     return BOOTSTRAP_SEED + zlib.crc32(str(run_id).encode())
 
 
-def _compute(run: Run) -> RunReplicates:
-    devices = run_round_trips_load(run=run, with_seq=False)
-    delivered = np.concatenate([d.rtt_ms for d in devices]) if devices else np.empty(0)
-    lost = sum(d.trips.outcomes.get(Outcome.LOST, 0) for d in devices)
+def _summarise(run: Run, trips: Sequence[RoundTrips]) -> RunReplicates:
+    delivered = np.concatenate([t.rtt_ns for t in trips]) / NS_PER_MS if trips else np.empty(0)
+    lost = sum(t.outcomes.get(Outcome.LOST, 0) for t in trips)
     has = bool(delivered.size)
     return RunReplicates(
         run_id=run.pk,
@@ -65,20 +71,65 @@ def _compute(run: Run) -> RunReplicates:
     )
 
 
+def devices_round_trips(*, run_device_ids: Sequence[int]) -> dict[int, RoundTrips]:
+    """The round trips of every run device given that has records (any run), in one pass
+    over their records: as measurements.selectors.run_round_trips for one run, each device's
+    arrays one binary array_agg, ordered by sequence number here."""
+    counts = ", ".join(
+        f"count(*) FILTER (WHERE r.outcome = '{outcome}')" for outcome in Outcome.values
+    )
+    sql = (
+        f"SELECT r.run_device_id, array_agg(r.seq) FILTER (WHERE {_DELIVERED}), "
+        f"array_agg(r.t_recv_ns - r.t_send_ns) FILTER (WHERE {_DELIVERED}), {counts} "
+        f"FROM {MessageRecord._meta.db_table} r "
+        "WHERE r.run_device_id = ANY(%s) GROUP BY r.run_device_id"
+    )
+    out: dict[int, RoundTrips] = {}
+    with binary_cursor() as cursor:
+        cursor.execute(sql, [list(run_device_ids)])
+        for rd_id, seq, rtt, *outcome_counts in cursor.fetchall():
+            seq = np.empty(0, np.int32) if seq is None else seq
+            rtt = np.empty(0, np.int64) if rtt is None else rtt
+            order = np.argsort(seq, kind="stable")
+            out[rd_id] = RoundTrips(
+                seq=seq[order],
+                rtt_ns=rtt[order],
+                outcomes=dict(zip(Outcome.values, outcome_counts, strict=True)),
+            )
+    return out
+
+
+def _compute(runs: Sequence[Run]) -> list[RunReplicates]:
+    """The runs' figures from their round trips: the cached rows of completed runs' devices,
+    the records of the others (stored for completed runs), each in one query for all runs."""
+    devices = {run.pk: [rd.pk for rd in run.run_devices.all()] for run in runs}
+    done = [rd for run in runs if run.status == RunStatus.DONE for rd in devices[run.pk]]
+    trips = round_trip_cache(run_device_ids=done, with_seq=False) if done else {}
+    missing = [rd for ids in devices.values() for rd in ids if rd not in trips]
+    if missing:
+        fresh = devices_round_trips(run_device_ids=missing)
+        empty = RoundTrips(
+            seq=np.empty(0, np.int32),
+            rtt_ns=np.empty(0, np.int64),
+            outcomes=dict.fromkeys(Outcome.values, 0),
+        )
+        loaded = {rd: fresh.get(rd, empty) for rd in missing}
+        storable = set(done)
+        to_store = {rd: t for rd, t in loaded.items() if rd in storable}
+        if to_store:
+            round_trip_cache_store(trips=to_store)
+        trips.update(loaded)
+    return [_summarise(run, [trips[rd] for rd in devices[run.pk]]) for run in runs]
+
+
 def runs_replicates(*, runs: Sequence[Run]) -> list[RunReplicates]:
-    """Each completed run's figures, in the order given: from the cache (one round trip for
-    all), computed and stored for the runs missing from it."""
+    """Each run's figures, in the order given: from the cache (one round trip for all),
+    computed together and stored (completed runs) for the runs missing from it."""
     keys = {run.pk: RUN_REPLICATES_KEY.format(run_id=run.pk) for run in runs}
     found = cache.get_many(list(keys.values()))
-    out = []
-    fresh = {}
-    for run in runs:
-        cached = found.get(keys[run.pk])
-        if not isinstance(cached, RunReplicates):
-            cached = _compute(run)
-            if run.status == RunStatus.DONE:
-                fresh[keys[run.pk]] = cached
-        out.append(cached)
+    missing = [run for run in runs if not isinstance(found.get(keys[run.pk]), RunReplicates)]
+    computed = {r.run_id: r for r in _compute(missing)} if missing else {}
+    fresh = {keys[run.pk]: computed[run.pk] for run in missing if run.status == RunStatus.DONE}
     if fresh:
         cache.set_many(fresh, timeout=RUN_REPLICATES_SECONDS)
-    return out
+    return [computed.get(run.pk) or found[keys[run.pk]] for run in runs]

@@ -1833,6 +1833,8 @@ export interface components {
              */
             median_ms: number | null;
             median_ci_ms: number[] | null;
+            /** @description The mean's or median's interval reached below 0 (the widening of a few runs on a noisy host) and was clipped at 0: a delay cannot be negative. */
+            ci_clipped: boolean;
             /** @description Every figure of the cell, of any kind. */
             metrics: components["schemas"]["ExperimentCellMetric"][];
         };

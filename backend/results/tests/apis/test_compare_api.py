@@ -77,3 +77,44 @@ def test_compare_answers_404_when_a_run_is_in_another_workspace(make_run, person
 def test_compare_requires_login(make_run, anonymous_client):
     a, b = make_run(BASE).run, make_run(BASE).run
     assert anonymous_client.get(_query(a, b)).status_code == 401
+
+
+@pytest.mark.django_db
+def test_a_pair_over_repeats_lists_every_run_of_each_side_with_its_device_means(
+    make_run, owner_client
+):
+    """The compare page's per-device overhead chart reads every run of each side (its ids in
+    the pair, its per-device means in `runs`), not the first one only."""
+    from experiments.models import Run
+
+    experiment = None
+    made = {}
+    for repeat, shift in ((1, 0), (2, 4 * MS)):
+        for security, extra in (("none", 0), ("aes-128-cbc", 2 * MS)):
+            messages = {name: [v + shift + extra for v in values] for name, values in BASE.items()}
+            run = make_run(
+                messages, spec=messaging_spec(security=security), experiment=experiment
+            ).run
+            experiment = run.experiment
+            Run.objects.filter(pk=run.pk).update(repeat=repeat)
+            made[(security, repeat)] = run
+    response = owner_client.get(_query(*made.values()))
+
+    assert response.status_code == 200
+    body = response.json()
+    (pair,) = body["pairs"]
+    assert pair["repeat"] is None
+    assert set(pair["baseline_run_ids"]) == {str(made[("none", r)].pk) for r in (1, 2)}
+    assert set(pair["treatment_run_ids"]) == {str(made[("aes-128-cbc", r)].pk) for r in (1, 2)}
+    device_means = {
+        run["run_id"]: {d["device_name"]: d["mean_ms"] for d in run["statistics"]["devices"]}
+        for run in body["runs"]
+    }
+    for device, base_mean in (("pi-1", 2.0), ("pi-2", 12.0)):
+        sides = [
+            sum(device_means[i][device] for i in ids) / len(ids)
+            for ids in (pair["baseline_run_ids"], pair["treatment_run_ids"])
+        ]
+        # Each side over both repeats (shifted 0 and 4 ms): base + 2, and 2 ms more.
+        assert sides == pytest.approx([base_mean + 2, base_mean + 4])
+    assert pair["overhead_ms"] == pytest.approx(2.0)

@@ -160,6 +160,7 @@ describe('shared link page', () => {
       mean_ci_ms: [median - 0.1, median + 0.1],
       median_ms: median,
       median_ci_ms: [median - 0.1, median + 0.1],
+      ci_clipped: false,
       metrics: [{ name: 'median_ms', unit: 'ms', value: median, ci: [median - 0.1, median + 0.1] }],
     });
     db.sharedResults[TOKEN] = {

@@ -17,6 +17,7 @@ const cell = (parameters: Record<string, unknown>, value: number, ci: [number, n
   mean_ci_ms: null,
   median_ms: null,
   median_ci_ms: null,
+  ci_clipped: false,
   metrics: [
     { name: 'seconds', unit: 's', value, ci },
     { name: 'peak_rss_kb', unit: 'kB', value: 100, ci: null },
@@ -75,6 +76,7 @@ describe('results figure colours', () => {
         mean_ci_ms: null,
         median_ms: 1,
         median_ci_ms: null,
+        ci_clipped: false,
         metrics: [{ name: 'median_ms', unit: 'ms', value: 1, ci: null }],
       });
     const cells = [cell('aes-128-cbc', 16), cell('none', 16), cell('aes-128-cbc', 1024), cell('none', 1024)];

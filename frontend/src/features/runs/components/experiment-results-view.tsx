@@ -156,7 +156,15 @@ const ResultsTable = ({ cells, metricNames, quantity }: ResultsTableProps) => (
                 </td>
               );
             })}
-            <td>{cell.interval_level ? (LEVEL_WORDS[cell.interval_level] ?? cell.interval_level) : '—'}</td>
+            <td>
+              {cell.interval_level ? (LEVEL_WORDS[cell.interval_level] ?? cell.interval_level) : '—'}
+              {cell.ci_clipped ? (
+                <span title="The interval reached below 0 (few runs, a noisy host) and was clipped there: a delay cannot be negative.">
+                  {' '}
+                  (clipped at 0)
+                </span>
+              ) : null}
+            </td>
           </tr>
         ))}
       </tbody>

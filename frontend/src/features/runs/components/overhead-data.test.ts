@@ -80,6 +80,17 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
     expect(pairConditionLabels(profiled)).toEqual(['network_profile: LAN', 'network_profile: Poor 3G']);
   });
 
+  it('should colour the sides of a security pair with their mechanisms’ shared colours', () => {
+    const secured = {
+      ...comparison,
+      pairs: comparison.pairs.map((p) => ({
+        ...p,
+        differs_in: [{ key: 'security', baseline: 'none', treatment: 'aes-128-cbc' }],
+      })),
+    };
+    expect(pairMeansChartData(secured).series.map((s) => s.colourKey)).toEqual(['none', 'aes-128-cbc']);
+  });
+
   it('puts baseline and treatment means side by side per condition', () => {
     expect(pairMeansChartData(comparison)).toEqual({
       categories: ['network: LAN', 'network: 3G poor'],
@@ -109,6 +120,45 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
 
   it('takes the per-device differences of every pair, matched by device name', () => {
     expect(deviceDifferences(comparison)).toEqual([50, 54, 50, 70]);
+  });
+
+  it('should take each side of a pair over repeats from every run of that side, not its first', () => {
+    const repeats: RunComparison = {
+      runs: [
+        run('m-1', 'LAN', 'mqtt', 10, 12),
+        run('m-2', 'LAN', 'mqtt', 14, 20),
+        run('s-1', 'LAN', 'srup', 60, 66),
+        run('s-2', 'LAN', 'srup', 80, 70),
+        run('s-3', 'LAN', 'srup', 70, 74),
+      ],
+      pairs: [
+        {
+          ...pair('m-1', 's-1', [14, 70], [40, 70]),
+          repeat: null,
+          interval_level: 'runs',
+          baseline_run_ids: ['m-1', 'm-2'],
+          treatment_run_ids: ['s-1', 's-2', 's-3'],
+        },
+      ],
+      bootstrap: comparison.bootstrap,
+    };
+    // pi-1: (60 + 80 + 70) / 3 − (10 + 14) / 2 = 70 − 12; pi-2: 70 − 16. The first runs
+    // alone would give 50 and 54.
+    expect(deviceDifferences(repeats)).toEqual([58, 54]);
+  });
+
+  it('should leave out a device that delivered nothing on one side', () => {
+    const silent: ComparedRun = {
+      ...run('s-x', 'LAN', 'srup', 60, 66),
+      statistics: runStatisticsFixture('s-x', {
+        devices: [
+          roundTripStatisticsFixture({ device_name: 'pi-1', mean_ms: 61 }),
+          roundTripStatisticsFixture({ device_name: 'pi-2', mean_ms: null }),
+        ],
+      }),
+    };
+    const one = { ...comparison, runs: [comparison.runs[0]!, silent], pairs: [pair('m-lan', 's-x', [11, 61], [1, 2])] };
+    expect(deviceDifferences(one)).toEqual([51]);
   });
 
   it('computes Tukey’s box of the differences with numpy’s quartiles', () => {

@@ -35,14 +35,32 @@ export const pairConditionLabels = (comparison: RunComparison): string[] => {
 export const treatmentLabel = (pair: PairComparison, side: 'baseline' | 'treatment'): string =>
   pair.differs_in.map((d) => `${d.key}: ${d[side] ?? '—'}`).join(', ') || side;
 
+/**
+ * A side's mechanism when the pair differs in it alone, so its bars take that mechanism's
+ * one colour (@/components/charts/colours); otherwise colours go by position.
+ */
+const mechanismKey = (pair: PairComparison | undefined, side: 'baseline' | 'treatment'): { colourKey?: string } => {
+  const security = pair?.differs_in.length === 1 ? pair.differs_in.find((d) => d.key === 'security') : undefined;
+  const value = security?.[side];
+  return value ? { colourKey: value } : {};
+};
+
 /** Figure 8: the combined mean of the baseline and of the treatment, per condition. */
 export const pairMeansChartData = (comparison: RunComparison): CategoryChartData => {
   const [first] = comparison.pairs;
   return {
     categories: pairConditionLabels(comparison),
     series: [
-      { name: first ? treatmentLabel(first, 'baseline') : 'Baseline', values: comparison.pairs.map((p) => p.baseline_mean_ms) },
-      { name: first ? treatmentLabel(first, 'treatment') : 'Treatment', values: comparison.pairs.map((p) => p.treatment_mean_ms) },
+      {
+        name: first ? treatmentLabel(first, 'baseline') : 'Baseline',
+        values: comparison.pairs.map((p) => p.baseline_mean_ms),
+        ...mechanismKey(first, 'baseline'),
+      },
+      {
+        name: first ? treatmentLabel(first, 'treatment') : 'Treatment',
+        values: comparison.pairs.map((p) => p.treatment_mean_ms),
+        ...mechanismKey(first, 'treatment'),
+      },
     ],
   };
 };
@@ -83,17 +101,34 @@ export const deviceMeansChartData = (
 };
 
 /**
- * The differences behind Figure 10: for every pair and every device in both runs, the
- * treatment's mean minus the baseline's (ms). Devices are matched by name.
+ * Each device's mean over a side's runs (ms): the mean of its per-run means, every run of the
+ * side weighing the same (as the pair's own figures over repeats). Devices by name.
+ */
+export const sideDeviceMeans = (runs: readonly (ComparedRun | undefined)[]): Map<string, number> => {
+  const sums = new Map<string, { total: number; runs: number }>();
+  for (const run of runs) {
+    for (const device of run?.statistics.devices ?? []) {
+      if (device.mean_ms === null) continue;
+      const sum = sums.get(device.device_name) ?? { total: 0, runs: 0 };
+      sums.set(device.device_name, { total: sum.total + device.mean_ms, runs: sum.runs + 1 });
+    }
+  }
+  return new Map([...sums].map(([name, { total, runs: count }]) => [name, total / count]));
+};
+
+/**
+ * The differences behind Figure 10: for every pair and every device on both sides, the
+ * treatment's mean minus the baseline's (ms), each side's mean over every run of that side
+ * (its repeats, when the pair is over repeats). Devices are matched by name.
  */
 export const deviceDifferences = (comparison: RunComparison): number[] => {
   const byId = new Map(comparison.runs.map((run) => [run.run_id, run]));
   return comparison.pairs.flatMap((pair) => {
-    const baseline = byId.get(pair.baseline_run_id)?.statistics.devices ?? [];
-    const treatment = byId.get(pair.treatment_run_id)?.statistics.devices ?? [];
-    return treatment.flatMap((t) => {
-      const b = baseline.find((d) => d.device_name === t.device_name);
-      return b && b.mean_ms !== null && t.mean_ms !== null ? [t.mean_ms - b.mean_ms] : [];
+    const baseline = sideDeviceMeans(pair.baseline_run_ids.map((id) => byId.get(id)));
+    const treatment = sideDeviceMeans(pair.treatment_run_ids.map((id) => byId.get(id)));
+    return [...treatment].flatMap(([name, mean]) => {
+      const base = baseline.get(name);
+      return base === undefined ? [] : [mean - base];
     });
   });
 };

@@ -38,6 +38,7 @@ const cell = (
   mean_ci_ms: null,
   median_ms: medianS * 1000,
   median_ci_ms: null,
+  ci_clipped: false,
   metrics: [{ name: 'seconds', unit: 's', value: medianS, ci }],
 });
 
@@ -112,6 +113,15 @@ describe('Experiment results page', () => {
     const table = await screen.findByRole('table', { name: 'Cells of this experiment' });
     expect(within(table).getByRole('columnheader', { name: 'Median one-way delay' })).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Median one-way delay (ms)' })).toBeInTheDocument();
+  });
+
+  it('should say when a cell’s interval reached below 0 and was clipped there', async () => {
+    serve({ ...RESULTS, cells: CELLS.map((c, n) => ({ ...c, ci_clipped: n === 1 })) });
+    renderApp(`/experiments/${EXPERIMENT}/results`);
+    const table = await screen.findByRole('table', { name: 'Cells of this experiment' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[1]).toHaveTextContent('over runs (clipped at 0)');
+    expect(rows[0]).not.toHaveTextContent('clipped');
   });
 
   it('should say that results appear as runs complete when no cell has a completed run', async () => {
