@@ -96,7 +96,8 @@ def _metric(
     arrays = [
         np.array([v for w, p, _ in run if (v := value(w, p, size)) is not None]) for run in per_run
     ]
-    reps = hierarchical_replicates(arrays, seed=seed)
+    # Seconds, MB/s and packets/s are strictly positive: intervals clipped at 0 like delays.
+    reps = hierarchical_replicates(arrays, seed=seed, positive=True)
     if reps is None:
         return Metric(name, unit, None, None), None
     return Metric(name, unit, reps.mean, reps.mean_interval()), reps
@@ -117,10 +118,12 @@ def _cell(
     seed = BOOTSTRAP_SEED + zlib.crc32(key.encode())
     metrics = []
     first: Replicates | None = None
+    clipped = False
     for name, unit, value in BENCH_METRICS[kind]:
         metric, reps = _metric(name, unit, value, sub[1], per_run, seed)
         metrics.append(metric)
         first = first or reps
+        clipped = clipped or (reps is not None and reps.clipped())
     peak = max((rss for s in per_run for _, _, rss in s), default=None)
     metrics.append(Metric(*PEAK_MEMORY, None if peak is None else float(peak), None))
     level = None
@@ -143,6 +146,7 @@ def _cell(
         median_ms=None,
         median_ci_ms=None,
         replicates=first,
+        ci_clipped=clipped,
         metrics=tuple(metrics),
     )
 

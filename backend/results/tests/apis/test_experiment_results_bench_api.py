@@ -76,6 +76,24 @@ def test_cipher_bench_cells_give_seconds_mb_s_and_peak_memory_with_run_level_int
     }
 
 
+def test_a_benchmark_cells_intervals_stop_at_zero_and_say_so_when_two_runs_disagree(
+    make_bench_run, owner_client
+):
+    # Runs of 1 µs and 100 µs per call: widened for two runs (9.2 times), the interval of
+    # the seconds would reach far below 0, which a time cannot.
+    made = make_bench_run({"pi-a": _cipher([900, 1000, 1100])})
+    experiment = made.run.experiment
+    make_bench_run({"pi-a": _cipher([99_000, 100_000, 101_000])}, experiment=experiment, repeat=2)
+    cell = _cells(_get(owner_client, experiment).json())["aes-128-cbc · 16 B · encrypt"]
+    seconds = _metrics(cell)["seconds"]
+    assert seconds["value"] == pytest.approx(50.5e-6)
+    assert seconds["ci"][0] == 0.0 < seconds["value"] < seconds["ci"][1]
+    assert cell["ci_clipped"] is True
+    # The decrypt cell's runs agree (one 4 µs call each): nothing to clip.
+    decrypt = _cells(_get(owner_client, experiment).json())["aes-128-cbc · 8192 B · decrypt"]
+    assert decrypt["ci_clipped"] is False
+
+
 def test_a_benchmark_cell_with_one_run_has_its_interval_over_repetitions_and_says_so(
     make_bench_run, owner_client
 ):
