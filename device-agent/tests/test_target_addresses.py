@@ -52,15 +52,12 @@ def test_an_unbracketed_or_portless_ipv6_gateway_is_refused(spec: dict[str, Any]
 
 @pytest.mark.parametrize("url", ["coap://[pi-2]:5683/echo", "coap://::1:5683/echo"])
 def test_a_coap_url_with_a_bad_ipv6_host_is_refused_not_raised(url: str) -> None:
-    with pytest.raises(UnsupportedJob, match="spec.coap_url must be"):
+    with pytest.raises(UnsupportedJob, match=r"spec\.coap_url must be"):
         _coap_url(url)
 
 
 def test_a_broker_url_takes_a_bracketed_ipv6_host_and_refuses_a_bad_one() -> None:
     assert parse_mqtt_url("mqtt://[::1]:1883").host == "::1"
-    with pytest.raises(ConfigError, match="in brackets"):
+    with pytest.raises(ConfigError, match="in brackets") as refused:
         parse_mqtt_url("mqtt://u:secret@[pi-2]:1883")
-    try:
-        parse_mqtt_url("mqtt://u:secret@[pi-2]:1883")
-    except ConfigError as exc:
-        assert "secret" not in str(exc)
+    assert "secret" not in str(refused.value)

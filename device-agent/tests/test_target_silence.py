@@ -93,12 +93,11 @@ def sn_spec(gateway: str, count: int) -> dict[str, Any]:
     }
 
 
-@pytest.mark.integration
-def test_a_client_ends_the_run_naming_its_gateway_when_the_gateway_process_is_frozen(
-    sn_broker: Broker,
-) -> None:
-    port = free_udp_port()
-    process = gateway_process(sn_broker, "127.0.0.1", port)
+def measure_until_frozen(
+    spec: dict[str, Any], process: subprocess.Popen[bytes]
+) -> tuple[list[Record], list[BaseException]]:
+    """Run ``spec``; after 5 records freeze ``process`` (SIGSTOP) and wait for the run to
+    end. The records and what the run raised."""
     records: list[Record] = []
     answered = threading.Event()
 
@@ -117,32 +116,86 @@ def test_a_client_ends_the_run_naming_its_gateway_when_the_gateway_process_is_fr
     failure: list[BaseException] = []
 
     def measure() -> None:
-        spec = sn_spec(f"127.0.0.1:{port}", count=1000)
         try:
             runner_for("messaging", spec)(spec, context).execute()
         except BaseException as exc:  # noqa: BLE001 (the test asserts what it was)
             failure.append(exc)
 
+    thread = threading.Thread(target=measure, daemon=True)
+    thread.start()
     try:
-        wait_for_gwinfo(("127.0.0.1", port), process)
-        thread = threading.Thread(target=measure, daemon=True)
-        thread.start()
-        assert answered.wait(WAIT_S), "no round trip through the gateway"
+        assert answered.wait(WAIT_S), "no round trip through the target"
         os.kill(process.pid, signal.SIGSTOP)
         thread.join(TARGET_SILENT_S + 30)
-        assert not thread.is_alive(), "the run went on against a frozen gateway"
+        assert not thread.is_alive(), "the run went on against a frozen target"
     finally:
+        context.stop.set()
         os.kill(process.pid, signal.SIGCONT)
-        process.terminate()
-        process.communicate(timeout=WAIT_S)
+    return records, failure
 
-    assert len(failure) == 1 and isinstance(failure[0], TargetSilent), failure
-    assert f"MQTT-SN gateway at 127.0.0.1:{port} stopped answering" in str(failure[0])
+
+def assert_silent_end(
+    records: list[Record], failure: list[BaseException], words: str, count: int
+) -> None:
+    assert len(failure) == 1, failure
+    assert isinstance(failure[0], TargetSilent), failure
+    assert words in str(failure[0])
     outcomes = [r.outcome for r in records]
     assert outcomes[:5] == [OK] * 5  # what was measured before the freeze is kept
     silent = len(outcomes) - max(i for i, o in enumerate(outcomes) if o == OK) - 1
-    assert silent >= TARGET_SILENT_MESSAGES and set(outcomes[-silent:]) == {LOST}
-    assert len(records) < 1000
+    assert silent >= TARGET_SILENT_MESSAGES
+    assert set(outcomes[-silent:]) == {LOST}
+    assert len(records) < count
+
+
+@pytest.mark.integration
+def test_a_client_ends_the_run_naming_its_gateway_when_the_gateway_process_is_frozen(
+    sn_broker: Broker,
+) -> None:
+    port = free_udp_port()
+    process = gateway_process(sn_broker, "127.0.0.1", port)
+    try:
+        wait_for_gwinfo(("127.0.0.1", port), process)
+        records, failure = measure_until_frozen(sn_spec(f"127.0.0.1:{port}", 1000), process)
+    finally:
+        process.terminate()
+        process.communicate(timeout=WAIT_S)
+    assert_silent_end(records, failure, f"MQTT-SN gateway at 127.0.0.1:{port} stopped", 1000)
+
+
+ECHO_SERVER = (
+    "import sys, time\n"
+    "from iotsecbench_agent.runners.coap_server import CoapEchoServer\n"
+    "with CoapEchoServer('127.0.0.1', 0) as server:\n"
+    "    print(server.url, flush=True)\n"
+    "    time.sleep(600)\n"
+)
+
+
+@pytest.mark.integration
+def test_a_client_ends_the_run_naming_its_coap_server_when_the_server_is_frozen() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().decode().strip()
+        assert url.startswith("coap://127.0.0.1:"), url
+        spec = {
+            "protocol": "coap",
+            "measurement": "round_trip",
+            "security": "none",
+            "payload_size": 16,
+            "message_count": 1000,
+            "interval_ms": 50,
+            "timeout_ms": 300,
+            "coap_url": url,
+        }
+        records, failure = measure_until_frozen(spec, process)
+    finally:
+        process.terminate()
+        process.communicate(timeout=WAIT_S)
+    assert_silent_end(records, failure, f"CoAP server at {url} stopped answering", 1000)
 
 
 @pytest.mark.integration
