@@ -193,14 +193,24 @@ def _target(product: Product, run_id: str) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def udp_blocked(port: int) -> Iterator[None]:
-    """Drop every datagram to 127.0.0.1:``port`` (iptables): the server behind it stays up,
-    its agent online, its socket open; nothing reaches it."""
-    rule = ["INPUT", "-p", "udp", "-d", "127.0.0.1", "--dport", str(port), "-j", "DROP"]
-    subprocess.run(["iptables", "-I", *rule], check=True)
+    """Drop every datagram to and from 127.0.0.1:``port`` (iptables): the server behind it
+    stays up, its agent online, its socket open; nothing reaches it and nothing it sends
+    gets out (blocked one way only, the gateway would end the client's session at its
+    keep-alive: another error, tested by the agent's MQTT-SN tests)."""
+    match = ["-p", "udp", "-d", "127.0.0.1"]
+    rules = [
+        ["INPUT", *match, "--dport", str(port), "-j", "DROP"],
+        ["INPUT", *match, "--sport", str(port), "-j", "DROP"],
+    ]
+    added: list[list[str]] = []
     try:
+        for rule in rules:
+            subprocess.run(["iptables", "-I", *rule], check=True)
+            added.append(rule)
         yield
     finally:
-        subprocess.run(["iptables", "-D", *rule], check=True)
+        for rule in added:
+            subprocess.run(["iptables", "-D", *rule], check=True)
 
 
 def test_a_gateway_that_stops_answering_while_online_ends_the_run_naming_it(

@@ -401,9 +401,12 @@ class MqttSnRoundTripRunner(Runner):
         self._ended = True
         message = "the MQTT-SN gateway disconnected the client"
         if self.gateway is None:
+            at = host_port(*self.spec.gateway) if self.spec.gateway else "?"
             return GatewayDisconnected(
-                f"{message} (an external gateway also does so when its broker connection "
-                "stays lost for longer than its own reconnect budget)"
+                f"{message} (the gateway at {at}; a gateway does so when its broker connection "
+                "stays lost for longer than its reconnect budget, or when it heard nothing "
+                f"from the client for 1.5 × its {KEEPALIVE_S} s keep-alive: the client's "
+                "datagrams no longer reach it)"
             )
         reason = self.gateway.gave_up.get(self._client_id)
         if reason is None:
