@@ -28,6 +28,7 @@ from iotsecbench_agent.runners.target_watch import (
 from iotsecbench_agent.storage.recordlog import LOST, OK, Record
 from mqttsn_kit import run_sn_broker
 from test_mqttsn_gateway import free_udp_port, wait_for_gwinfo
+from test_serving import measure
 from testkit import Broker
 
 WAIT_S = 10.0
@@ -206,16 +207,7 @@ def test_a_client_measures_round_trips_through_a_gateway_on_ipv6_loopback(
     process = gateway_process(sn_broker, "::1", port)
     try:
         wait_for_gwinfo(("::1", port), process)
-        records: list[Record] = []
-        context = RunContext(
-            run_id=str(uuid.uuid4()),
-            device_id=str(uuid.uuid4()),
-            clock=RunClock(),
-            emit=records.append,
-            stop=threading.Event(),
-        )
-        spec = sn_spec(f"[::1]:{port}", count=5)
-        runner_for("messaging", spec)(spec, context).execute()
+        records = measure(sn_spec(f"[::1]:{port}", count=5))
     finally:
         process.terminate()
         process.communicate(timeout=WAIT_S)
