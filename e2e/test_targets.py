@@ -246,6 +246,7 @@ def test_a_gateway_that_stops_answering_while_online_ends_the_run_naming_it(
         run = _wait_ended(product, run["id"])
     assert run["status"] == "partial", run
     assert f"MQTT-SN gateway at {address} stopped answering" in run["error"], run["error"]
+    assert f"(target device {gateway['name']}, the run's MQTT-SN gateway)" in run["error"]
     rows = product.sql(
         "SELECT r.outcome, count(*) FROM experiments_rundevice rd JOIN"
         " measurements_messagerecord r ON r.run_device_id = rd.id WHERE rd.run_id = %s"
