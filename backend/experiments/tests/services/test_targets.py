@@ -53,6 +53,18 @@ def _start(lab: Any, listener: Any, capture: Any, **design: Any) -> tuple[Run, d
     return run, serve
 
 
+def _serving(
+    lab: Any, listener: Any, capture: Any
+) -> tuple[Run, dict[str, Any], dict[str, Any]]:
+    """An MQTT-SN run whose gateway device answered serving at ADDRESS: the run, the serve
+    job and the client's job."""
+    _, gateway = lab
+    run, serve = _start(lab, listener, capture, protocol="mqttsn")
+    serving = {"event": "target_serving", "job_id": serve["job_id"], "address": ADDRESS}
+    assert _event(gateway, serving, capture)
+    return run, serve, _verify(listener.get(timeout=5))
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_gateway_device_serves_first_and_the_client_is_sent_to_its_address(
     lab, jobs_listener, django_capture_on_commit_callbacks
@@ -154,10 +166,7 @@ def test_a_target_going_offline_during_the_run_fails_it_and_stops_the_clients(
     lab, jobs_listener, django_capture_on_commit_callbacks
 ):
     client, gateway = lab
-    run, serve = _start(lab, jobs_listener, django_capture_on_commit_callbacks, protocol="mqttsn")
-    serving = {"event": "target_serving", "job_id": serve["job_id"], "address": ADDRESS}
-    assert _event(gateway, serving, django_capture_on_commit_callbacks)
-    client_job = _verify(jobs_listener.get(timeout=5))
+    run, serve, client_job = _serving(lab, jobs_listener, django_capture_on_commit_callbacks)
 
     offline = json.dumps({"state": "offline", "ts": 4e9}).encode()
     with django_capture_on_commit_callbacks(execute=True):
@@ -176,11 +185,8 @@ def test_a_target_going_offline_during_the_run_fails_it_and_stops_the_clients(
 def test_a_client_giving_up_on_a_silent_target_ends_the_run_naming_the_target_device(
     lab, jobs_listener, django_capture_on_commit_callbacks
 ):
-    client, gateway = lab
-    run, serve = _start(lab, jobs_listener, django_capture_on_commit_callbacks, protocol="mqttsn")
-    serving = {"event": "target_serving", "job_id": serve["job_id"], "address": ADDRESS}
-    assert _event(gateway, serving, django_capture_on_commit_callbacks)
-    client_job = _verify(jobs_listener.get(timeout=5))
+    client, _ = lab
+    run, _, client_job = _serving(lab, jobs_listener, django_capture_on_commit_callbacks)
     accepted = {"event": "job_accepted", "job_id": client_job["job_id"]}
     assert _event(client, accepted, django_capture_on_commit_callbacks)
     # What the client's agent reports (device-agent runners/target_watch.py).
