@@ -53,9 +53,7 @@ def _start(lab: Any, listener: Any, capture: Any, **design: Any) -> tuple[Run, d
     return run, serve
 
 
-def _serving(
-    lab: Any, listener: Any, capture: Any
-) -> tuple[Run, dict[str, Any], dict[str, Any]]:
+def _serving(lab: Any, listener: Any, capture: Any) -> tuple[Run, dict[str, Any], dict[str, Any]]:
     """An MQTT-SN run whose gateway device answered serving at ADDRESS: the run, the serve
     job and the client's job."""
     _, gateway = lab
