@@ -4,10 +4,12 @@ external CoAP server at a non-default resource path, and the machine's own Mosqu
 127.0.0.1:1883 (which the product does not start) as an external MQTT broker with the SRUP
 paper's literal topic ``test/d1``, each run's ``/sizes/`` agreeing with a tshark capture of
 its messages (the checks of test_wire_capture.py); and the second agent as the MQTT-SN
-gateway of the first (``target_device``)."""
+gateway of the first (``target_device``), and that gateway's port blocked while its agent
+stays online (the client ends the run naming it)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from e2e.conftest import Product
+from e2e.conftest import ARTIFACTS, Product
 from e2e.test_full_path import wait_run_finished
 from e2e.test_wire_capture import (
     COAP_REQUEST_CODES,
@@ -187,3 +189,106 @@ def _target(product: Product, run_id: str) -> dict[str, Any]:
             break
         time.sleep(0.1)
     return target
+
+
+@contextlib.contextmanager
+def udp_blocked(port: int) -> Iterator[None]:
+    """Drop every datagram to and from 127.0.0.1:``port`` (iptables): the server behind it
+    stays up, its agent online, its socket open; nothing reaches it and nothing it sends
+    gets out (blocked one way only, the gateway would end the client's session at its
+    keep-alive: another error, tested by the agent's MQTT-SN tests)."""
+    match = ["-p", "udp", "-d", "127.0.0.1"]
+    rules = [
+        ["INPUT", *match, "--dport", str(port), "-j", "DROP"],
+        ["INPUT", *match, "--sport", str(port), "-j", "DROP"],
+    ]
+    added: list[list[str]] = []
+    try:
+        for rule in rules:
+            subprocess.run(["iptables", "-I", *rule], check=True)
+            added.append(rule)
+        yield
+    finally:
+        for rule in added:
+            subprocess.run(["iptables", "-D", *rule], check=True)
+
+
+def test_a_gateway_that_stops_answering_while_online_ends_the_run_naming_it(
+    product: Product,
+) -> None:
+    """The target agent stays online and its gateway thread alive, but its port is blocked:
+    the client gives up after 20 unanswered messages in a row (5 s each, the design's
+    timeout) and at least 10 s, and the run ends partial saying which gateway stopped
+    answering, the records measured until then stored."""
+    assert shutil.which("iptables"), "iptables not found"
+    client, gateway = product.wait_devices_online()[:2]
+    count = 1000
+    experiment = product.api(
+        "POST",
+        "/api/experiments/",
+        {
+            "name": "e2e silent gateway",
+            "protocol": "mqttsn",
+            "qos": 1,
+            "topic_id_type": "normal",
+            "security": "none",
+            "payload_size": 16,
+            "message_count": count,
+            "interval_ms": 50,
+            "device_ids": [client["id"]],
+            "target_device": gateway["id"],
+        },
+    )
+    run = product.api("POST", f"/api/experiments/{experiment['id']}/runs/")
+    address = _wait_measuring(product, run["id"])
+    port = int(address.rsplit(":", 1)[1])
+    with udp_blocked(port):
+        run = _wait_ended(product, run["id"])
+    assert run["status"] == "partial", run
+    assert f"MQTT-SN gateway at {address} stopped answering" in run["error"], run["error"]
+    assert f"(target device {gateway['name']}, the run's MQTT-SN gateway)" in run["error"]
+    rows = product.sql(
+        "SELECT r.outcome, count(*) FROM experiments_rundevice rd JOIN"
+        " measurements_messagerecord r ON r.run_device_id = rd.id WHERE rd.run_id = %s"
+        " GROUP BY r.outcome",
+        run["id"],
+    )
+    outcomes = dict(rows)
+    assert outcomes.get("ok", 0) >= 10, outcomes  # measured before the block: stored
+    assert outcomes.get("lost", 0) >= 20, outcomes  # the unanswered ones, recorded lost
+    assert sum(outcomes.values()) < count
+    assert _target(product, run["id"])["status"] == "released"
+    online = {d["id"] for d in product.wait_devices_online()}
+    assert gateway["id"] in online  # it never went offline
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / "targets-figures.txt", "a") as figures:
+        figures.write(f"silent gateway {address}: {outcomes}; run error: {run['error']}\n")
+
+
+def _wait_ended(product: Product, run_id: str) -> dict[str, Any]:
+    """The run once it ended in any state (partial too). At the design's 5 s timeout per
+    message, 20 unanswered messages take about 100 s."""
+    deadline = time.monotonic() + 400
+    run: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        product.stack.check_alive()
+        run = product.api("GET", f"/api/runs/{run_id}/")
+        if run["status"] in ("done", "partial", "failed", "cancelled"):
+            return run
+        time.sleep(0.5)
+    raise AssertionError(f"run not ended after 400 s: {run}")
+
+
+def _wait_measuring(product: Product, run_id: str) -> str:
+    """The target's address once it serves and the client has sent 10 messages."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        (target, sent) = product.sql(
+            "SELECT r.target, coalesce(max(rd.sent), 0) FROM experiments_run r LEFT JOIN"
+            " experiments_rundevice rd ON rd.run_id = r.id WHERE r.id = %s GROUP BY r.id",
+            run_id,
+        )[0]
+        if target.get("status") == "serving" and sent >= 10:
+            return str(target["address"])
+        time.sleep(0.2)
+    raise AssertionError(f"run {run_id} never measured through its target")

@@ -8,8 +8,11 @@ the model explains every byte (``model_agrees``, nothing ``unexplained``). The a
 tests check the same per message at the runner (device-agent/tests/
 test_wire_sizes_capture.py); this is the end-to-end check of the figure users see.
 
-SRUP is left to the agent's test: its messages travel in TLS records on a listener the
-control plane shares, which a capture cannot tell apart without the session keys.
+SRUP's messages travel in TLS records on the listener the control plane shares: without
+the session keys a capture cannot read them, so its messages are told apart by connection
+(the run's data-plane connection is the one carrying the run's equal-sized application-data
+records, one per message) and checked against both the SRUP run's ``/sizes/`` and the SRUP
+frame an MQTT run with the same payload reports beside its own (``reference_frames``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ from e2e.test_full_path import wait_run_finished
 MESSAGES = 20
 PAYLOAD = 66
 MQTT_PUBLISH = 3
+TLS_APPLICATION_DATA = 0x17
+TLS_RECORD_HEADER = 5
+# The largest record an MQTT acknowledgement (PUBACK etc.: 4 bytes) or ping (2 bytes) makes:
+# TLS 1.2 with AES-GCM adds 5 + 8 + 16 bytes (TLS 1.3: 5 + 1 + 16). A SRUP message (its
+# signature alone is 64 to 512 bytes) is always larger.
+TLS_ACK_RECORD_MAX = TLS_RECORD_HEADER + 8 + 16 + 4
 MQTTSN_CONNECT = 0x04
 MQTTSN_PUBLISH = 0x0C
 COAP_REQUEST_CODES = {1, 2, 3, 4}  # GET, POST, PUT, DELETE
@@ -174,19 +183,49 @@ def _mqtt_publishes(packets: list[Packet], broker_port: int, topic: bytes) -> li
     return found
 
 
-def _assert_capture_agrees(sizes: dict[str, Any], messages: list[Packet]) -> None:
-    assert len(messages) == MESSAGES, f"{len(messages)} messages captured"
-    payloads = [len(p.payload) for p in messages]
-    frames = [p.frame_len for p in messages]
-    line = (
-        f"capture: {sizes['protocol']} {sizes['security']}: captured payload {payloads[0]} B,"
-        f" frame {frames[0]} B; /sizes/ wire {sizes['wire_bytes_median']} B, frame"
-        f" {sizes['frame_bytes']} B, plaintext {sizes['plaintext_bytes']} B"
-    )
+def _tls_messages(packets: list[Packet], broker_port: int) -> list[Packet]:
+    """The client-to-broker segments that each carry exactly one TLS application-data
+    record larger than an acknowledgement's, from the connection with the most records of
+    one length: the run's data-plane connection (the control plane's and the platform's
+    publisher's carry few such records, of other lengths), one record per message."""
+    by_connection: dict[int, list[Packet]] = {}
+    for packet in packets:
+        body = packet.payload
+        if packet.transport != "tcp" or packet.dst_port != broker_port or len(body) < 5:
+            continue
+        length = int.from_bytes(body[3:5], "big")
+        if (
+            body[0] == TLS_APPLICATION_DATA
+            and len(body) == TLS_RECORD_HEADER + length
+            and len(body) > TLS_ACK_RECORD_MAX
+        ):
+            by_connection.setdefault(packet.src_port, []).append(packet)
+    best: list[Packet] = []
+    for records in by_connection.values():
+        lengths = [len(p.payload) for p in records]
+        common = max(set(lengths), key=lengths.count)
+        same = [p for p in records if len(p.payload) == common]
+        if len(same) > len(best):
+            best = same
+    return best
+
+
+def _write_figures(line: str) -> None:
     print(line)
     ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "capture-figures.txt").open("a") as figures_file:
         figures_file.write(line + "\n")
+
+
+def _assert_capture_agrees(sizes: dict[str, Any], messages: list[Packet]) -> None:
+    assert len(messages) == MESSAGES, f"{len(messages)} messages captured"
+    payloads = [len(p.payload) for p in messages]
+    frames = [p.frame_len for p in messages]
+    _write_figures(
+        f"capture: {sizes['protocol']} {sizes['security']}: captured payload {payloads[0]} B,"
+        f" frame {frames[0]} B; /sizes/ wire {sizes['wire_bytes_median']} B, frame"
+        f" {sizes['frame_bytes']} B, plaintext {sizes['plaintext_bytes']} B"
+    )
     # Every message the same size on the wire, and the product's figures equal to it.
     assert min(payloads) == max(payloads), payloads
     assert sizes["messages"] == MESSAGES
@@ -263,3 +302,42 @@ def test_an_mqttsn_runs_sizes_equal_the_captured_publishes(product: Product) -> 
     _assert_capture_agrees(sizes, publishes)
     assert publishes[0].payload[0] == len(publishes[0].payload)  # the one-byte length field
     assert publishes[0].frame_len == len(publishes[0].payload) + 14 + 20 + 8
+
+
+def test_a_srup_runs_captured_messages_equal_its_sizes_and_an_mqtt_runs_reference_frame(
+    product: Product,
+) -> None:
+    # The SRUP paper's message: a 1-byte action at QoS 1, RSA-2048, MQTT 3.1.1 over TLS 1.2.
+    paper = {"payload_size": 1, "qos": 1, "security": "none"}
+    _, mqtt_sizes = _run(product, {"name": "e2e capture mqtt 1 B", "protocol": "mqtt", **paper})
+    tls_port = urlparse(product.stack.env["MQTT_TLS_URL"]).port
+    assert tls_port is not None
+    with captured(f"tcp port {tls_port}") as packets:
+        _, sizes = _run(
+            product,
+            {
+                "name": "e2e capture srup",
+                "protocol": "srup",
+                "srup_signature": "rsa-2048",
+                "transport": "tls1.2",
+                **paper,
+            },
+        )
+    messages = _tls_messages(packets(), tls_port)
+    _assert_capture_agrees(sizes, messages)
+    reference = {r["protocol"]: r for r in mqtt_sizes["reference_frames"]}["srup"]
+    captured_bytes = len(messages[0].payload)
+    _write_figures(
+        f"capture: srup rsa-2048 tls1.2 1 B: captured TLS record {captured_bytes} B, frame"
+        f" {messages[0].frame_len} B; the MQTT run's SRUP reference: PUBLISH"
+        f" {reference['message_bytes']} B, TCP payload {reference['socket_bytes']} B, frame"
+        f" {reference['frame_bytes']} B"
+    )
+    # The SRUP frame an MQTT run reports for the same payload is what SRUP sent.
+    assert reference["socket_bytes"] == captured_bytes == sizes["wire_bytes_median"]
+    assert reference["frame_bytes"] == messages[0].frame_len == sizes["frame_bytes"]
+    assert (reference["message_bytes"], reference["socket_bytes"], reference["frame_bytes"]) == (
+        351,
+        380,
+        446,
+    )

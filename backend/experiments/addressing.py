@@ -16,10 +16,11 @@ several devices of one run is refused (their echoes would mix) unless it holds `
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from iotsecbench_contract import topics
 from iotsecbench_contract.brokerurl import parse_mqtt_url
@@ -71,7 +72,10 @@ BROKER_URL_TLS = (
     "(mqtts://) and keep transport tcp."
 )
 USERINFO_REFUSED = "{field} must not carry a user or password: jobs carry no secrets."
-COAP_URL_FORM = "coap_url must be coap://host[:port]/path (coaps:// is not supported)."
+COAP_URL_FORM = (
+    "coap_url must be coap://host[:port]/path (IPv6: coap://[addr]:port/path; coaps:// is "
+    "not supported)."
+)
 GATEWAY_FORM = 'mqttsn_gateway must be "host:port" (IPv6: "[addr]:port"), port 1..65535.'
 COAP_PATH_FORM = (
     "coap_path is the resource's path without a leading / (e.g. echo or sensors/temp): "
@@ -101,8 +105,8 @@ TARGET_HOST_WITHOUT_DEVICE = (
     "or leave target_host empty."
 )
 TARGET_HOST_FORM = (
-    "target_host is a host name or IP address (letters, digits, '-', '.', ':'), without a "
-    "port or scheme."
+    "target_host is a host name or IP address (letters, digits, '-', '.', ':'; an IPv6 "
+    "address without brackets, e.g. 2001:db8::5), without a port or scheme."
 )
 _HOST = re.compile(r"[A-Za-z0-9.\-:]+")
 # The local echo server's resource (device-agent runners/coap_server.py ECHO_PATH).
@@ -116,6 +120,15 @@ _COAP_PATH = re.compile(rf"{_PCHARS}(?:/{_PCHARS})*")
 def resolve_topic(template: str, device_id: object) -> str:
     """The topic one device publishes on: ``{device}`` replaced by its id."""
     return template.replace(DEVICE_PLACEHOLDER, str(device_id))
+
+
+def _split(url: str) -> SplitResult | None:
+    """``urlsplit``, or None where it raises: a bracketed host that is no IP address
+    (``coap://[pi-2]:5683``)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
 
 
 def coap_request_uri(coap_url: str, coap_path: str) -> str:
@@ -214,16 +227,19 @@ def _target_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
             return {"transport": [BROKER_URL_TLS]}
     coap_url = attrs.get("coap_url") or ""
     if coap_url:
-        parts = urlsplit(coap_url)
+        parts = _split(coap_url)
+        if parts is None:
+            return {"coap_url": [COAP_URL_FORM]}
         if parts.username is not None or parts.password is not None:
             return {"coap_url": [USERINFO_REFUSED.format(field="coap_url")]}
         if parts.scheme != "coap" or not parts.hostname or not _port_ok(parts, optional=True):
             return {"coap_url": [COAP_URL_FORM]}
     gateway = attrs.get("mqttsn_gateway") or ""
     if gateway:
-        parts = urlsplit(f"//{gateway}")
+        parts = _split(f"//{gateway}")
         if (
-            "@" in gateway
+            parts is None
+            or "@" in gateway
             or not parts.hostname
             or parts.path
             or parts.query
@@ -240,7 +256,8 @@ def _coap_path_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
         return {}
     if not _COAP_PATH.fullmatch(path):
         return {"coap_path": [COAP_PATH_FORM]}
-    url_path = urlsplit(attrs.get("coap_url") or "").path
+    parts = _split(attrs.get("coap_url") or "")
+    url_path = parts.path if parts is not None else ""
     if url_path not in ("", "/"):
         return {"coap_path": [COAP_PATH_TWICE.format(path=url_path)]}
     return {}
@@ -260,11 +277,25 @@ def _target_device_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
         return {"target_device": [TARGET_DEVICE_CLIENT]}
     if attrs["measurement"] == Measurement.ONE_WAY:
         return {"target_device": [TARGET_DEVICE_ONE_WAY]}
-    if host and not _HOST.fullmatch(host):
+    if host and not _host_ok(host):
         return {"target_host": [TARGET_HOST_FORM]}
     if attrs.get("mqttsn_topic_id") is not None and len(attrs.get("device_ids") or ()) > 1:
         return {"mqttsn_topic_id": [TARGET_SHARED_TOPIC_ID]}
     return {}
+
+
+def _host_ok(host: str) -> bool:
+    """A name or IPv4 address, or an IPv6 address (any ``:``) that parses as one: the agent
+    puts it in brackets before the port (``[2001:db8::5]:10000``)."""
+    if not _HOST.fullmatch(host):
+        return False
+    if ":" not in host:
+        return True
+    try:
+        ipaddress.IPv6Address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def _port_ok(parts: Any, *, optional: bool) -> bool:

@@ -21,7 +21,7 @@ from iotsecbench_agent.runners import RunClock, RunContext
 from iotsecbench_agent.runtime.serving import Serving
 from iotsecbench_agent.storage.recordlog import OK, Record
 from mqttsn_kit import run_sn_broker
-from testkit import Broker
+from testkit import Broker, free_port, mosquitto_binary, run_mosquitto, wait_for_listener
 
 pytestmark = pytest.mark.integration
 
@@ -80,7 +80,9 @@ def measure(spec: dict[str, Any]) -> list[Record]:
 
 def _udp_port_free(address: str) -> bool:
     host, port = address.rsplit(":", 1)
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+    host = host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
         try:
             probe.bind((host, int(port)))
         except OSError:
@@ -181,3 +183,53 @@ def test_a_serve_job_that_cannot_start_is_reported_failed_with_the_reason(
     failed = events.wait(TARGET_FAILED)
     assert words in failed["message"]
     assert [e["event"] for e in events.seen] == [TARGET_FAILED]
+
+
+@pytest.fixture(scope="module")
+def v6_broker_url() -> Iterator[str]:
+    """A Mosquitto listening on the IPv6 loopback too; its URL there, bracketed."""
+    binary = mosquitto_binary()
+    assert binary is not None, "mosquitto not found"
+    port = free_port()
+    for broker in run_mosquitto(binary, lambda _tmp: f"listener {port} ::1\n"):
+        wait_for_listener(broker.process, "::1", port)
+        yield f"mqtt://[::1]:{port}"
+
+
+@pytest.mark.parametrize(
+    ("role", "client"),
+    [
+        ("gateway", {"protocol": "mqttsn", "qos": 1, "topic_id_type": "normal"}),
+        ("server", {"protocol": "coap", "coap_path": "bench/v6"}),
+    ],
+)
+def test_a_target_device_on_ipv6_binds_the_v6_route_and_reports_a_bracketed_address(
+    v6_broker_url: str, role: str, client: dict[str, Any]
+) -> None:
+    events, stop = Events(), threading.Event()
+    serving = Serving(events.report, stop)
+    job = serve_job(role=role, broker_url=v6_broker_url, coap_path="bench/v6")
+    serving.start(job)
+    address = events.wait(TARGET_SERVING)["address"]
+    assert address.startswith("[::1]:")  # the route to a broker on ::1, bracketed
+    target = (
+        {"mqttsn_gateway": address, "topic": f"iotsecbench/sn/{uuid.uuid4()}"}
+        if role == "gateway"
+        else {"coap_url": f"coap://{address}"}
+    )
+    records = measure(
+        {
+            "measurement": "round_trip",
+            "security": "none",
+            "payload_size": 66,
+            "message_count": 5,
+            "interval_ms": 0,
+            "timeout_ms": 2000,
+            **client,
+            **target,
+        }
+    )
+    assert [r.outcome for r in records] == [OK] * 5
+    assert serving.cancel(job.job_id)
+    serving.join(job.job_id, WAIT_S)
+    assert _udp_port_free(address)

@@ -24,6 +24,7 @@ from experiments.services.targets import (
     STARTING,
     TARGET_SILENT_MESSAGE,
     target_message,
+    target_named,
     target_release,
 )
 from experiments.signals import run_done, run_needs_summary
@@ -127,7 +128,12 @@ def run_device_clock_record(
 def run_device_fail(*, run_device: RunDevice, message: str) -> None:
     """A device's part ended early (its agent reported why, it went silent, or its records
     were refused): keep the reason and settle the part. What the device measured is never
-    discarded, and the other devices' parts go on: the run ends when every part has."""
+    discarded, and the other devices' parts go on: the run ends when every part has. A
+    message naming the address of the run's target device names the device too (a client
+    whose target stopped answering: ``target_named``)."""
+    run = Run.objects.filter(run_devices=run_device.pk).only("target").first()
+    if run is not None:
+        message = target_named(run=run, message=message)
     RunDevice.objects.filter(pk=run_device.pk).update(error=message, ended=True)
     run_device_settle(run_device_id=run_device.pk)
 

@@ -18,6 +18,9 @@ The life of a target, kept in ``Run.target``:
    A target that goes offline while the run is active fails the run saying so
    (``targets_offline``), and so does one that never answers (experiments.services.
    agent_events.runs_fail_stale).
+5. A target that stays online but stops answering is seen by its clients only (device-agent
+   runners/target_watch.py): a client ends its part with a message naming the target's
+   address, and ``target_named`` adds the target device's name to it.
 """
 
 from __future__ import annotations
@@ -60,6 +63,23 @@ TARGET_SILENT_MESSAGE = (
     "Target device {name} did not start serving as the run's {role} within {seconds} s; is "
     "its agent running, connected and up to date?"
 )
+
+
+TARGET_NAMED_MESSAGE = "{message} (target device {name}, the run's {role})"
+
+
+def target_named(*, run: Run, message: str) -> str:
+    """A client's failure that names the address its run's target device serves at (e.g. "the
+    run's MQTT-SN gateway at 10.0.0.5:10000 stopped answering") names the device too;
+    any other message is returned as it is."""
+    address = run.target.get("address")
+    if not address or str(address) not in message:
+        return message
+    device = Device.objects.filter(pk=run.target.get("device_id")).first()
+    if device is None:
+        return message
+    role = str(run.target.get("role"))
+    return target_message(TARGET_NAMED_MESSAGE, device=device, role=role, message=message)
 
 
 def target_role(spec: dict[str, Any]) -> str:

@@ -26,8 +26,15 @@ class BrokerAddress:
 
 def parse_mqtt_url(url: str, *, what: str = "MQTT URL") -> BrokerAddress:
     """Parse ``mqtt://[user[:password]@]host[:port]`` (or ``mqtts://``); BrokerUrlError if
-    bad, naming ``what`` and never the password."""
-    parts = urlsplit(url)
+    bad, naming ``what`` and never the password. An IPv6 host is written in brackets
+    (``mqtt://[::1]:1883``, RFC 3986 §3.2.2); ``host`` is then the address without them."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a bracketed host that is no IP address (urllib checks it)
+        raise BrokerUrlError(
+            f"{what} has an invalid host (an IPv6 address goes in brackets, e.g. "
+            f"mqtt://[::1]:1883): {redact_url(url)!r}"
+        ) from None
     if parts.scheme not in ("mqtt", "mqtts"):
         raise BrokerUrlError(f"{what} must start with mqtt:// or mqtts://, got {redact_url(url)!r}")
     try:
@@ -48,7 +55,11 @@ def parse_mqtt_url(url: str, *, what: str = "MQTT URL") -> BrokerAddress:
 
 def redact_url(url: str) -> str:
     """Hide the password of ``scheme://user:password@host`` URLs."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # unparseable: keep nothing before the host (it may hold a password)
+        _, at, host = url.rpartition("@")
+        return f"{REDACTED}@{host}" if at else url
     if parts.password is None:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", f":{REDACTED}@", 1)

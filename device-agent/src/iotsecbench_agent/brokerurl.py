@@ -19,3 +19,9 @@ def parse_mqtt_url(url: str, *, what: str = "MQTT URL") -> BrokerAddress:
         return contract_parse_mqtt_url(url, what=what)
     except BrokerUrlError as exc:
         raise ConfigError(str(exc)) from None
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as URLs and ``mqttsn_gateway`` write it: an IPv6 literal in brackets
+    (``[::1]:10000``, RFC 3986 §3.2.2), so the port stays apart from the address's colons."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

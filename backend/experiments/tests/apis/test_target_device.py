@@ -66,7 +66,21 @@ BAD: list[tuple[dict[str, Any], str, str]] = [
     ({"protocol": "coap", "coap_url": "coap://192.0.2.1/echo"}, "coap_url", "serves"),
     ({"protocol": "coap", "target_host": "pi 2"}, "target_host", "host name or IP"),
     ({"protocol": "coap", "target_host": "pi:5683/x"}, "target_host", "host name or IP"),
+    # A ":" makes it an IPv6 address, which it must then be (no port, no brackets).
+    ({"protocol": "coap", "target_host": "pi-2:5683"}, "target_host", "IPv6 address"),
+    ({"protocol": "coap", "target_host": "[2001:db8::5]"}, "target_host", "without brackets"),
 ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("host", ["::1", "2001:db8::5", "10.0.0.5", "pi-2.lab"])
+def test_a_target_host_may_be_an_ipv6_address(owner_client, lab, host):
+    client, gateway, _ = lab
+    answer = _post(
+        owner_client, [client], protocol="mqttsn", target_device=str(gateway.pk), target_host=host
+    )
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["target_host"] == host
 
 
 @pytest.mark.django_db

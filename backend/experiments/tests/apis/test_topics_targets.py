@@ -84,6 +84,13 @@ BAD: list[tuple[dict[str, Any], str, str]] = [
     ({"protocol": "mqttsn", "mqttsn_gateway": "u@192.0.2.1:1884"}, "mqttsn_gateway", "host:port"),
     ({"protocol": "mqttsn", "mqttsn_gateway": "192.0.2.1:1884/x"}, "mqttsn_gateway", "host:port"),
     ({"mqttsn_gateway": "192.0.2.1:1884"}, "mqttsn_gateway", "MQTT-SN runs"),
+    # IPv6: the address in brackets before a port; a bracketed host must be an IP address.
+    ({"protocol": "mqttsn", "mqttsn_gateway": "2001:db8::1:1884"}, "mqttsn_gateway", "[addr]"),
+    ({"protocol": "mqttsn", "mqttsn_gateway": "[pi-2]:1884"}, "mqttsn_gateway", "[addr]"),
+    ({"protocol": "coap", "coap_url": "coap://[pi-2]:5683/echo"}, "coap_url", "coap://[addr]"),
+    ({"protocol": "coap", "coap_url": "coap://::1:5683/echo"}, "coap_url", "coap://[addr]"),
+    ({"protocol": "coap", "coap_path": "echo", "coap_url": "coap://[pi-2]/"}, "coap_url", "[addr]"),
+    ({"broker_url": "mqtt://[pi-2]:1883"}, "broker_url", "in brackets"),
 ]
 
 
@@ -159,6 +166,9 @@ def test_a_given_predefined_topic_id_replaces_the_drawn_one(owner_client, device
         {"protocol": "coap", "coap_url": "coap://192.0.2.1:5683/echo/a"},
         {"protocol": "mqttsn", "mqttsn_gateway": "192.0.2.1:1884"},
         {"protocol": "mqttsn", "mqttsn_gateway": "[2001:db8::1]:1884"},
+        {"protocol": "mqttsn", "mqttsn_gateway": "[::1]:1884"},
+        {"protocol": "coap", "coap_url": "coap://[::1]:5683/echo"},
+        {"protocol": "coap", "coap_url": "coap://[2001:db8::1]/sensors/t"},
     ],
 )
 def test_an_external_coap_server_or_gateway_reaches_every_job(

@@ -21,6 +21,7 @@ from experiments.models import Run, RunDevice, RunStatus
 from experiments.selectors import run_waiting_for
 from experiments.services.agent_events import runs_fail_stale
 from experiments.services.scheduling import run_cancel, run_start, runs_schedule
+from experiments.services.targets import target_named
 from experiments.tests.services.test_jobs import _verify, jobs_listener, pass_health_checks
 
 __all__ = ["jobs_listener"]  # the fixture, used by name
@@ -50,6 +51,16 @@ def _start(lab: Any, listener: Any, capture: Any, **design: Any) -> tuple[Run, d
     pass_health_checks(listener, capture, 1)
     serve = _verify(listener.get(timeout=5))
     return run, serve
+
+
+def _serving(lab: Any, listener: Any, capture: Any) -> tuple[Run, dict[str, Any], dict[str, Any]]:
+    """An MQTT-SN run whose gateway device answered serving at ADDRESS: the run, the serve
+    job and the client's job."""
+    _, gateway = lab
+    run, serve = _start(lab, listener, capture, protocol="mqttsn")
+    serving = {"event": "target_serving", "job_id": serve["job_id"], "address": ADDRESS}
+    assert _event(gateway, serving, capture)
+    return run, serve, _verify(listener.get(timeout=5))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -153,10 +164,7 @@ def test_a_target_going_offline_during_the_run_fails_it_and_stops_the_clients(
     lab, jobs_listener, django_capture_on_commit_callbacks
 ):
     client, gateway = lab
-    run, serve = _start(lab, jobs_listener, django_capture_on_commit_callbacks, protocol="mqttsn")
-    serving = {"event": "target_serving", "job_id": serve["job_id"], "address": ADDRESS}
-    assert _event(gateway, serving, django_capture_on_commit_callbacks)
-    client_job = _verify(jobs_listener.get(timeout=5))
+    run, serve, client_job = _serving(lab, jobs_listener, django_capture_on_commit_callbacks)
 
     offline = json.dumps({"state": "offline", "ts": 4e9}).encode()
     with django_capture_on_commit_callbacks(execute=True):
@@ -169,6 +177,32 @@ def test_a_target_going_offline_during_the_run_fails_it_and_stops_the_clients(
     assert by_device[str(client.pk)]["spec"] == {"job_id": client_job["job_id"]}
     assert by_device[str(gateway.pk)]["spec"] == {"job_id": serve["job_id"]}
     assert {s["kind"] for s in stops} == {"cancel"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_client_giving_up_on_a_silent_target_ends_the_run_naming_the_target_device(
+    lab, jobs_listener, django_capture_on_commit_callbacks
+):
+    client, _ = lab
+    run, _, client_job = _serving(lab, jobs_listener, django_capture_on_commit_callbacks)
+    accepted = {"event": "job_accepted", "job_id": client_job["job_id"]}
+    assert _event(client, accepted, django_capture_on_commit_callbacks)
+    # What the client's agent reports (device-agent runners/target_watch.py).
+    silent = (
+        f"the run's MQTT-SN gateway at {ADDRESS} stopped answering: no answer to the last 20 "
+        "messages in a row, for 100.4 s (is it stalled, or its port blocked?)"
+    )
+    failed = {"event": "job_failed", "job_id": client_job["job_id"], "message": silent}
+    assert _event(client, failed, django_capture_on_commit_callbacks)
+    part = RunDevice.objects.get(run=run, device=client)
+    assert part.error == f"{silent} (target device gateway-pi, the run's MQTT-SN gateway)"
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED  # nothing uploaded in this test: nothing measured
+    assert "target device gateway-pi" in run.error
+    assert run.target["status"] == "released"
+
+    # A failure that does not name the target's address is left as the agent wrote it.
+    assert target_named(run=run, message="disk full") == "disk full"
 
 
 @pytest.mark.django_db(transaction=True)

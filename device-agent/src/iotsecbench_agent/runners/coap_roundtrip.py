@@ -74,6 +74,7 @@ from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
+from iotsecbench_agent.runners.target_watch import TargetWatch
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     ack_record,
@@ -234,15 +235,16 @@ def _check_ack(spec: CoapSpec) -> None:
 
 
 def _coap_url(value: object) -> str:
-    """``coap://host[:port]/path`` checked; UnsupportedJob with what is wrong."""
+    """``coap://host[:port]/path`` checked (an IPv6 host in brackets: ``coap://[::1]:5683``);
+    UnsupportedJob with what is wrong."""
     if not isinstance(value, str):
         raise UnsupportedJob("spec.coap_url must be a coap://host:port/path URL")
-    parsed = urllib.parse.urlsplit(value)
     try:
+        parsed = urllib.parse.urlsplit(value)
         port = parsed.port
-    except ValueError:
-        port = -1
-    if parsed.scheme != COAP_SCHEME or not parsed.hostname or port == -1 or port == 0:
+    except ValueError:  # a bad port, or a bracketed host that is no IP address
+        parsed, port = None, -1
+    if parsed is None or parsed.scheme != COAP_SCHEME or not parsed.hostname or port in (-1, 0):
         raise UnsupportedJob(
             f"spec.coap_url must be a coap://host:port/path URL (coaps:// is not supported), "
             f"got {value!r}"
@@ -411,6 +413,8 @@ class CoapRoundTripRunner(Runner):
         next_interval_ns = schedule.interval_sampler()
         filler = filler_for(max(schedule.payload_size, SEQ_BYTES))
         size = schedule.payload_size
+        # A named server (coap_url) is watched; the agent's own echo server is not.
+        watch = TargetWatch("CoAP server", spec.url)
         for seq in message_seqs(schedule.message_count, stop):
             payload = message_payload(seq, filler, size)
             self.unattributed_bytes += sock.take()[0]
@@ -461,6 +465,7 @@ class CoapRoundTripRunner(Runner):
                         clock, floor, seq, payload, times, wire_bytes, outcome, unsecure_ns, name
                     )
                 )
+            watch.record(lost=outcome == LOST)
             interval_ns = next_interval_ns()
             if interval_ns and seq + 1 < schedule.message_count:
                 await _wait(interval_ns, stop)

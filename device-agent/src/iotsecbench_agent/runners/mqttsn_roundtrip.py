@@ -67,13 +67,14 @@ from iotsecbench_contract.jobspec import (
 )
 from iotsecbench_contract.limits import MAX_PUBLISH_DATA, MAX_UDP_PAYLOAD
 
-from iotsecbench_agent.brokerurl import parse_mqtt_url
+from iotsecbench_agent.brokerurl import host_port, parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, DataPlaneError, UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.client import SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
+from iotsecbench_agent.runners.target_watch import TargetWatch
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     refusal_outcome,
@@ -235,6 +236,8 @@ class MqttSnRoundTripRunner(Runner):
         self._client_id = ""
         self._ended = False  # the gateway DISCONNECTed us: nothing to DISCONNECT at cleanup
         self.tags = SeqTags(self.spec.schedule.payload_size)
+        gateway = self.spec.gateway
+        self.watch = TargetWatch("MQTT-SN gateway", gateway and host_port(*gateway))
 
     @property
     def client(self) -> SnClient:
@@ -322,6 +325,7 @@ class MqttSnRoundTripRunner(Runner):
         timeout_ns = schedule.timeout_ns
         next_interval_ns = schedule.interval_sampler()
         tags = self.tags
+        watch = self.watch
         for seq in message_seqs(schedule.message_count, stop):
             payload = tags.payload(seq)
             msg_id = client.next_msg_id() if qos == 1 else 0
@@ -352,6 +356,7 @@ class MqttSnRoundTripRunner(Runner):
             )
             if ended is not None:
                 raise ended
+            watch.record(lost=outcome == LOST)
             interval_ns = next_interval_ns()
             if seq + 1 < schedule.message_count:
                 # Services the socket (late echoes, keep-alive); ends early on shutdown.
@@ -396,9 +401,12 @@ class MqttSnRoundTripRunner(Runner):
         self._ended = True
         message = "the MQTT-SN gateway disconnected the client"
         if self.gateway is None:
+            at = host_port(*self.spec.gateway) if self.spec.gateway else "?"
             return GatewayDisconnected(
-                f"{message} (an external gateway also does so when its broker connection "
-                "stays lost for longer than its own reconnect budget)"
+                f"{message} (the gateway at {at}; a gateway does so when its broker connection "
+                "stays lost for longer than its reconnect budget, or when it heard nothing "
+                f"from the client for 1.5 × its {KEEPALIVE_S} s keep-alive: the client's "
+                "datagrams no longer reach it)"
             )
         reason = self.gateway.gave_up.get(self._client_id)
         if reason is None:

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from iotsecbench_contract.jobspec import DEFAULT_RECONNECT_BUDGET_S, TARGET_FAILED, TARGET_SERVING
 
-from iotsecbench_agent.brokerurl import parse_mqtt_url
+from iotsecbench_agent.brokerurl import host_port, parse_mqtt_url
 from iotsecbench_agent.errors import AgentError, UnsupportedJob
 from iotsecbench_agent.platform.jobs import Job
 
@@ -145,10 +145,6 @@ SERVERS: dict[str, Callable[[Mapping[str, Any], str], _Server]] = {
 }
 
 
-def format_address(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
 class Serving:
     """The serve jobs this agent runs, each in a thread of its own, by job id."""
 
@@ -189,7 +185,7 @@ class Serving:
         try:
             server = self._open(job)
             host, port = server.address
-            address = format_address(advertised_host(job.spec, host), port)
+            address = host_port(advertised_host(job.spec, host), port)
         except Exception as exc:  # noqa: BLE001 (every cause is reported to the platform)
             message = str(exc) if isinstance(exc, AgentError) else repr(exc)
             logger.warning("agent.serve_failed job_id=%s error=%s", job.job_id, message)
