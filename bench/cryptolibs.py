@@ -7,11 +7,12 @@
 For AES-128-CBC at 1 MiB and 8 KiB blocks, encrypt and decrypt, in one run so the ratios
 are comparable on a shared, noisy machine:
 
-- agent MB/s: data size / mean wall time per call of the agent's own engine
-  (``cipherbench.engine.run_plan``: a child process per batch, calls grouped to 1 ms);
-- openssl speed MB/s: ``openssl speed -elapsed -evp aes-128-cbc -bytes N`` (``-decrypt``
-  for decrypt), run right after, its output parsed; the ratio agent / openssl speed is the
-  figure (goal with openssl: >= 0.9 at 1 MiB, >= 0.7 at 8 KiB);
+- agent MB/s: data size / mean CPU time (``--elapsed``: wall time) per call of the
+  agent's own engine (``cipherbench.engine.run_plan``: a child process per batch, calls
+  grouped to 1 ms);
+- openssl speed MB/s: ``openssl speed -evp aes-128-cbc -bytes N`` (``-decrypt`` for
+  decrypt; ``-elapsed`` with ``--elapsed``), run right after, its output parsed; the ratio
+  agent / openssl speed is the figure (goal with openssl: >= 0.9 at 1 MiB, >= 0.7 at 8 KiB);
 - binding / speed (openssl only): a bare loop of the ``cryptography`` binding's own
   ``update_into`` over the payload into a reused buffer, against ``openssl speed``: the
   ceiling of any Python caller of that binding (one Python call per block, nothing else);
@@ -53,9 +54,27 @@ LIBRARIES = ("pycryptodome", "openssl")
 OPENSSL = "/usr/bin/openssl"
 
 
+# CPU time (the default) or wall time (``--elapsed``), the same for every figure: the
+# agent's ``cpu_ns`` or ``wall_ns``, the bare loops' clock, ``openssl speed``'s own timing
+# (user CPU time, or ``-elapsed``). On a loaded host wall time is unfair both ways: a run
+# of 1 ms-long repetitions (the agent) slips between the scheduler's preemptions far more
+# often than one-second loops (``openssl speed``, the bare loops) do, which lost a third
+# to half of their wall time to other processes at load 10 (2026-11-28 21:47 UTC: the
+# agent's 1 MiB decrypt "2.2 times" openssl speed). CPU time counts only the process's own.
+ELAPSED = False
+
+
+def _clock() -> Callable[[], int]:
+    return time.perf_counter_ns if ELAPSED else time.process_time_ns
+
+
+def _ns(sample: Sample) -> int:
+    return sample.wall_ns if ELAPSED else sample.cpu_ns
+
+
 def openssl_speed(size: int, decrypt: bool, seconds: int) -> float:
     """MB/s (10^6 bytes per second) that ``openssl speed`` reports for AES-128-CBC."""
-    argv = [OPENSSL, "speed", "-elapsed", "-seconds", str(seconds)]
+    argv = [OPENSSL, "speed", *(["-elapsed"] if ELAPSED else []), "-seconds", str(seconds)]
     argv += ["-decrypt"] if decrypt else []
     argv += ["-evp", MECHANISM, "-bytes", str(size)]
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
@@ -70,7 +89,10 @@ def agent_means(library: str, size: int, repetitions: int) -> dict[str, float]:
     samples: list[Sample] = []
     run_plan(BenchPlan.of([MECHANISM], [size], repetitions, library), emit=samples.append)
     return {
-        op: statistics.mean(s.wall_ns for s in samples if s.operation == op) / 1000
+        op: statistics.mean(
+            s.wall_ns if ELAPSED else s.cpu_ns for s in samples if s.operation == op
+        )
+        / 1000
         for op in ("encrypt", "decrypt")
     }
 
@@ -88,21 +110,22 @@ def bare_means(library: str, size: int, seconds: float) -> dict[str, float]:
 def _decrypt_only(mech: Mechanism, payload: bytes, seconds: float) -> float:
     """µs per decrypt call, frames made beforehand in blocks (CBC chains in order)."""
     out = bytearray(len(mech.secure(payload)) + INTO_SLACK)
+    clock = _clock()
     total_ns = 0
     calls = 0
     while total_ns < seconds * 1e9:
         frames = [mech.secure(payload) for _ in range(32)]
         if mech.writes_into:
             into = mech.unsecure_into
-            start = time.perf_counter_ns()
+            start = clock()
             for f in frames:
                 into(f, out)
         else:
             unsecure = mech.unsecure
-            start = time.perf_counter_ns()
+            start = clock()
             for f in frames:
                 unsecure(f)
-        total_ns += time.perf_counter_ns() - start
+        total_ns += clock() - start
         calls += len(frames)
     return total_ns / calls / 1000
 
@@ -125,6 +148,7 @@ def _loop_us(seconds: float, call: Callable[..., object], *args: object) -> floa
     """Mean µs per ``call(*args)`` over groups of calls lasting about 1 ms, for ``seconds``.
     The call is spelled out in the loop (no ``partial``, whose extra layer the engine does
     not have)."""
+    clock = _clock()
     call(*args)
     start = time.perf_counter_ns()
     for _ in range(8):
@@ -135,15 +159,15 @@ def _loop_us(seconds: float, call: Callable[..., object], *args: object) -> floa
     while total_ns < seconds * 1e9:
         if len(args) == 1:
             (a,) = args
-            start = time.perf_counter_ns()
+            start = clock()
             for _ in each:
                 call(a)
         else:
             a, b = args
-            start = time.perf_counter_ns()
+            start = clock()
             for _ in each:
                 call(a, b)
-        total_ns += time.perf_counter_ns() - start
+        total_ns += clock() - start
         done += calls
     return total_ns / done / 1000
 
@@ -176,13 +200,17 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=30)
     parser.add_argument("--seconds", type=int, default=1, help="openssl speed per figure")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per cell")
+    parser.add_argument("--elapsed", action="store_true", help="wall time (quiet host only)")
     args = parser.parse_args()
+    global ELAPSED
+    ELAPSED = args.elapsed
     if any(name not in os.environ for name in ALLOCATOR_ENV):
         # The bare loop runs here: give it the allocator settings the agent's child has.
         os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, **ALLOCATOR_ENV})  # noqa: S606
     version = subprocess.run([OPENSSL, "version"], capture_output=True, text=True).stdout
     print(f"openssl speed: {version.strip()}; cryptography: {registry.library_version('openssl')}")
-    print(f"pycryptodome: {registry.library_version('pycryptodome')}\n")
+    print(f"pycryptodome: {registry.library_version('pycryptodome')}")
+    print(f"timed in {'wall' if ELAPSED else 'CPU'} time\n")
     print(
         "| library | block | operation | agent MB/s | openssl speed MB/s | agent / speed "
         "| binding / speed | harness overhead (rounds) |"
