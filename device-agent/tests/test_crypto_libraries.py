@@ -138,6 +138,11 @@ def test_openssl_cbc_unsecure_into_refuses_bad_padding_and_bad_frames(name: str)
         forged[-block - 1] ^= block ^ pad_byte
         with pytest.raises(DecryptError, match="bad padding"):
             cbc.unsecure_into(bytes(forged), out)
+    zeroed = bytearray(cbc.secure(bytes(3 * block)))  # a padding block of all zeros
+    for i in range(len(zeroed) - 2 * block, len(zeroed) - block):
+        zeroed[i] ^= block
+    with pytest.raises(DecryptError, match="bad padding"):
+        cbc.unsecure_into(bytes(zeroed), bytearray(len(zeroed) + INTO_SLACK))
     inconsistent = bytearray(cbc.secure(bytes(block - 2)))  # payload | 0x02 0x02
     inconsistent[-block - 2] ^= 1  # ... 0x03 0x02: claims 2 bytes, they differ
     with pytest.raises(DecryptError, match="bad padding"):

@@ -94,6 +94,12 @@ class OpensslCbc(Mechanism):
         # telling unsecure's dec_prev, so the two must not share one.
         whole_frame_into = Cipher(algorithm, modes.CBC(zero_iv)).decryptor().update_into
         pads = tuple(bytes((n,)) * n for n in range(bs + 1))
+        # What a plaintext whose last byte is n must end with (PKCS#7, checked with one
+        # ``endswith`` and no slice): n copies of n for 1 <= n <= bs; for any other n one
+        # byte that is not n, which it cannot end with.
+        pad_suffix = tuple(
+            pads[n] if 1 <= n <= bs else bytes(((n + 1) % 256,)) for n in range(256)
+        )
         min_frame = 2 * bs
         check_frame = m.check_cbc_frame
         # update_into wants room for one block less a byte more than it writes.
@@ -153,8 +159,8 @@ class OpensslCbc(Mechanism):
             # first block, no chain to keep: one block more of AES, one call into OpenSSL.
             whole_frame_into(data, out)
             n = out[size - 1]
-            # pkcs7_unpad's check, inline; the plaintext is at least one block.
-            if not 1 <= n <= bs or out[size - n : size] != pads[n]:
+            # pkcs7_unpad's check; the plaintext is at least one block, so n <= bs fits.
+            if not out.endswith(pad_suffix[n], 0, size):
                 raise DecryptError(f"{name}: bad padding")
             return memoryview(out)[bs : size - n]
 
