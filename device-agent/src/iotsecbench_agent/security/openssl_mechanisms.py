@@ -97,9 +97,7 @@ class OpensslCbc(Mechanism):
         # What a plaintext whose last byte is n must end with (PKCS#7, checked with one
         # ``endswith`` and no slice): n copies of n for 1 <= n <= bs; for any other n one
         # byte that is not n, which it cannot end with.
-        pad_suffix = tuple(
-            pads[n] if 1 <= n <= bs else bytes(((n + 1) % 256,)) for n in range(256)
-        )
+        pad_suffix = tuple(pads[n] if 1 <= n <= bs else bytes(((n + 1) % 256,)) for n in range(256))
         min_frame = 2 * bs
         check_frame = m.check_cbc_frame
         # update_into wants room for one block less a byte more than it writes.
