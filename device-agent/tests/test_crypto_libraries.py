@@ -22,7 +22,7 @@ from iotsecbench_agent.cipherbench import opensslcli
 from iotsecbench_agent.cipherbench.engine import BenchPlan, run_plan
 from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.security import registry
-from iotsecbench_agent.security.base import DecryptError, SecurityError
+from iotsecbench_agent.security.base import INTO_SLACK, DecryptError, SecurityError
 from iotsecbench_agent.security.registry import MechanismNotProvided
 from iotsecbench_agent.security.selftest import FAIL, results
 from iotsecbench_agent.storage.samplelog import Sample
@@ -105,6 +105,61 @@ def test_openssl_cbc_frames_kept_by_the_caller_stay_intact_and_bad_frames_are_re
     forged[-block - 1] ^= 1  # the padding's last byte decrypts to block + 1: invalid
     with pytest.raises(DecryptError, match="bad padding"):
         cbc.unsecure(bytes(forged))
+
+
+@pytest.mark.parametrize("name", ["aes-128-cbc", "aes-256-cbc", "des-cbc", "3des-cbc"])
+def test_openssl_cbc_unsecure_into_a_reused_buffer_gives_what_unsecure_gives(name: str) -> None:
+    """The cipher bench's decrypt (one reused buffer) recovers every payload of every
+    length, as ``unsecure`` and pycryptodome's ChainedCbc do, frames taken in any order."""
+    key = registry.symmetric_key(registry.describe(name), None, None)
+    cbc = registry.create(name, key, library=OPENSSL)
+    ours = registry.create(name, key, library=PYCRYPTODOME)
+    assert cbc.writes_into
+    sizes = [*range(0, 70), 255, 256, 257, 1000, 8191, 8192, 8193, 70_000]
+    payloads = [os.urandom(size) for size in sizes]
+    frames = [(payload, ours.secure(payload)) for payload in payloads]  # one chain
+    out = bytearray(max(len(f) for _, f in frames) + INTO_SLACK)
+    for payload, frame in [*frames, *reversed(frames)]:
+        view = cbc.unsecure_into(frame, out)
+        assert isinstance(view, memoryview)
+        assert bytes(view) == payload == cbc.unsecure(frame)
+    for payload in payloads:  # and openssl's own frames
+        assert bytes(cbc.unsecure_into(cbc.secure(payload), out)) == payload
+
+
+@pytest.mark.parametrize("name", ["aes-128-cbc", "des-cbc"])
+def test_openssl_cbc_unsecure_into_refuses_bad_padding_and_bad_frames(name: str) -> None:
+    cbc = registry.create(name, library=OPENSSL)
+    block = registry.describe(name).block_bytes
+    out = bytearray(4 * block + INTO_SLACK)
+    for pad_byte in (0, block + 1, 255):
+        forged = bytearray(cbc.secure(bytes(block)))  # iv | payload block | padding block
+        # The padding block decrypts to block × `block`; flip its last byte to pad_byte.
+        forged[-block - 1] ^= block ^ pad_byte
+        with pytest.raises(DecryptError, match="bad padding"):
+            cbc.unsecure_into(bytes(forged), out)
+    zeroed = bytearray(cbc.secure(bytes(3 * block)))  # a padding block of all zeros
+    for i in range(len(zeroed) - 2 * block, len(zeroed) - block):
+        zeroed[i] ^= block
+    with pytest.raises(DecryptError, match="bad padding"):
+        cbc.unsecure_into(bytes(zeroed), bytearray(len(zeroed) + INTO_SLACK))
+    inconsistent = bytearray(cbc.secure(bytes(block - 2)))  # payload | 0x02 0x02
+    inconsistent[-block - 2] ^= 1  # ... 0x03 0x02: claims 2 bytes, they differ
+    with pytest.raises(DecryptError, match="bad padding"):
+        cbc.unsecure_into(bytes(inconsistent), out)
+    with pytest.raises(DecryptError, match=r"not a \d+-byte IV and whole blocks"):
+        cbc.unsecure_into(bytes(cbc.secure(b"x"))[:-1], out)
+    with pytest.raises(DecryptError, match=r"not a \d+-byte IV and whole blocks"):
+        cbc.unsecure_into(bytes(block), out)  # an IV and no block
+
+
+def test_a_mechanism_without_its_own_unsecure_into_falls_back_to_unsecure() -> None:
+    for name, library in (("aes-128-cbc", PYCRYPTODOME), ("aes-128-gcm", OPENSSL)):
+        mechanism = registry.create(name, library=library)
+        assert not mechanism.writes_into
+        out = bytearray(100)
+        assert bytes(mechanism.unsecure_into(mechanism.secure(b"payload"), out)) == b"payload"
+        assert out == bytearray(100)  # untouched
 
 
 def test_selftest_runs_the_published_vectors_through_the_openssl_library_too() -> None:

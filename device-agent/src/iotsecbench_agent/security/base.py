@@ -24,6 +24,10 @@ from iotsecbench_agent.errors import AgentError
 # pass the published IV to reproduce the published ciphertext.
 RandomBytes = Callable[[int], bytes]
 DEFAULT_RANDOM: RandomBytes = os.urandom
+# ``unsecure_into``'s ``out`` holds at least the frame's length plus this many bytes (a
+# payload is never longer than its frame; OpenSSL's ``update_into`` wants up to a block
+# less a byte more than it writes).
+INTO_SLACK = 16
 
 
 class SecurityError(AgentError):
@@ -57,15 +61,34 @@ class Mechanism(abc.ABC):
       ciphertext, nonce || ciphertext || tag, payload || mac, payload || signature);
     - ``unsecure(data)``: the payload inside wire bytes made by ``secure``; raises
       DecryptError (frame, padding or AEAD tag) or SignatureError (MAC or signature).
+
+    and, for a caller that owns and reuses its output buffer (the cipher bench, as
+    ``openssl speed`` reuses its buffers):
+
+    - ``unsecure_into(data, out)``: what ``unsecure(data)`` returns, as a ``memoryview``
+      of ``out`` (a ``bytearray`` of at least ``len(data) + INTO_SLACK`` bytes, reused
+      from call to call; the view is valid until ``out`` is next written), with the same
+      checks and errors. Where ``writes_into`` is True the payload is written into ``out``
+      (no new buffer, so no zeroing or copy of it); otherwise it falls back to
+      ``unsecure`` and the view is of its result, ``out`` untouched.
     """
 
     secure: Callable[[bytes], bytes]
     unsecure: Callable[[bytes], bytes]
+    unsecure_into: Callable[[bytes, bytearray], memoryview]
+    # True where unsecure_into writes the payload into ``out`` itself (openssl_mechanisms.
+    # OpensslCbc); the cipher bench times unsecure_into only there, so a fallback's extra
+    # call does not count against a mechanism without one.
+    writes_into: bool = False
 
     def __init__(self, info: MechanismInfo) -> None:
         self.info = info
         self.name = info.name
         self.kind = info.kind
+        self.unsecure_into = self._unsecure_then_view
+
+    def _unsecure_then_view(self, data: bytes, out: bytearray) -> memoryview:
+        return memoryview(self.unsecure(data))
 
     def overhead(self, payload_len: int) -> int:
         """Exact number of bytes ``secure`` adds to a payload of ``payload_len`` bytes."""

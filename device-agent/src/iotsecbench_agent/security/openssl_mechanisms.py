@@ -77,6 +77,10 @@ class OpensslCbc(Mechanism):
     and byte-string concatenation made four to five (padding appended, first block
     whitened, output, IV prepended); at 1 MiB each pass costs about as much as AES-CBC
     decryption itself (docs/benchmarks.md, "Crypto libraries").
+
+    ``unsecure_into`` (the cipher bench's decrypt, see ``base.Mechanism``) writes into the
+    caller's reused buffer instead: no new buffer, so no zeroing pass, and the whole frame
+    goes through OpenSSL in one call (see there).
     """
 
     def __init__(self, info: MechanismInfo, *, algorithm: Any, random_bytes: RandomBytes) -> None:
@@ -86,7 +90,16 @@ class OpensslCbc(Mechanism):
         zero_iv = bytes(bs)
         encrypt_into = Cipher(algorithm, modes.CBC(zero_iv)).encryptor().update_into
         decrypt_into = Cipher(algorithm, modes.CBC(zero_iv)).decryptor().update_into
+        # unsecure_into's own context: it leaves its chain at a frame's last block without
+        # telling unsecure's dec_prev, so the two must not share one.
+        whole_frame_into = Cipher(algorithm, modes.CBC(zero_iv)).decryptor().update_into
         pads = tuple(bytes((n,)) * n for n in range(bs + 1))
+        # What a plaintext whose last byte is n must end with (PKCS#7, checked with one
+        # ``endswith`` and no slice): n copies of n for 1 <= n <= bs; for any other n one
+        # byte that is not n, which it cannot end with.
+        pad_suffix = tuple(pads[n] if 1 <= n <= bs else bytes(((n + 1) % 256,)) for n in range(256))
+        min_frame = 2 * bs
+        check_frame = m.check_cbc_frame
         # update_into wants room for one block less a byte more than it writes.
         slack = bs - 1
         # The last ciphertext block each context has processed (its current IV), as an int.
@@ -118,7 +131,8 @@ class OpensslCbc(Mechanism):
         def unsecure(data: bytes) -> bytes:
             nonlocal dec_prev
             size = len(data)
-            m.check_cbc_frame(name, size, bs)
+            if size < min_frame or size % bs:
+                check_frame(name, size, bs)
             body = size - bs
             plain = bytearray(body + slack)
             decrypt_into(memoryview(data)[bs:], plain)
@@ -133,8 +147,25 @@ class OpensslCbc(Mechanism):
             del plain[-n:]
             return plain  # type: ignore[return-value]  # as in secure
 
+        def unsecure_into(data: bytes, out: bytearray) -> memoryview:
+            size = len(data)
+            if size < min_frame or size % bs:
+                check_frame(name, size, bs)
+            # The whole frame, IV first, through its own context: the IV block comes out
+            # as garbage (out[:bs], ignored) and leaves the IV as the chain, so every
+            # later block is plain CBC with the frame's own IV. No IV split, no XOR of the
+            # first block, no chain to keep: one block more of AES, one call into OpenSSL.
+            whole_frame_into(data, out)
+            n = out[size - 1]
+            # pkcs7_unpad's check; the plaintext is at least one block, so n <= bs fits.
+            if not out.endswith(pad_suffix[n], 0, size):
+                raise DecryptError(f"{name}: bad padding")
+            return memoryview(out)[bs : size - n]
+
         self.secure = secure
         self.unsecure = unsecure
+        self.unsecure_into = unsecure_into
+        self.writes_into = True
 
 
 _from_bytes = int.from_bytes
