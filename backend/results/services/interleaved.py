@@ -124,7 +124,7 @@ def mechanism_devices(
         MessageRecord.objects.filter(run_device__run=run)
         .order_by()
         .values_list("run_device_id", "mechanism", "outcome")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("*"))
     )
     for run_device_id, mechanism, outcome, n in rows:
         counts[(run_device_id, str(mechanism))][outcome] = n
