@@ -303,9 +303,7 @@ def run_sizes_compute(*, run: Run) -> SizeBreakdown | None:
         wire = run_wire_bytes(run=run)
         if wire is None:
             return None
-        return size_breakdown(
-            run_id=run.pk, spec=run.spec, address=run_address(run=run), wire=wire
-        )
+        return size_breakdown(run_id=run.pk, spec=run.spec, address=run_address(run=run), wire=wire)
     wires = run_mechanism_wire_bytes(run=run)
     address = run_address(run=run)
     breakdowns = [

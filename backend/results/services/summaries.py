@@ -17,8 +17,8 @@ from measurements.models import Outcome
 from measurements.selectors import NS_PER_MS
 from results.selectors import run_repeats, runs_device_means_ns
 from results.services.interleaved import (
-    Part,
     PairedOverhead,
+    Part,
     mechanism_devices,
     part_run_of,
     rotation,

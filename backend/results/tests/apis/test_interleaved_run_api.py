@@ -88,9 +88,7 @@ def test_statistics_of_an_interleaved_run_are_per_mechanism_as_numpy_computes_th
         assert overhead["overhead_ms"] == pytest.approx(np.mean(diffs))
         assert overhead["ci_low_ms"] < np.mean(diffs) < overhead["ci_high_ms"]
     # The mixed figures stay what they were: every message of the run.
-    assert body["all_devices"]["n"] == sum(
-        sum(m is not None for m in v) for v in messages.values()
-    )
+    assert body["all_devices"]["n"] == sum(sum(m is not None for m in v) for v in messages.values())
 
 
 def test_an_interleaved_runs_stored_summary_has_rows_per_device_and_mechanism(
@@ -182,9 +180,8 @@ def test_a_mechanism_whose_wire_bytes_the_model_misses_is_judged_on_its_own(
     wire["null"] += 3
     _set_wire_bytes(run, wire)
 
-    parts = {
-        m["mechanism"]: m for m in owner_client.get(f"/api/runs/{run.pk}/sizes/").json()["mechanisms"]
-    }
+    body = owner_client.get(f"/api/runs/{run.pk}/sizes/").json()
+    parts = {m["mechanism"]: m for m in body["mechanisms"]}
     assert [parts[n]["model_agrees"] for n in ROTATION] == [True, False, True]
     unexplained = {c["key"]: c["bytes"] for c in parts["null"]["components"]}["unexplained"]
     assert unexplained == 3
