@@ -103,6 +103,7 @@ def test_an_interleaved_runs_stored_summary_has_rows_per_device_and_mechanism(
             row = rows.get(run_device__device__name=device, mechanism=name)
             expected = _ms_of(values, index)
             assert row.n == expected.size
+            assert row.mean_ns is not None
             assert row.mean_ns / MS == pytest.approx(expected.mean(), abs=1e-6)
         pooled = rows.get(run_device=None, mechanism=name)
         assert pooled.n == sum(_ms_of(v, index).size for v in messages.values())
