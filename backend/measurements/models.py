@@ -115,7 +115,9 @@ class UploadChunk(models.Model):
 
 
 class RunStatistic(models.Model):
-    """Round-trip summary of one device in a run, or of all its devices (run_device NULL).
+    """Round-trip summary of one device in a run, or of all its devices (run_device NULL);
+    in an interleaved run also of each mechanism's messages (mechanism set), beside the rows
+    over all of its messages (mechanism NULL).
 
     Times in ns. Percentiles use linear interpolation (PostgreSQL percentile_cont); std is
     the sample standard deviation (n-1), NULL below two samples.
@@ -149,11 +151,16 @@ class RunStatistic(models.Model):
     unsecure_median_ns = models.FloatField(null=True)
     net_secure_median_ns = models.FloatField(null=True)
     net_unsecure_median_ns = models.FloatField(null=True)
+    # An interleaved run's mechanism (the records' `mechanism`); NULL: all the run's messages
+    # (every run has these rows; only an interleaved run has rows with a mechanism).
+    mechanism = models.CharField(max_length=40, null=True, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["run", "run_device"], name="uniq_run_statistic", nulls_distinct=False
+                fields=["run", "run_device", "mechanism"],
+                name="uniq_run_statistic",
+                nulls_distinct=False,
             ),
         ]
 

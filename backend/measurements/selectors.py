@@ -33,11 +33,15 @@ def device_run_part_get(*, device: Device, run_id: UUID) -> RunDevice:
 
 
 def run_statistics(*, run: Run) -> QuerySet[RunStatistic]:
-    """Per-device rows first (by device name), then the all-devices row."""
+    """Per-device rows first (by device name), then the all-devices row; an interleaved
+    run's rows over all its messages first (mechanism NULL), then each mechanism's."""
     return (
         RunStatistic.objects.filter(run=run)
         .select_related("run_device__device")
-        .order_by(F("run_device__device__name").asc(nulls_last=True))
+        .order_by(
+            F("mechanism").asc(nulls_first=True),
+            F("run_device__device__name").asc(nulls_last=True),
+        )
     )
 
 
@@ -199,6 +203,7 @@ class RunSummaryRow(TypedDict):
 
     device_id: UUID | None
     device_name: str
+    mechanism: str | None
     n: int
     lost: int
     mean_ms: float | None
@@ -252,10 +257,16 @@ def _us(value: float | None) -> float | None:
 
 
 def run_summary_rows(*, run: Run) -> list[RunSummaryRow]:
+    """The stored summary's rows; an interleaved run's per mechanism only (its rows over all
+    messages mix mechanisms: a securing time of none, null and AES together means nothing)."""
+    statistics = list(run_statistics(run=run))
+    if any(s.mechanism for s in statistics):
+        statistics = [s for s in statistics if s.mechanism]
     return [
         RunSummaryRow(
             device_id=s.run_device.device_id if s.run_device else None,
             device_name=s.run_device.device.name if s.run_device else ALL_DEVICES_LABEL,
+            mechanism=s.mechanism,
             n=s.n,
             lost=s.lost,
             mean_ms=_ms(s.mean_ns),
@@ -276,7 +287,7 @@ def run_summary_rows(*, run: Run) -> list[RunSummaryRow]:
             net_secure_median_us=_us(s.net_secure_median_ns),
             net_unsecure_median_us=_us(s.net_unsecure_median_ns),
         )
-        for s in run_statistics(run=run)
+        for s in statistics
     ]
 
 

@@ -64,7 +64,7 @@ def runs_device_means_ns(*, run_ids: Sequence[UUID]) -> dict[UUID, list[float]]:
     """Per run, the mean round trip (ns) of each device with delivered messages, from the
     summary computed when the run completed (measurements.services.run_summarize)."""
     rows = RunStatistic.objects.filter(
-        run_id__in=run_ids, run_device__isnull=False, mean_ns__isnull=False
+        run_id__in=run_ids, run_device__isnull=False, mean_ns__isnull=False, mechanism=None
     ).values_list("run_id", "mean_ns")
     means: dict[UUID, list[float]] = defaultdict(list)
     for run_id, mean in rows:

@@ -44,6 +44,11 @@ class RunDeviceOutputSerializer(serializers.Serializer[object]):
 class RunSummaryRowSerializer(serializers.Serializer[object]):
     device_id = serializers.UUIDField(allow_null=True)
     device_name = serializers.CharField()
+    mechanism = serializers.CharField(
+        allow_null=True,
+        help_text="An interleaved run's mechanism (its rows are per mechanism); null in any "
+        "other run.",
+    )
     n = serializers.IntegerField()
     lost = serializers.IntegerField()
     mean_ms = serializers.FloatField(allow_null=True)

@@ -5,14 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection, transaction
+from iotsecbench_contract import interleave
 
+from experiments.models import Run
 from measurements.models import BenchSample, BenchStatistic, MessageRecord, RunStatistic
 
 _RECORDS = MessageRecord._meta.db_table
 _RTT = "(r.t_recv_ns - r.t_send_ns)"
 _OK = "FILTER (WHERE r.outcome = 'ok')"
+# {mechanism}: NULL (every run), or r.mechanism with {grouping} the grouping sets of an
+# interleaved run: per device and over all devices, each over all messages and per mechanism.
 _SUMMARY_SQL = f"""
-SELECT r.run_device_id,
+SELECT r.run_device_id, {{mechanism}},
        count(*) {_OK},
        count(*) FILTER (WHERE r.outcome = 'lost'),
        avg({_RTT}) {_OK},
@@ -31,8 +35,16 @@ SELECT r.run_device_id,
 FROM {_RECORDS} r
 JOIN experiments_rundevice rd ON rd.id = r.run_device_id
 WHERE rd.run_id = %s
-GROUP BY ROLLUP (r.run_device_id)
+GROUP BY {{grouping}}
 """
+_PLAIN = {"mechanism": "NULL::varchar", "grouping": "ROLLUP (r.run_device_id)"}
+# The records of an interleaved run all name their mechanism, so a NULL `r.mechanism` in a
+# row is a set grouped over every mechanism.
+_INTERLEAVED = {
+    "mechanism": "r.mechanism",
+    "grouping": "GROUPING SETS ((r.run_device_id), (), "
+    "(r.mechanism, r.run_device_id), (r.mechanism))",
+}
 
 _BENCH_SQL = f"""
 SELECT s.run_device_id, s.mechanism, s.operation, s.data_bytes, count(*),
@@ -54,14 +66,19 @@ def run_summarize(*, run_id: Any) -> list[RunStatistic]:
     securing and unsecuring times and the means of their harness floors (the net figures
     are their differences, `RunStatistic.net_secure_mean_ns`), and the medians of the raw
     times and of each message's net time (percentile_cont ignores the NULLs of lost
-    messages and of records without a floor)."""
+    messages and of records without a floor). An interleaved run (spec
+    `interleave_mechanisms`) gets the same rows again per mechanism (`mechanism` set): its
+    rows over all messages mix mechanisms."""
+    spec = Run.objects.filter(pk=run_id).values_list("spec", flat=True).first() or {}
+    sql = _SUMMARY_SQL.format(**(_INTERLEAVED if spec.get(interleave.FIELD) else _PLAIN))
     with connection.cursor() as cursor:
-        cursor.execute(_SUMMARY_SQL, [run_id])
+        cursor.execute(sql, [run_id])
         rows = cursor.fetchall()
     RunStatistic.objects.filter(run_id=run_id).delete()
     statistics = []
     for (
         run_device_id,
+        mechanism,
         n,
         lost,
         mean,
@@ -83,6 +100,7 @@ def run_summarize(*, run_id: Any) -> list[RunStatistic]:
             RunStatistic(
                 run_id=run_id,
                 run_device_id=run_device_id,
+                mechanism=mechanism,
                 n=n,
                 lost=lost,
                 mean_ns=_float(mean),

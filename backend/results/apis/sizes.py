@@ -55,11 +55,17 @@ class SizeReferenceFrameSerializer(serializers.Serializer[object]):
     note = serializers.CharField()
 
 
-@extend_schema_serializer(component_name="RunSizes")
-class RunSizesSerializer(serializers.Serializer[object]):
+@extend_schema_serializer(component_name="SizeBreakdown")
+class SizeBreakdownSerializer(serializers.Serializer[object]):
     """One message of the run, byte by byte (docs/results.md, "Message sizes")."""
 
     run_id = serializers.UUIDField()
+    mechanism = serializers.CharField(
+        allow_null=True,
+        help_text="An interleaved run's mechanism whose messages this breakdown is (their "
+        "wire bytes, the model with that mechanism and the 1-byte index); null in any other "
+        "run.",
+    )
     protocol = serializers.CharField()
     mqtt_version = serializers.CharField()
     qos = serializers.IntegerField()
@@ -99,6 +105,18 @@ class RunSizesSerializer(serializers.Serializer[object]):
         help_text="The SRUP paper's comparison beside this run, from the size model: SRUP's "
         "frame for an MQTT run's payload, the plain MQTT frame (topic test/d1) for a SRUP "
         "run's; empty for CoAP and MQTT-SN.",
+    )
+
+
+@extend_schema_serializer(component_name="RunSizes")
+class RunSizesSerializer(SizeBreakdownSerializer):
+    """One message of the run, byte by byte (docs/results.md, "Message sizes"); an
+    interleaved run's first mechanism's, with every mechanism's in `mechanisms`."""
+
+    mechanisms = SizeBreakdownSerializer(
+        many=True,
+        help_text="An interleaved run's breakdown per mechanism of its rotation, each judged "
+        "(model_agrees) against that mechanism's own messages; [] in any other run.",
     )
 
 

@@ -118,6 +118,33 @@ class RepeatsSerializer(serializers.Serializer[object]):
         return CI_METHOD_T
 
 
+@extend_schema_serializer(component_name="RunPairedOverhead")
+class PairedOverheadSerializer(serializers.Serializer[object]):
+    """A mechanism's round trip minus the baseline's in the same rotation cycles of the run."""
+
+    baseline = serializers.CharField(help_text="The baseline mechanism: none.")
+    pairs = serializers.IntegerField(help_text="Rotation cycles in which both were delivered.")
+    overhead_ms = serializers.FloatField(help_text="The mean of the paired differences.")
+    ci_low_ms = serializers.FloatField(
+        help_text="95% bootstrap interval of the mean difference (cycles resampled)."
+    )
+    ci_high_ms = serializers.FloatField()
+
+
+@extend_schema_serializer(component_name="MechanismStatistics")
+class MechanismStatisticsSerializer(serializers.Serializer[object]):
+    """An interleaved run's statistics of one mechanism's messages."""
+
+    mechanism = serializers.CharField()
+    devices = RoundTripStatisticsSerializer(many=True)
+    all_devices = RoundTripStatisticsSerializer()
+    overhead = PairedOverheadSerializer(
+        allow_null=True,
+        help_text="Against the run's own `none` messages, paired by rotation cycle; null for "
+        "none itself and in a rotation without none.",
+    )
+
+
 @extend_schema_serializer(component_name="RunStatistics")
 class RunStatisticsSerializer(serializers.Serializer[object]):
     run_id = serializers.UUIDField()
@@ -129,6 +156,11 @@ class RunStatisticsSerializer(serializers.Serializer[object]):
         allow_null=True, help_text="The SRUP paper's combined mean: every device weighs the same."
     )
     repeats = RepeatsSerializer()
+    mechanisms = MechanismStatisticsSerializer(
+        many=True,
+        help_text="An interleaved run's statistics per mechanism of its rotation, in rotation "
+        "order ([] in any other run; `devices` and `all_devices` then mix its mechanisms).",
+    )
     measurement = serializers.SerializerMethodField(
         help_text="What the run measured: round_trip, one_way or ack (its spec's measurement)."
     )
@@ -195,6 +227,11 @@ class SeriesSerializer(serializers.Serializer[object]):
 class DeviceDistributionSerializer(serializers.Serializer[object]):
     device_id = serializers.UUIDField()
     device_name = serializers.CharField()
+    mechanism = serializers.CharField(
+        allow_null=True,
+        help_text="An interleaved run's mechanism: one entry per device and mechanism; null "
+        "in any other run.",
+    )
     n = serializers.IntegerField()
     counts = int_list(help_text="Histogram counts, one per bin of `edges_ms`.")
     below = serializers.IntegerField(help_text="Values below the range.")

@@ -16,6 +16,7 @@ from django.db import models
 
 from experiments.models import Run, RunStatus
 from results.plotdata import Box, Series, bin_edges, box, density, downsample, histogram
+from results.services.interleaved import mechanism_devices, rotation
 from results.services.round_trips import DeviceRoundTrips, run_round_trips_load
 from results.statistics import FloatArray
 
@@ -32,7 +33,7 @@ PLOT_STEPS = 10_000
 # A completed run's plot data per query, as its statistics (results.services.summaries): its
 # records are final. The worker fills the default query's when the run completes
 # (results.services.warm), so the page's first view reads it.
-DISTRIBUTION_MEMO_KEY = "results:run-distribution:v1:{run_id}:{bins}:{low}:{high}:{span}"
+DISTRIBUTION_MEMO_KEY = "results:run-distribution:v2:{run_id}:{bins}:{low}:{high}:{span}"
 DISTRIBUTION_MEMO_SECONDS = 24 * 3600
 
 
@@ -47,6 +48,7 @@ class DeviceDistribution:
     box: Box | None
     density: list[float] | None
     series: Series
+    mechanism: str | None = None  # an interleaved run's: one entry per device and mechanism
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,10 @@ def _compute(
 ) -> Distribution:
     if devices is None:
         devices = run_round_trips_load(run=run)
+    names = rotation(run.spec)
+    if names:  # one entry per device and mechanism, in rotation order
+        split = mechanism_devices(run, devices, names)
+        devices = [d for name in names for d in split[name]]
     boxes = [
         box(d.sorted_ms, sample_max=OUTLIER_SAMPLE_MAX, presorted=True)
         if d.sorted_ms.size
@@ -170,6 +176,7 @@ def _compute(
                 density=None
                 if estimate is None
                 else _rounded(estimate, _decimals(float(estimate.max()) / PLOT_STEPS)),
+                mechanism=d.mechanism,
                 series=Series(
                     seq_first=series.seq_first,
                     seq_last=series.seq_last,

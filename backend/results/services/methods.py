@@ -346,6 +346,35 @@ def _messaging_method(spec: dict[str, Any]) -> str:
     return _mqtt_method(spec)
 
 
+def _interleaved_sentences(statistics: RunStatistics, figure: str) -> list[str]:
+    """An interleaved run's figures, per mechanism (its messages together mix them)."""
+    names = [_MECHANISM_LABELS.get(m.mechanism, m.mechanism) for m in statistics.mechanisms]
+    sentences = [
+        f"The run was interleaved: it alternated {len(names)} mechanisms ({', '.join(names)}) "
+        "message by message on one connection (message seq secured with the rotation's "
+        "mechanism seq mod k, a one-byte clear mechanism index before every payload, none "
+        f"included), and its figures are per mechanism, each over its own messages."
+    ]
+    for name, part in zip(names, statistics.mechanisms, strict=True):
+        s = part.all_devices.summary
+        text = (
+            f"{name}: {s.n:,} delivered, {part.all_devices.lost:,} lost, mean {figure} "
+            f"{_ms(s.mean)} ms"
+        )
+        if s.ci_low is not None:
+            text += f" ({CONFIDENCE:.0%} CI {_ms(s.ci_low)} to {_ms(s.ci_high)} ms)"
+        text += f", median {_ms(s.median)} ms"
+        if part.overhead is not None:
+            o = part.overhead
+            text += (
+                f"; against {o.baseline} in the same rotation cycles (paired, {o.pairs:,} "
+                f"cycles) {_ms(o.overhead_ms)} ms more ({CONFIDENCE:.0%} bootstrap CI "
+                f"{_ms(o.ci_low_ms)} to {_ms(o.ci_high_ms)} ms)"
+            )
+        sentences.append(text + ".")
+    return sentences
+
+
 def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
     """A paragraph ready to paste into a paper's methods section: platform and agent
     versions, devices and their facts, the run's protocol, transport and what was timed,
@@ -361,7 +390,9 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
         f"Of {total.records:,} messages, {s.n:,} were delivered, {total.lost:,} lost and "
         f"{total.rejected:,} rejected.",
     ]
-    if s.n:
+    if statistics.mechanisms:
+        sentences.extend(_interleaved_sentences(statistics, figure))
+    elif s.n:
         ci = (
             f" ({CONFIDENCE:.0%} CI {_ms(s.ci_low)} to {_ms(s.ci_high)} ms, "
             f"{_CI_METHOD_WORDS.get(s.ci_method or '', s.ci_method)})"

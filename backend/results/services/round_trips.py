@@ -37,6 +37,9 @@ class DeviceRoundTrips:
     facts: dict[str, Any]
     trips: RoundTrips
     rtt_ms: FloatArray = field(repr=False)
+    # An interleaved run's mechanism when these are only its messages
+    # (results.services.interleaved.mechanism_devices); None: all the device's messages.
+    mechanism: str | None = None
 
     @cached_property
     def sorted_ms(self) -> FloatArray:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from iotsecbench_contract import framing, topics
+from iotsecbench_contract import framing, interleave, topics
 
 from experiments.models import CoapMethod, CoapType, MqttVersion, Protocol, SrupSignature, Transport
 
@@ -121,6 +121,7 @@ COMPONENTS = (
     ("payload_marker", "CoAP payload marker", Basis.SPEC),
     ("srup_header", "SRUP header", Basis.SPEC),
     ("token", "Token", Basis.SPEC),
+    ("index", "Interleave index", Basis.SPEC),  # an interleaved run's mechanism, in the clear
     ("iv", "IV / nonce", Basis.SPEC),
     ("payload", "Payload", Basis.SPEC),
     ("padding", "Padding", Basis.SPEC),
@@ -128,7 +129,7 @@ COMPONENTS = (
     ("signature", "Signature", Basis.SPEC),
     ("unexplained", "Unexplained", Basis.MEASURED),
 )
-BODY = ("srup_header", "token", "iv", "payload", "padding", "tag", "signature")
+BODY = ("srup_header", "token", "index", "iv", "payload", "padding", "tag", "signature")
 
 
 def run_carrier(spec: dict[str, Any]) -> str:
@@ -168,7 +169,8 @@ def run_stack(spec: dict[str, Any]) -> str:
 
 
 def _body_parts(spec: dict[str, Any]) -> dict[str, int]:
-    """Every component, 0 but the payload and the security mechanism's framing."""
+    """Every component, 0 but the payload, the security mechanism's framing and an
+    interleaved run's index byte."""
     payload = int(spec["payload_size"])
     parts = dict.fromkeys((key for key, _, _ in COMPONENTS), 0) | {"payload": payload}
     security = spec.get("security", "none")
@@ -176,6 +178,8 @@ def _body_parts(spec: dict[str, Any]) -> dict[str, int]:
     if mechanism is None:
         raise ValueError(f"no framing is known for the security mechanism {security!r}")
     parts.update(
+        # index || secured payload (iotsecbench_contract.interleave)
+        index=interleave.INDEX_BYTES if spec.get(interleave.FIELD) else 0,
         iv=mechanism.iv,
         padding=mechanism.padding(payload),
         tag=mechanism.tag,

@@ -29,15 +29,18 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from typing import Any
 from uuid import UUID
 
+from django.db import connection
 from iotsecbench_contract import framing, topics
 
 from experiments.addressing import coap_request_uri, resolve_topic
 from experiments.models import Measurement, MqttVersion, Protocol, Run, Transport
+from measurements.models import MessageRecord
+from results.services.interleaved import rotation, run_parts
 from results.services.round_trips import run_wire_size_counts
 from results.services.size_model import (
     BODY,
@@ -145,6 +148,10 @@ class SizeBreakdown:
     assumptions: tuple[str, ...]
     # The SRUP paper's comparison: the other protocol's frame for the same payload (model).
     reference_frames: list[ReferenceFrame]
+    # An interleaved run's: this breakdown's mechanism (its messages only), and on the run's
+    # breakdown (its first mechanism's) every mechanism's breakdown in rotation order.
+    mechanism: str | None = None
+    mechanisms: list[SizeBreakdown] = field(default_factory=list)
 
 
 def _remainder(
@@ -208,7 +215,12 @@ def _below_socket(carrier: str, carried: int, parts: dict[str, int]) -> int:
 
 
 def size_breakdown(
-    *, run_id: UUID, spec: dict[str, Any], address: str, wire: WireBytes
+    *,
+    run_id: UUID,
+    spec: dict[str, Any],
+    address: str,
+    wire: WireBytes,
+    mechanism: str | None = None,
 ) -> SizeBreakdown:
     """The breakdown of one message of a run: its protocol message from the spec, the
     measured remainder (TLS records, a CoAP token, or unexplained bytes) and the assumed
@@ -244,6 +256,7 @@ def size_breakdown(
         components=components,
         assumptions=ASSUMPTIONS[carrier],
         reference_frames=reference_frames(spec),
+        mechanism=mechanism,
     )
 
 
@@ -283,8 +296,49 @@ def run_address(*, run: Run) -> str:
 
 def run_sizes_compute(*, run: Run) -> SizeBreakdown | None:
     """The message-size breakdown of a messaging run; None when it has no delivered message
-    (nothing was measured to break down)."""
-    wire = run_wire_bytes(run=run)
-    if wire is None:
-        return None
-    return size_breakdown(run_id=run.pk, spec=run.spec, address=run_address(run=run), wire=wire)
+    (nothing was measured to break down). An interleaved run's is its first mechanism's
+    (with a delivered message), with every mechanism's in `mechanisms`: each its own
+    messages' wire bytes against the model of the run's spec with that mechanism."""
+    if not rotation(run.spec):
+        wire = run_wire_bytes(run=run)
+        if wire is None:
+            return None
+        return size_breakdown(run_id=run.pk, spec=run.spec, address=run_address(run=run), wire=wire)
+    wires = run_mechanism_wire_bytes(run=run)
+    address = run_address(run=run)
+    breakdowns = [
+        size_breakdown(
+            run_id=run.pk,
+            spec=spec,
+            address=address,
+            wire=wires[part.mechanism],
+            mechanism=part.mechanism,
+        )
+        for spec, part in run_parts(run.spec)
+        if part is not None and part.mechanism in wires
+    ]
+    return replace(breakdowns[0], mechanisms=breakdowns) if breakdowns else None
+
+
+_MECHANISM_WIRE_SQL = f"""
+SELECT r.mechanism, count(*), percentile_disc(0.5) WITHIN GROUP (ORDER BY r.wire_bytes),
+       min(r.wire_bytes), max(r.wire_bytes)
+FROM {MessageRecord._meta.db_table} r
+JOIN experiments_rundevice rd ON rd.id = r.run_device_id
+WHERE rd.run_id = %s AND r.outcome = 'ok' AND r.wire_bytes IS NOT NULL
+GROUP BY r.mechanism
+"""
+
+
+def run_mechanism_wire_bytes(*, run: Run) -> dict[str, WireBytes]:
+    """An interleaved run's wire bytes per mechanism (its records' stored `mechanism`):
+    count, lower median (percentile_disc(0.5): the value of rank (n - 1) // 2), min, max of
+    the delivered messages."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MECHANISM_WIRE_SQL, [run.pk])
+        rows = cursor.fetchall()
+    return {
+        str(mechanism): WireBytes(messages=n, median=median, min=lo, max=hi)
+        for mechanism, n, median, lo, hi in rows
+        if mechanism is not None
+    }

@@ -1688,6 +1688,8 @@ export interface components {
             /** Format: uuid */
             device_id: string;
             device_name: string;
+            /** @description An interleaved run's mechanism: one entry per device and mechanism; null in any other run. */
+            mechanism: string | null;
             n: number;
             /** @description Histogram counts, one per bin of `edges_ms`. */
             counts: number[];
@@ -2119,6 +2121,7 @@ export interface components {
          *     * `payload_marker` - payload_marker
          *     * `srup_header` - srup_header
          *     * `token` - token
+         *     * `index` - index
          *     * `iv` - iv
          *     * `payload` - payload
          *     * `padding` - padding
@@ -2127,7 +2130,7 @@ export interface components {
          *     * `unexplained` - unexplained
          * @enum {string}
          */
-        KeyEnum: "link" | "ip" | "udp" | "tcp" | "tls" | "mqtt_header" | "topic" | "mqttsn_header" | "topic_id" | "coap_header" | "coap_token" | "coap_options" | "payload_marker" | "srup_header" | "token" | "iv" | "payload" | "padding" | "tag" | "signature" | "unexplained";
+        KeyEnum: "link" | "ip" | "udp" | "tcp" | "tls" | "mqtt_header" | "topic" | "mqttsn_header" | "topic_id" | "coap_header" | "coap_token" | "coap_options" | "payload_marker" | "srup_header" | "token" | "index" | "iv" | "payload" | "padding" | "tag" | "signature" | "unexplained";
         LoginInput: {
             username: string;
             password: string;
@@ -2201,6 +2204,14 @@ export interface components {
          * @enum {string}
          */
         MechanismKindEnum: "none" | "null" | "cipher" | "aead" | "mac" | "signature";
+        /** @description An interleaved run's statistics of one mechanism's messages. */
+        MechanismStatistics: {
+            mechanism: string;
+            devices: components["schemas"]["RoundTripStatistics"][];
+            all_devices: components["schemas"]["RoundTripStatistics"];
+            /** @description Against the run's own `none` messages, paired by rotation cycle; null for none itself and in a rotation without none. */
+            overhead: components["schemas"]["RunPairedOverhead"] | null;
+        };
         Member: {
             /** @description The membership's id (remove with it). */
             id: number;
@@ -2937,6 +2948,25 @@ export interface components {
             /** @description A methods paragraph ready to paste into a paper. */
             text: string;
         };
+        /** @description A mechanism's round trip minus the baseline's in the same rotation cycles of the run. */
+        RunPairedOverhead: {
+            /** @description The baseline mechanism: none. */
+            baseline: string;
+            /** @description Rotation cycles in which both were delivered. */
+            pairs: number;
+            /**
+             * Format: double
+             * @description The mean of the paired differences.
+             */
+            overhead_ms: number;
+            /**
+             * Format: double
+             * @description 95% bootstrap interval of the mean difference (cycles resampled).
+             */
+            ci_low_ms: number;
+            /** Format: double */
+            ci_high_ms: number;
+        };
         /** @description The completed runs of the same experiment with the same spec. */
         RunRepeats: {
             n: number;
@@ -2952,10 +2982,15 @@ export interface components {
             ci_high_ms: number | null;
             runs: components["schemas"]["RepeatRun"][];
         };
-        /** @description One message of the run, byte by byte (docs/results.md, "Message sizes"). */
+        /**
+         * @description One message of the run, byte by byte (docs/results.md, "Message sizes"); an
+         *     interleaved run's first mechanism's, with every mechanism's in `mechanisms`.
+         */
         RunSizes: {
             /** Format: uuid */
             run_id: string;
+            /** @description An interleaved run's mechanism whose messages this breakdown is (their wire bytes, the model with that mechanism and the 1-byte index); null in any other run. */
+            mechanism: string | null;
             protocol: string;
             mqtt_version: string;
             qos: number;
@@ -2984,6 +3019,8 @@ export interface components {
             assumptions: string[];
             /** @description The SRUP paper's comparison beside this run, from the size model: SRUP's frame for an MQTT run's payload, the plain MQTT frame (topic test/d1) for a SRUP run's; empty for CoAP and MQTT-SN. */
             reference_frames: components["schemas"]["SizeReferenceFrame"][];
+            /** @description An interleaved run's breakdown per mechanism of its rotation, each judged (model_agrees) against that mechanism's own messages; [] in any other run. */
+            mechanisms: components["schemas"]["SizeBreakdown"][];
         };
         RunStatistics: {
             /** Format: uuid */
@@ -2999,6 +3036,8 @@ export interface components {
              */
             mean_of_device_means_ms: number | null;
             repeats: components["schemas"]["RunRepeats"];
+            /** @description An interleaved run's statistics per mechanism of its rotation, in rotation order ([] in any other run; `devices` and `all_devices` then mix its mechanisms). */
+            mechanisms: components["schemas"]["MechanismStatistics"][];
             /** @description What the run measured: round_trip, one_way or ack (its spec's measurement). */
             readonly measurement: string;
             /** @description The figures' quantity in words, e.g. 'round-trip time' or 'acknowledgement time (publish → PUBACK)', 'acknowledgement time (CON → ACK)'. */
@@ -3020,6 +3059,8 @@ export interface components {
             /** Format: uuid */
             device_id: string | null;
             device_name: string;
+            /** @description An interleaved run's mechanism (its rows are per mechanism); null in any other run. */
+            mechanism: string | null;
             n: number;
             lost: number;
             /** Format: double */
@@ -3198,6 +3239,41 @@ export interface components {
             experiment: components["schemas"]["Experiment"] | null;
             /** @description The shared runs, in the order shown. */
             runs: components["schemas"]["Run"][];
+        };
+        /** @description One message of the run, byte by byte (docs/results.md, "Message sizes"). */
+        SizeBreakdown: {
+            /** Format: uuid */
+            run_id: string;
+            /** @description An interleaved run's mechanism whose messages this breakdown is (their wire bytes, the model with that mechanism and the 1-byte index); null in any other run. */
+            mechanism: string | null;
+            protocol: string;
+            mqtt_version: string;
+            qos: number;
+            /** @description The spec's transport (an MQTT field). */
+            transport: string;
+            security: string;
+            srup_signature: string | null;
+            payload_size: number;
+            /** @description Delivered messages whose wire bytes were counted. */
+            messages: number;
+            /** @description Measured bytes of a message at the agent's socket (the MQTT packet, in TLS records over TLS; the UDP payload of the CoAP request or MQTT-SN PUBLISH): the lower median over delivered messages. */
+            wire_bytes_median: number;
+            wire_bytes_min: number;
+            wire_bytes_max: number;
+            /** @description The message the run's parameters describe, without TLS (and, for CoAP, without the token). */
+            plaintext_bytes: number;
+            /** @description wire_bytes_median - plaintext_bytes: the TLS record overhead over TLS, the token for CoAP (0 to 8 bytes), otherwise 0 when the model is right. */
+            residual_bytes: number;
+            model_agrees: boolean;
+            warning: string | null;
+            /** @description TCP segments, or IP packets of the UDP datagram, assumed for one message. */
+            segments: number;
+            /** @description Sum of the components. */
+            frame_bytes: number;
+            components: components["schemas"]["SizeComponent"][];
+            assumptions: string[];
+            /** @description The SRUP paper's comparison beside this run, from the size model: SRUP's frame for an MQTT run's payload, the plain MQTT frame (topic test/d1) for a SRUP run's; empty for CoAP and MQTT-SN. */
+            reference_frames: components["schemas"]["SizeReferenceFrame"][];
         };
         SizeComponent: {
             key: components["schemas"]["KeyEnum"];

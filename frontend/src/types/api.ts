@@ -82,6 +82,7 @@ export type ErrorEnvelope = Schemas['ErrorEnvelope'];
 // --- results of messaging runs (docs/results.md) ---
 export type RunStatistics = Schemas['RunStatistics'];
 export type RoundTripStatistics = Schemas['RoundTripStatistics'];
+export type MechanismStatistics = Schemas['MechanismStatistics'];
 export type RunRepeats = Schemas['RunRepeats'];
 export type RunDistribution = Schemas['RunDistribution'];
 export type DeviceDistribution = Schemas['DeviceDistribution'];
@@ -93,6 +94,8 @@ export type ComparedRun = Schemas['ComparedRun'];
 export type PairComparison = Schemas['PairComparison'];
 export type TreatmentDifference = Schemas['TreatmentDifference'];
 export type RunSizes = Schemas['RunSizes'];
+/** One message's breakdown; an interleaved run's RunSizes lists one per mechanism. */
+export type SizeBreakdown = Schemas['SizeBreakdown'];
 export type SizeComponent = Schemas['SizeComponent'];
 
 // --- power traces (docs/power-traces.md) ---

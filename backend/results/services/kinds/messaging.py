@@ -116,7 +116,9 @@ def summary_rows(of: SummaryInput) -> list[dict[str, Any]]:
     are computed when not given."""
     statistics = of.statistics or run_statistics_compute(run=of.run)
     stored = {
-        (s.run_device.device_id if s.run_device else None): s for s in run_statistics(run=of.run)
+        (s.run_device.device_id if s.run_device else None): s
+        for s in run_statistics(run=of.run)
+        if s.mechanism is None  # an interleaved run's rows over all its messages
     }
     rows = [_summary_row(of, d, statistics, stored.get(d.device_id)) for d in statistics.devices]
     rows.append(_summary_row(of, statistics.all_devices, statistics, stored.get(None)))

@@ -49,7 +49,7 @@ describe('chart colours', () => {
 
   it('should name every size part the size model has, each with its own colour', () => {
     const colours = Object.values(SIZE_PART_COLOURS);
-    expect(Object.keys(SIZE_PART_COLOURS)).toHaveLength(21);
+    expect(Object.keys(SIZE_PART_COLOURS)).toHaveLength(22);
     expect(new Set(colours).size).toBe(colours.length);
   });
 });

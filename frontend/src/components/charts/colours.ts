@@ -34,6 +34,7 @@ export const SIZE_PART_COLOURS: Readonly<Record<string, string>> = {
   payload_marker: '#778AAE',
   srup_header: '#00A08B',
   token: '#6C7C32',
+  index: '#FC0080', // an interleaved run's mechanism index (one clear byte)
   iv: '#DA16FF',
   payload: '#1CA71C',
   padding: '#E15F99',

@@ -9,14 +9,21 @@ import { baseLayout, GROUP_COLOURS, type Figure } from './figures';
  */
 
 /** Histogram counts of one series: `counts[i]` fell in [edges[i], edges[i+1]). */
-export type BinnedSeries = { name: string; edges: readonly number[]; counts: readonly number[] };
+/** `colour`: the series' own (e.g. its mechanism's, colours.ts); default: by position. */
+export type BinnedSeries = { name: string; edges: readonly number[]; counts: readonly number[]; colour?: string };
 
 /** A density (1/unit) at `grid`; null when there were too few distinct values for one. */
-export type DensitySeries = { name: string; grid: readonly number[]; density: readonly number[] | null };
+export type DensitySeries = {
+  name: string;
+  grid: readonly number[];
+  density: readonly number[] | null;
+  colour?: string;
+};
 
 /** Tukey box statistics of one series, with a sample of its outliers. */
 export type BoxSummary = {
   name: string;
+  colour?: string;
   q1: number;
   median: number;
   q3: number;
@@ -61,7 +68,7 @@ export const toBinnedHistogramFigure = (
       y: s.counts.map((count, i) =>
         scale === 'density' ? (total > 0 && (widths[i] ?? 0) > 0 ? count / (total * (widths[i] ?? 1)) : 0) : count,
       ),
-      marker: { color: colourOf(index) },
+      marker: { color: s.colour ?? colourOf(index) },
       opacity: 0.6,
     } satisfies Data;
   }),
@@ -94,7 +101,7 @@ export const toViolinFigure = (series: readonly DensitySeries[], valueLabel: str
         x: [...density.map((d) => index + d * scale), ...density.map((d) => index - d * scale).reverse()],
         y: [...grid, ...[...grid].reverse()],
         fill: 'toself',
-        line: { color: colourOf(index), width: 1 },
+        line: { color: s.colour ?? colourOf(index), width: 1 },
         hoveron: 'points',
       } satisfies Data;
     }),
@@ -134,7 +141,7 @@ export const toBoxSummaryFigure = (boxes: readonly BoxSummary[], valueLabel: str
             lowerfence: [box.whiskerLow],
             upperfence: [box.whiskerHigh],
             ...(box.mean === null || box.mean === undefined ? {} : { mean: [box.mean] }),
-            marker: { color: colourOf(index) },
+            marker: { color: box.colour ?? colourOf(index) },
           }) satisfies Data,
       ),
       ...(outliers.length > 0

@@ -450,6 +450,7 @@ export const runStatisticsFixture = (runId: string, overrides: Partial<RunStatis
     ci_high_ms: null,
     runs: [],
   },
+  mechanisms: [],
   ...overrides,
 });
 
@@ -465,6 +466,7 @@ export const runDistributionFixture = (runId: string): RunDistribution => ({
     {
       device_id: '5d1c0d9e-0000-4000-8000-000000000001',
       device_name: 'pi-lab-1',
+      mechanism: null,
       n: 100,
       counts: [70, 25, 5],
       below: 0,
@@ -476,6 +478,7 @@ export const runDistributionFixture = (runId: string): RunDistribution => ({
     {
       device_id: '5d1c0d9e-0000-4000-8000-000000000002',
       device_name: 'pi-lab-2',
+      mechanism: null,
       n: 1,
       counts: [0, 1, 0],
       below: 0,

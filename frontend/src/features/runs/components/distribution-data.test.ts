@@ -8,6 +8,7 @@ import { deviceBoxes, pooledDensity, pooledHistogram, sequenceEnvelope } from '.
 const device = (overrides: Partial<DeviceDistribution>): DeviceDistribution => ({
   device_id: 'd1',
   device_name: 'pi-1',
+  mechanism: null,
   n: 0,
   counts: [],
   below: 0,

@@ -14,7 +14,14 @@ import { Loading } from '@/components/ui/loading';
 import { useRunDistribution } from '../api/get-run-distribution';
 import { useRunStatistics } from '../api/get-run-statistics';
 
-import { deviceBoxes, deviceDensities, deviceHistograms, sequenceEnvelope } from './distribution-data';
+import {
+  deviceBoxes,
+  deviceDensities,
+  deviceHistograms,
+  deviceMeans,
+  entryName,
+  sequenceEnvelope,
+} from './distribution-data';
 import { DistributionToggle, type DistributionView } from './distribution-toggle';
 
 export const RTT_LABEL = 'Round-trip time (ms)';
@@ -30,7 +37,7 @@ type RunChartsProps = {
 /**
  * A completed messaging run's delays per device (round trips, or one-way delays), from the
  * server's plot data (GET /distribution/): distribution as histogram or violin, boxplot,
- * delay over the sequence.
+ * delay over the sequence. An interleaved run's are per mechanism, in the mechanisms' colours.
  */
 export const RunCharts = ({ runId, oneWay = false }: RunChartsProps) => {
   const delay = oneWay ? 'One-way delay' : 'Round-trip time';
@@ -45,11 +52,14 @@ export const RunCharts = ({ runId, oneWay = false }: RunChartsProps) => {
   const histograms = useMemo(() => (data ? deviceHistograms(data) : []), [data]);
   const densities = useMemo(() => (data ? deviceDensities(data) : []), [data]);
   const boxes = useMemo(
-    () => (data ? deviceBoxes(data, statistics.data?.devices) : []),
-    [data, statistics.data?.devices],
+    () => (data ? deviceBoxes(data, deviceMeans(statistics.data)) : []),
+    [data, statistics.data],
   );
+  // One entry per device, or per device and mechanism in an interleaved run.
   const devices = data?.devices ?? [];
-  const device = devices.find((d) => d.device_id === chosenDevice) ?? devices[0];
+  const deviceCount = new Set(devices.map((d) => d.device_id)).size;
+  const keyOf = (d: (typeof devices)[number]) => `${d.device_id}|${d.mechanism ?? ''}`;
+  const device = devices.find((d) => keyOf(d) === chosenDevice) ?? devices[0];
   const envelope = useMemo(() => (device ? sequenceEnvelope(device) : null), [device]);
 
   const body = (chart: () => ReactNode) => {
@@ -82,10 +92,10 @@ export const RunCharts = ({ runId, oneWay = false }: RunChartsProps) => {
         controls={
           devices.length > 1 ? (
             <SelectField
-              label="Device"
-              value={device?.device_id ?? ''}
+              label={devices.some((d) => d.mechanism) ? 'Mechanism' : 'Device'}
+              value={device ? keyOf(device) : ''}
               onChange={(event) => setChosenDevice(event.target.value)}
-              options={devices.map((d) => ({ value: d.device_id, label: d.device_name }))}
+              options={devices.map((d) => ({ value: keyOf(d), label: entryName(d, deviceCount) }))}
             />
           ) : null
         }

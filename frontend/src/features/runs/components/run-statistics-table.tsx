@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 
 import { ScrollTable } from '@/components/ui/scroll-table';
 import { formatDecimal, MISSING } from '@/lib/format';
@@ -23,7 +24,7 @@ export const formatInterval = (low: number | null | undefined, high: number | nu
     ? MISSING
     : `${formatDecimal(low, 3)} – ${formatDecimal(high, 3)}`;
 
-const percent = (confidence: number) => `${Math.round(confidence * 100)}%`;
+export const percent = (confidence: number) => `${Math.round(confidence * 100)}%`;
 
 /** The mean's interval, marked "(t)" where there were too few values for the bootstrap. */
 const meanInterval = (row: RoundTripStatistics): string => {
@@ -31,9 +32,9 @@ const meanInterval = (row: RoundTripStatistics): string => {
   return row.ci_method === 't' ? `${interval} (t)` : interval;
 };
 
-const Row = ({ row, total = false }: { row: RoundTripStatistics; total?: boolean }) => (
+const Row = ({ row, label, total = false }: { row: RoundTripStatistics; label: ReactNode; total?: boolean }) => (
   <tr className={total ? 'row-total' : undefined}>
-    <th scope="row">{row.device_name}</th>
+    <th scope="row">{label}</th>
     <td className="num">{row.n}</td>
     <td className="num">{row.lost}</td>
     <td className="num">{row.rejected}</td>
@@ -58,53 +59,74 @@ const Row = ({ row, total = false }: { row: RoundTripStatistics; total?: boolean
   </tr>
 );
 
+/** A table row: its statistics, its label and whether it totals the rows above it. */
+export type StatisticsRow = { key: string; label: ReactNode; row: RoundTripStatistics; total?: boolean };
+
+type StatisticsTableProps = { caption: string; chooserKey: string; first: string; confidence: number; rows: StatisticsRow[] };
+
+/** Round-trip statistics, one row each (the run's summary, or an interleaved run's per mechanism). */
+export const StatisticsTable = ({ caption, chooserKey, first, confidence, rows }: StatisticsTableProps) => (
+  <ScrollTable label={caption} chooserKey={chooserKey}>
+    <table className="table">
+      <caption className="panel-title">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{first}</th>
+          <th scope="col">n</th>
+          <th scope="col">Lost</th>
+          <th scope="col">Rejected</th>
+          {BEFORE_CI.map(([key, label]) => (
+            <th scope="col" key={key}>
+              {label}
+            </th>
+          ))}
+          <th scope="col">{percent(confidence)} CI of mean (ms)</th>
+          {AFTER_CI.map(([key, label]) => (
+            <th scope="col" key={key}>
+              {label}
+            </th>
+          ))}
+          <th scope="col">{percent(confidence)} CI of median (ms)</th>
+          {AFTER_MEDIAN_CI.map(([key, label]) => (
+            <th scope="col" key={key}>
+              {label}
+            </th>
+          ))}
+          <th scope="col">Variance (ms²)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ key, label, row, total }) => (
+          <Row key={key} label={label} row={row} total={total} />
+        ))}
+      </tbody>
+    </table>
+  </ScrollTable>
+);
+
 type RunStatisticsTableProps = { statistics: RunStatistics };
 
 /**
  * Round-trip statistics per device and all devices (GET /statistics/), the combined mean of
  * the device means, and the repeats of the run. Captioned "Summary": it is the run's summary.
+ * An interleaved run's summary mixes its mechanisms (per mechanism: RunMechanismStatistics).
  */
 export const RunStatisticsTable = ({ statistics }: RunStatisticsTableProps) => {
   const { repeats } = statistics;
+  const interleaved = statistics.mechanisms.length > 0;
+  const rows: StatisticsRow[] = [
+    ...statistics.devices.map((row) => ({ key: row.device_id ?? row.device_name, label: row.device_name, row })),
+    { key: 'all', label: statistics.all_devices.device_name, row: statistics.all_devices, total: true },
+  ];
   return (
     <>
-      <ScrollTable label="Summary" chooserKey="run-summary">
-        <table className="table">
-          <caption className="panel-title">Summary</caption>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">n</th>
-              <th scope="col">Lost</th>
-              <th scope="col">Rejected</th>
-              {BEFORE_CI.map(([key, label]) => (
-                <th scope="col" key={key}>
-                  {label}
-                </th>
-              ))}
-              <th scope="col">{percent(statistics.confidence)} CI of mean (ms)</th>
-              {AFTER_CI.map(([key, label]) => (
-                <th scope="col" key={key}>
-                  {label}
-                </th>
-              ))}
-              <th scope="col">{percent(statistics.confidence)} CI of median (ms)</th>
-              {AFTER_MEDIAN_CI.map(([key, label]) => (
-                <th scope="col" key={key}>
-                  {label}
-                </th>
-              ))}
-              <th scope="col">Variance (ms²)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {statistics.devices.map((row) => (
-              <Row key={row.device_id ?? row.device_name} row={row} />
-            ))}
-            <Row row={statistics.all_devices} total />
-          </tbody>
-        </table>
-      </ScrollTable>
+      <StatisticsTable
+        caption={interleaved ? 'Summary (every mechanism together)' : 'Summary'}
+        chooserKey="run-summary"
+        first="Device"
+        confidence={statistics.confidence}
+        rows={rows}
+      />
       <p className="muted">
         Intervals: of the mean, the studentized bootstrap (bootstrap-t, 2,000 resamples) from 10 to 5,000 messages, else
         the t interval, marked (t); of the median, the percentile bootstrap from 10 messages up. The t interval of

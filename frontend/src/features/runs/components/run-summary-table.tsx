@@ -30,12 +30,16 @@ const TIME_COLUMNS = [
  * From the run's stored summary: GET /statistics/ does not carry these times (yet); the
  * round-trip statistics are in RunStatisticsTable.
  */
-export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => (
+export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => {
+  // An interleaved run's rows are per mechanism (the API leaves out its mixed rows).
+  const interleaved = rows.some((row) => row.mechanism);
+  return (
   <ScrollTable label="Securing times" chooserKey="securing-times">
     <table className="table">
       <caption className="panel-title">Securing times</caption>
       <thead>
         <tr>
+          {interleaved ? <th scope="col">Mechanism</th> : null}
           <th scope="col">Device</th>
           <th scope="col">n</th>
           {TIME_COLUMNS.map(([key, label]) => (
@@ -47,7 +51,11 @@ export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => (
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.device_id ?? 'all'} className={row.device_id === null ? 'row-total' : undefined}>
+          <tr
+            key={`${row.mechanism ?? ''}|${row.device_id ?? 'all'}`}
+            className={row.device_id === null ? 'row-total' : undefined}
+          >
+            {interleaved ? <td>{row.mechanism}</td> : null}
             <th scope="row">{row.device_name}</th>
             <td className="num">{row.n}</td>
             {TIME_COLUMNS.map(([key]) => (
@@ -65,4 +73,5 @@ export const RunSummaryTable = ({ rows }: RunSummaryTableProps) => (
       pauses between messages, raise a mean but hardly a median.
     </p>
   </ScrollTable>
-);
+  );
+};

@@ -26,6 +26,8 @@ const sizes = (bytes: Partial<Record<SizeComponent['key'], number>>, overrides: 
   const components = ORDER.map(([key, name, basis]) => ({ key, name, basis, bytes: bytes[key] ?? 0 }));
   return {
     run_id: 'r1',
+    mechanism: null,
+    mechanisms: [],
     protocol: 'mqtt',
     mqtt_version: '3.1.1',
     qos: 1,

@@ -1,5 +1,5 @@
 import type { CategoryChartData } from '@/components/charts';
-import type { RunSizes, SizeComponent } from '@/types/api';
+import type { SizeBreakdown, SizeComponent } from '@/types/api';
 
 /**
  * From the server's message-size breakdowns (GET /sizes/) to a stacked bar chart and a table.
@@ -7,10 +7,10 @@ import type { RunSizes, SizeComponent } from '@/types/api';
  * with 0 where a run has none: components no run has are left out of the chart.
  */
 
-/** One bar: its category label (a run) and that run's breakdown. */
-export type SizeBar = { label: string; sizes: RunSizes };
+/** One bar: its category label (a run, or an interleaved run's mechanism) and its breakdown. */
+export type SizeBar = { label: string; sizes: SizeBreakdown };
 
-const bytesByKey = (sizes: RunSizes): ReadonlyMap<string, number> =>
+const bytesByKey = (sizes: SizeBreakdown): ReadonlyMap<string, number> =>
   new Map(sizes.components.map((component) => [component.key, component.bytes]));
 
 /** One stacked series per component that any bar has bytes of, in the server's stack order. */
@@ -44,7 +44,7 @@ const BASIS_LABELS: Record<SizeComponent['basis'], string> = {
 export type SizeTableRow = { key: string; name: string; bytes: number; basis: string };
 
 /** The components with bytes, top of the stack first (as a reader of the bar goes). */
-export const sizeTableRows = (sizes: RunSizes): SizeTableRow[] =>
+export const sizeTableRows = (sizes: SizeBreakdown): SizeTableRow[] =>
   sizes.components
     .filter((component) => component.bytes > 0)
     .map((component) => ({
@@ -57,7 +57,7 @@ export const sizeTableRows = (sizes: RunSizes): SizeTableRow[] =>
 
 /** Each run's own stack: "MQTT 3.1.1, QoS 1, AES-128-CBC, TCP", "SRUP (ed25519) over MQTT 5,
  * QoS 1, …, TLS 1.3", "CoAP, AES-128-GCM, UDP", "MQTT-SN, QoS 1, no payload security, UDP". */
-export const describeSizes = (sizes: RunSizes, labelFor: (mechanism: string) => string): string => {
+export const describeSizes = (sizes: SizeBreakdown, labelFor: (mechanism: string) => string): string => {
   const security = sizes.security === 'none' ? 'no payload security' : labelFor(sizes.security);
   if (sizes.protocol === 'coap') return `CoAP, ${security}, UDP`;
   if (sizes.protocol === 'mqttsn') return `MQTT-SN, QoS ${sizes.qos}, ${security}, UDP`;
@@ -68,11 +68,11 @@ export const describeSizes = (sizes: RunSizes, labelFor: (mechanism: string) => 
 };
 
 /** What carries a run's messages: UDP for CoAP and MQTT-SN, TCP (or TLS over it) else. */
-export const carrierOf = (sizes: Pick<RunSizes, 'protocol'>): 'UDP' | 'TCP' =>
+export const carrierOf = (sizes: Pick<SizeBreakdown, 'protocol'>): 'UDP' | 'TCP' =>
   sizes.protocol === 'coap' || sizes.protocol === 'mqttsn' ? 'UDP' : 'TCP';
 
 /** What was measured: "193 bytes (median of 3 delivered messages, 190–200)". */
-export const describeWireBytes = (sizes: RunSizes): string => {
+export const describeWireBytes = (sizes: SizeBreakdown): string => {
   const n = sizes.messages;
   const range =
     sizes.wire_bytes_min === sizes.wire_bytes_max ? '' : `, ${sizes.wire_bytes_min}–${sizes.wire_bytes_max}`;

@@ -28,6 +28,8 @@ const component = (key: Part['key'], name: string, bytes: number, basis: Part['b
 
 const SIZES: RunSizes = {
   run_id: RUN_ID,
+  mechanism: null,
+  mechanisms: [],
   protocol: 'mqtt',
   mqtt_version: '3.1.1',
   qos: 1,

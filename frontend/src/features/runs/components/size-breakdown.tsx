@@ -1,11 +1,12 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 
 import { ChartPanel, StackedBarChart } from '@/components/charts';
 import { ErrorAlert } from '@/components/ui/error-alert';
+import { SelectField } from '@/components/ui/form-field';
 import { Loading } from '@/components/ui/loading';
 import { ScrollTable } from '@/components/ui/scroll-table';
 import { isApiError } from '@/lib/api-client';
-import type { RunSizes } from '@/types/api';
+import type { SizeBreakdown } from '@/types/api';
 
 import { NO_DELIVERED_MESSAGES_CODE, useRunSizes, useRunSizesList } from '../api/get-run-sizes';
 
@@ -40,7 +41,7 @@ const Assumptions = ({ assumptions }: { assumptions: readonly string[] }) => (
   </details>
 );
 
-const SizeTable = ({ sizes }: { sizes: RunSizes }) => (
+const SizeTable = ({ sizes }: { sizes: SizeBreakdown }) => (
   <ScrollTable label="Bytes of one message">
     <table className="table">
       <caption className="panel-title">Bytes of one message</caption>
@@ -73,7 +74,7 @@ const PROTOCOL_NAMES: Readonly<Record<string, string>> = { mqtt: 'Plain MQTT', s
 
 /** The SRUP paper's comparison (80 B plain MQTT against 430 B SRUP): the other protocol's frame for
  * this run's payload, from the size model, beside this run's measured one. */
-const ReferenceFrames = ({ sizes }: { sizes: RunSizes }) =>
+const ReferenceFrames = ({ sizes }: { sizes: SizeBreakdown }) =>
   sizes.reference_frames.length ? (
     <>
       <ScrollTable label="The same payload in the SRUP paper’s comparison">
@@ -121,31 +122,68 @@ type RunSizeBreakdownProps = {
   mechanismLabels: ReadonlyMap<string, string>;
 };
 
-/** One message of a completed messaging run, byte by byte (GET /sizes/): a stacked bar and its table. */
+/** The model's warnings: the run's, or each mechanism's of an interleaved run. */
+const ModelWarnings = ({ bars }: { bars: readonly SizeBar[] }) =>
+  bars
+    .filter((bar) => bar.sizes.warning)
+    .map((bar) => (
+      <ErrorAlert
+        key={bar.label}
+        title={bars.length > 1 ? `${bar.label}: ${MODEL_WARNING_TITLE}` : MODEL_WARNING_TITLE}
+        message={bar.sizes.warning ?? ''}
+      />
+    ));
+
+/**
+ * One message of a completed messaging run, byte by byte (GET /sizes/): a stacked bar and its
+ * table. An interleaved run gets one bar per mechanism of its rotation (each with the 1-byte
+ * index, judged against that mechanism's own messages) and the table of the chosen one.
+ */
 export const RunSizeBreakdown = ({ runId, mechanismLabels }: RunSizeBreakdownProps) => {
   const sizes = useRunSizes({ runId });
   const data = sizes.data;
-  const chart = useMemo(() => {
-    if (!data) return null;
-    const label = describeSizes(data, (name) => mechanismLabels.get(name) ?? name);
-    return sizeChartData([{ label, sizes: data }]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const bars = useMemo<SizeBar[]>(() => {
+    if (!data) return [];
+    const labelFor = (name: string) => mechanismLabels.get(name) ?? name;
+    if (data.mechanisms.length > 0)
+      return data.mechanisms.map((part) => ({ label: labelFor(part.mechanism ?? ''), sizes: part }));
+    return [{ label: describeSizes(data, labelFor), sizes: data }];
   }, [data, mechanismLabels]);
+  const chart = useMemo(() => (bars.length > 0 ? sizeChartData(bars) : null), [bars]);
+  const interleaved = (data?.mechanisms.length ?? 0) > 0;
+  const shown = data?.mechanisms.find((part) => part.mechanism === chosen) ?? data?.mechanisms[0] ?? data;
 
   return (
-    <ChartPanel label="Message size breakdown">
+    <ChartPanel
+      label="Message size breakdown"
+      controls={
+        interleaved && data ? (
+          <SelectField
+            label="Mechanism"
+            value={shown?.mechanism ?? ''}
+            onChange={(event) => setChosen(event.target.value)}
+            options={data.mechanisms.map((part, i) => ({ value: part.mechanism ?? '', label: bars[i]?.label ?? '' }))}
+          />
+        ) : null
+      }
+    >
       {sizes.isPending ? <Loading label="Loading message sizes…" /> : null}
       {sizes.error ? <SizesError error={sizes.error} /> : null}
-      {data && chart ? (
+      {shown && chart ? (
         <>
-          {data.warning ? <ErrorAlert title={MODEL_WARNING_TITLE} message={data.warning} /> : null}
-          <StackedBarChart data={chart} categoryLabel="Run" valueLabel={BYTES_LABEL} />
+          <ModelWarnings bars={bars} />
+          <StackedBarChart data={chart} categoryLabel={interleaved ? 'Mechanism' : 'Run'} valueLabel={BYTES_LABEL} />
           <p className="muted">
-            Measured at the agent’s socket: {describeWireBytes(data)} of {carrierOf(data)} payload per message; the
-            parts below {carrierOf(data)} are assumed.
+            {interleaved ? `${shown.mechanism ?? ''}: ` : ''}Measured at the agent’s socket: {describeWireBytes(shown)}{' '}
+            of {carrierOf(shown)} payload per message; the parts below {carrierOf(shown)} are assumed.
+            {interleaved
+              ? ' Interleaved run: each mechanism’s messages carry a 1-byte clear index before the secured payload, and each bar is checked against that mechanism’s own messages.'
+              : ''}
           </p>
-          <SizeTable sizes={data} />
-          <ReferenceFrames sizes={data} />
-          <Assumptions assumptions={data.assumptions} />
+          <SizeTable sizes={shown} />
+          <ReferenceFrames sizes={shown} />
+          <Assumptions assumptions={shown.assumptions} />
         </>
       ) : null}
     </ChartPanel>

@@ -62,9 +62,9 @@ const completedRun: Run = runFixture({
   finished_at: '2025-01-02T10:01:00Z',
   devices: runningRun.devices.map((d) => ({ ...d, status: 'done', sent: 100, received: 100, records_ingested: 100 })),
   summary: [
-    { device_id: pi1.id, device_name: pi1.name, n: 100, lost: 0, mean_ms: 12.3456, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.21, ...NO_SECURING },
-    { device_id: pi2.id, device_name: pi2.name, n: 1, lost: 99, mean_ms: 15, median_ms: 15, p95_ms: 15, p99_ms: 15, min_ms: 15, max_ms: 15, std_ms: null, ...NO_SECURING },
-    { device_id: null, device_name: 'All devices', n: 101, lost: 99, mean_ms: 12.37, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.2, ...NO_SECURING },
+    { device_id: pi1.id, device_name: pi1.name, n: 100, lost: 0, mean_ms: 12.3456, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.21, mechanism: null, ...NO_SECURING },
+    { device_id: pi2.id, device_name: pi2.name, n: 1, lost: 99, mean_ms: 15, median_ms: 15, p95_ms: 15, p99_ms: 15, min_ms: 15, max_ms: 15, std_ms: null, mechanism: null, ...NO_SECURING },
+    { device_id: null, device_name: 'All devices', n: 101, lost: 99, mean_ms: 12.37, median_ms: 12, p95_ms: 20.5, p99_ms: 25, min_ms: 8.1, max_ms: 30, std_ms: 3.2, mechanism: null, ...NO_SECURING },
   ],
 });
 

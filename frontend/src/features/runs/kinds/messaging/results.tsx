@@ -13,9 +13,10 @@ const NO_SECURITY = 'none';
 const securityOf = (run: Run): string =>
   typeof run.spec.security === 'string' ? run.spec.security : NO_SECURITY;
 
-/** Whether the run timed a mechanism on each message: a payload security mechanism, or
- * SRUP's signatures (its spec's `security` is always none). */
-const timesSecuring = (run: Run): boolean => securityOf(run) !== NO_SECURITY || run.spec.protocol === 'srup';
+/** Whether the run timed a mechanism on each message: a payload security mechanism, SRUP's
+ * signatures (its spec's `security` is always none), or an interleaved run's rotation. */
+const timesSecuring = (run: Run): boolean =>
+  securityOf(run) !== NO_SECURITY || run.spec.protocol === 'srup' || Array.isArray(run.spec.interleave_mechanisms);
 
 /**
  * A messaging run's round trips: charts, statistics, size breakdown and securing times.
