@@ -23,8 +23,8 @@ import numpy as np
 from django.core.cache import cache
 
 from experiments.models import Run, RunStatus
-from measurements.models import MessageRecord, Outcome
-from measurements.selectors import NS_PER_MS, RoundTrips, binary_cursor
+from measurements.models import Outcome
+from measurements.selectors import NS_PER_MS, RoundTrips, run_devices_round_trips
 from results.hierarchical import HIERARCHICAL_DRAW_MAX, StageTwo, run_stage_two
 from results.selectors import round_trip_cache
 from results.services.round_trips import round_trip_cache_store
@@ -33,8 +33,6 @@ from results.statistics import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 # v: bump when the figures or the bootstrap's parameters change.
 RUN_REPLICATES_KEY = "results:run-replicates:v2:{run_id}"
 RUN_REPLICATES_SECONDS = 30 * 24 * 3600
-# A delivered record, as measurements.selectors.run_round_trips counts one.
-_DELIVERED = f"r.outcome = '{Outcome.OK}' AND r.t_recv_ns IS NOT NULL"
 
 
 @dataclass(frozen=True)
@@ -71,34 +69,6 @@ def _summarise(run: Run, trips: Sequence[RoundTrips]) -> RunReplicates:
     )
 
 
-def devices_round_trips(*, run_device_ids: Sequence[int]) -> dict[int, RoundTrips]:
-    """The round trips of every run device given that has records (any run), in one pass
-    over their records: as measurements.selectors.run_round_trips for one run, each device's
-    arrays one binary array_agg, ordered by sequence number here."""
-    counts = ", ".join(
-        f"count(*) FILTER (WHERE r.outcome = '{outcome}')" for outcome in Outcome.values
-    )
-    sql = (
-        f"SELECT r.run_device_id, array_agg(r.seq) FILTER (WHERE {_DELIVERED}), "
-        f"array_agg(r.t_recv_ns - r.t_send_ns) FILTER (WHERE {_DELIVERED}), {counts} "
-        f"FROM {MessageRecord._meta.db_table} r "
-        "WHERE r.run_device_id = ANY(%s) GROUP BY r.run_device_id"
-    )
-    out: dict[int, RoundTrips] = {}
-    with binary_cursor() as cursor:
-        cursor.execute(sql, [list(run_device_ids)])
-        for rd_id, seq, rtt, *outcome_counts in cursor.fetchall():
-            seq = np.empty(0, np.int32) if seq is None else seq
-            rtt = np.empty(0, np.int64) if rtt is None else rtt
-            order = np.argsort(seq, kind="stable")
-            out[rd_id] = RoundTrips(
-                seq=seq[order],
-                rtt_ns=rtt[order],
-                outcomes=dict(zip(Outcome.values, outcome_counts, strict=True)),
-            )
-    return out
-
-
 def _compute(runs: Sequence[Run]) -> list[RunReplicates]:
     """The runs' figures from their round trips: the cached rows of completed runs' devices,
     the records of the others (stored for completed runs), each in one query for all runs."""
@@ -107,7 +77,7 @@ def _compute(runs: Sequence[Run]) -> list[RunReplicates]:
     trips = round_trip_cache(run_device_ids=done, with_seq=False) if done else {}
     missing = [rd for ids in devices.values() for rd in ids if rd not in trips]
     if missing:
-        fresh = devices_round_trips(run_device_ids=missing)
+        fresh = run_devices_round_trips(run_device_ids=missing)
         empty = RoundTrips(
             seq=np.empty(0, np.int32),
             rtt_ns=np.empty(0, np.int64),
