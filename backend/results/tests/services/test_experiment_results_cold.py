@@ -16,6 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from experiments.models import Run
+from measurements.selectors import run_devices_round_trips
 from results.models import RoundTripCache
 from results.services import run_replicates
 from results.services.warm import run_results_warm
@@ -80,7 +81,7 @@ def test_cold_first_view_reads_every_runs_records_in_one_query_and_caches_them(
     # records go through a psycopg cursor that Django's query log does not see, and
     # PostgreSQL's scan counters depend on the plan).
     with patch.object(
-        run_replicates, "run_devices_round_trips", wraps=run_replicates.run_devices_round_trips
+        run_replicates, "run_devices_round_trips", wraps=run_devices_round_trips
     ) as read:
         _results(owner_client, experiment)
 
@@ -93,7 +94,7 @@ def test_cold_first_view_reads_every_runs_records_in_one_query_and_caches_them(
 
     cache.clear()  # the round-trip rows kept: the records are not read again
     with patch.object(
-        run_replicates, "run_devices_round_trips", wraps=run_replicates.run_devices_round_trips
+        run_replicates, "run_devices_round_trips", wraps=run_devices_round_trips
     ) as read_again:
         _results(owner_client, experiment)
     assert read_again.call_count == 0
