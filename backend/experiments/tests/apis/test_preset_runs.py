@@ -26,7 +26,8 @@ def _stated_runs(preset: dict[str, Any]) -> int:
 def served_presets(owner_client) -> list[dict[str, Any]]:
     response = owner_client.get("/api/presets/")
     assert response.status_code == 200
-    return response.json()
+    served: list[dict[str, Any]] = response.json()
+    return served
 
 
 @pytest.mark.django_db
