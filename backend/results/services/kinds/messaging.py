@@ -47,17 +47,25 @@ MESSAGES = RecordSource(
 )
 
 
+# The mechanism a summary row is of (None: every message) and its mean of device means (ms).
+MechanismRows = tuple[str | None, float | None]
+
+
 def _summary_row(
     of: SummaryInput,
     row: DeviceStatistics,
-    statistics: RunStatistics,
+    mechanism: MechanismRows,
     stored: RunStatistic | None,
 ) -> dict[str, Any]:
     """`stored`: the device's (or all devices') summary computed at ingest, which holds the
-    securing times and their harness floors (None before it exists: empty columns)."""
+    securing times and their harness floors (None before it exists: empty columns).
+    `mechanism`: the interleaved run's mechanism the row is of and its mean of device means
+    (the name None: every message of the run)."""
     s = row.summary
+    name, mean_of_device_means_ms = mechanism
     return {
         **of.leading_columns(row.device_id, row.device_name),
+        "mechanism": name,
         "records": row.records,
         "n": s.n,
         "lost": row.lost,
@@ -82,7 +90,7 @@ def _summary_row(
         "max_ms": s.max,
         "variance_ms2": s.variance,
         "std_ms": s.std,
-        "mean_of_device_means_ms": statistics.mean_of_device_means_ms,
+        "mean_of_device_means_ms": mean_of_device_means_ms,
         **_securing_columns(stored),
     }
 
@@ -112,16 +120,25 @@ def _securing_columns(stored: RunStatistic | None) -> dict[str, float | None]:
 
 
 def summary_rows(of: SummaryInput) -> list[dict[str, Any]]:
-    """One row per device, then one for all devices (device columns empty); the statistics
-    are computed when not given."""
+    """One row per device, then one for all devices (device columns empty), over every
+    message (`mechanism` empty); an interleaved run then the same rows per mechanism of its
+    rotation. The statistics are computed when not given."""
     statistics = of.statistics or run_statistics_compute(run=of.run)
     stored = {
-        (s.run_device.device_id if s.run_device else None): s
+        (s.mechanism, s.run_device.device_id if s.run_device else None): s
         for s in run_statistics(run=of.run)
-        if s.mechanism is None  # an interleaved run's rows over all its messages
     }
-    rows = [_summary_row(of, d, statistics, stored.get(d.device_id)) for d in statistics.devices]
-    rows.append(_summary_row(of, statistics.all_devices, statistics, stored.get(None)))
+    parts: list[tuple[MechanismRows, list[DeviceStatistics], DeviceStatistics]] = [
+        ((None, statistics.mean_of_device_means_ms), statistics.devices, statistics.all_devices)
+    ]
+    for m in statistics.mechanisms:
+        means = [d.summary.mean for d in m.devices if d.summary.mean is not None]
+        mean_of_means = sum(means) / len(means) if means else None
+        parts.append(((m.mechanism, mean_of_means), m.devices, m.all_devices))
+    rows = []
+    for mechanism, devices, all_devices in parts:
+        for d in [*devices, all_devices]:
+            rows.append(_summary_row(of, d, mechanism, stored.get((mechanism[0], d.device_id))))
     return rows
 
 

@@ -4,6 +4,8 @@ mechanism's messages only, against numbers computed here independently."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import numpy as np
@@ -204,3 +206,38 @@ def test_a_run_that_does_not_interleave_has_no_mechanism_parts(make_run, owner_c
     assert owner_client.get(f"/api/runs/{run.pk}/sizes/").json()["mechanisms"] == []
     assert RunStatistic.objects.filter(run=run).exclude(mechanism=None).count() == 0
     assert RunStatistic.objects.filter(run=run).count() == 2
+
+
+def test_summary_export_of_an_interleaved_run_has_its_rows_per_mechanism_too(
+    interleaved, owner_client
+):
+    run, messages = interleaved
+    response = owner_client.get(f"/api/runs/{run.pk}/export/summary.csv")
+    assert response.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+
+    # Every message first (mechanism empty), then each mechanism of the rotation: the two
+    # devices and all devices each.
+    assert [(r["mechanism"], r["device_name"]) for r in rows] == [
+        (mechanism, device)
+        for mechanism in ["", *ROTATION]
+        for device in ["pi-a", "pi-b", "All devices"]
+    ]
+    by = {(r["mechanism"], r["device_name"]): r for r in rows}
+    for index, name in enumerate(ROTATION):
+        for device, values in messages.items():
+            expected = _ms_of(values, index)
+            row = by[(name, device)]
+            assert int(row["n"]) == expected.size
+            assert float(row["mean_ms"]) == pytest.approx(expected.mean())
+            assert float(row["median_ms"]) == pytest.approx(np.median(expected))
+        pooled = np.concatenate([_ms_of(v, index) for v in messages.values()])
+        assert float(by[(name, "All devices")]["mean_ms"]) == pytest.approx(pooled.mean())
+        device_means = [_ms_of(v, index).mean() for v in messages.values()]
+        assert float(by[(name, "All devices")]["mean_of_device_means_ms"]) == pytest.approx(
+            np.mean(device_means)
+        )
+    everything = np.concatenate(
+        [np.array([m / MS for m in v if m is not None]) for v in messages.values()]
+    )
+    assert float(by[("", "All devices")]["mean_ms"]) == pytest.approx(everything.mean())
