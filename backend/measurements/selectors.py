@@ -271,7 +271,13 @@ def run_summary_rows(*, run: Run) -> list[RunSummaryRow]:
     messages mix mechanisms: a securing time of none, null and AES together means nothing)."""
     statistics = list(run_statistics(run=run))
     if any(s.mechanism for s in statistics):
-        statistics = [s for s in statistics if s.mechanism]
+        # In the rotation's order (none, null, aes-128-cbc as designed), not by name.
+        rotation = run.spec.get("interleave_mechanisms") or []
+        place = {name: i for i, name in enumerate(rotation)}
+        statistics = sorted(
+            (s for s in statistics if s.mechanism),
+            key=lambda s: place.get(s.mechanism or "", len(place)),
+        )
     return [
         RunSummaryRow(
             device_id=s.run_device.device_id if s.run_device else None,
