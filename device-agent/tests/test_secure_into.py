@@ -119,3 +119,14 @@ def test_the_cipher_bench_block_encrypts_into_one_buffer_and_checks_the_way_back
     reps = oneshot_block(mechanism, os.urandom(size), 3, calls=4)
     assert len(reps) == 3
     assert all(fwd_cpu >= 0 and bwd_cpu >= 0 for _, fwd_cpu, _, bwd_cpu in reps)
+
+
+def test_a_caller_releasing_the_returned_view_does_not_break_the_next_call() -> None:
+    key = registry.symmetric_key(registry.describe("aes-128-cbc"), None, None)
+    cbc = registry.create("aes-128-cbc", key, random_bytes=Scripted(), library=OPENSSL)
+    twin = registry.create("aes-128-cbc", key, random_bytes=Scripted(), library=OPENSSL)
+    out = buffer_for(cbc, 8192)
+    payload = os.urandom(8192)
+    for _ in range(3):
+        with cbc.secure_into(payload, out) as view:
+            assert bytes(view) == bytes(twin.secure(payload))

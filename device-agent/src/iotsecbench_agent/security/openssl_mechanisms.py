@@ -80,7 +80,11 @@ class OpensslCbc(Mechanism):
 
     ``unsecure_into`` (the cipher bench's decrypt, see ``base.Mechanism``) writes into the
     caller's reused buffer instead: no new buffer, so no zeroing pass, and the whole frame
-    goes through OpenSSL in one call (see there).
+    goes through OpenSSL in one call (see there). ``secure_into`` (the cipher bench's
+    encrypt) likewise writes the frame into the caller's reused buffer, the same bytes as
+    ``secure`` for the same IV: up to ``COPY_MAX`` bytes the payload and padding are
+    copied behind the IV and the body is encrypted in place in one call, above that three
+    calls and no copy; its views of the buffer are made once per (buffer, payload size).
     """
 
     def __init__(self, info: MechanismInfo, *, algorithm: Any, random_bytes: RandomBytes) -> None:
@@ -198,7 +202,8 @@ class OpensslCbc(Mechanism):
                 encrypt_into(memoryview(payload)[bs:full], middle)
                 encrypt_into(payload[full:] + pad, tail_at)
             enc_prev = _from_bytes(last(), "big")
-            return frame  # type: ignore[no-any-return]
+            # A view of its own, so that a caller releasing it releases nothing of ours.
+            return frame[:]  # type: ignore[no-any-return]
 
         def unsecure(data: bytes) -> bytes:
             nonlocal dec_prev
@@ -245,6 +250,8 @@ class OpensslCbc(Mechanism):
 _from_bytes = int.from_bytes
 # OpensslCbc.secure_into copies a payload of up to this many bytes into the frame and
 # encrypts it in place in one call; a longer one goes through three calls and no copy.
+# Per call, CPU time, best of 7 timeit runs (2026-11-28 22:22 UTC): at 8 KiB the copy
+# saves ~0.2 µs of 6.9-7.1 µs; at 64 KiB it costs ~1.2 µs (44.9 against 46.1 µs).
 COPY_MAX = 1 << 14
 
 
