@@ -25,8 +25,9 @@ How a batch is measured, and why:
 - **Data** is pseudo-random bytes from a seeded generator. Up to ``STREAM_ABOVE_BYTES``
   (1 MiB) the payload is one buffer and a repetition is one ``secure`` and one
   ``unsecure`` call of the registry's mechanism (what a messaging run times per message;
-  a mechanism that ``writes_into`` a caller's buffer, the ``openssl`` CBC, decrypts with
-  ``unsecure_into`` into one reused buffer instead, as ``openssl speed`` does).
+  a mechanism that ``secures_into`` / ``writes_into`` a caller's buffer, the ``openssl``
+  CBC, encrypts with ``secure_into`` and decrypts with ``unsecure_into`` into one reused
+  buffer each instead, as ``openssl speed`` does).
   Above it the data is a stream of ``CHUNK_BYTES`` chunks of one reused buffer, never held
   whole, through ``streams`` (one cipher object or hash per direction).
 - **Timing**: wall time ``perf_counter_ns`` and CPU time ``process_time_ns`` of the child,

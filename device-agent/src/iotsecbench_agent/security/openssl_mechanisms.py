@@ -80,7 +80,11 @@ class OpensslCbc(Mechanism):
 
     ``unsecure_into`` (the cipher bench's decrypt, see ``base.Mechanism``) writes into the
     caller's reused buffer instead: no new buffer, so no zeroing pass, and the whole frame
-    goes through OpenSSL in one call (see there).
+    goes through OpenSSL in one call (see there). ``secure_into`` (the cipher bench's
+    encrypt) likewise writes the frame into the caller's reused buffer, the same bytes as
+    ``secure`` for the same IV: up to ``COPY_MAX`` bytes the payload and padding are
+    copied behind the IV and the body is encrypted in place in one call, above that three
+    calls and no copy; its views of the buffer are made once per (buffer, payload size).
     """
 
     def __init__(self, info: MechanismInfo, *, algorithm: Any, random_bytes: RandomBytes) -> None:
@@ -128,6 +132,79 @@ class OpensslCbc(Mechanism):
             del frame[end:]
             return frame  # type: ignore[return-value]  # a bytearray: bytes to every reader
 
+        # secure_into's views of the caller's buffer, made for the last (buffer, payload
+        # size) it was given and reused while both stay the same (see lay_out).
+        out_laid: bytearray | None = None
+        size_laid = -1
+        layout: tuple[Any, ...] = ()
+        copy_max = COPY_MAX
+
+        def lay_out(out: bytearray, size: int) -> tuple[Any, ...]:
+            nonlocal out_laid, size_laid, layout
+            tail = size % bs
+            full = size - tail
+            end = full + 2 * bs
+            if len(out) < end + slack:
+                raise ValueError(f"{name}: a {end}-byte frame wants a buffer of {end + slack}")
+            view = memoryview(out)
+            last = view[end - bs : end].tobytes  # the frame's last block: the next chain
+            if size <= copy_max:
+                first = view[bs : 2 * bs]
+                body = view[bs:end]
+                layout = (
+                    view[:bs],
+                    view[bs : bs + size],
+                    view[bs + size : end],
+                    pads[bs - tail],
+                    first,
+                    first.tobytes,
+                    body,
+                    view[bs:],
+                    last,
+                    view[:end],
+                )
+            else:
+                layout = (
+                    view[:bs],
+                    view[bs:],
+                    view[2 * bs :],
+                    view[bs + full :],
+                    pads[bs - tail],
+                    full,
+                    last,
+                    view[:end],
+                )
+            # Dropping the previous layout releases its views of the previous buffer.
+            out_laid, size_laid = out, size
+            return layout
+
+        def secure_into(payload: bytes, out: bytearray) -> memoryview:
+            nonlocal enc_prev
+            size = len(payload)
+            lay = layout if out is out_laid and size == size_laid else lay_out(out, size)
+            iv = random_bytes(bs)
+            if size <= copy_max:
+                # Payload and padding copied behind the IV, the first block whitened in
+                # place, then the whole body encrypted in place in one call.
+                iv_at, body_in, pad_at, pad, first, first_bytes, body, body_out, last, frame = lay
+                iv_at[:] = iv
+                body_in[:] = payload
+                pad_at[:] = pad
+                whitened = _from_bytes(first_bytes(), "big") ^ _from_bytes(iv, "big") ^ enc_prev
+                first[:] = whitened.to_bytes(bs, "big")
+                encrypt_into(body, body_out)
+            else:
+                # No copy: secure's three calls, into the laid-out views.
+                iv_at, first, middle, tail_at, pad, full, last, frame = lay
+                iv_at[:] = iv
+                whitened = _from_bytes(payload[:bs], "big") ^ _from_bytes(iv, "big") ^ enc_prev
+                encrypt_into(whitened.to_bytes(bs, "big"), first)
+                encrypt_into(memoryview(payload)[bs:full], middle)
+                encrypt_into(payload[full:] + pad, tail_at)
+            enc_prev = _from_bytes(last(), "big")
+            # A view of its own, so that a caller releasing it releases nothing of ours.
+            return frame[:]  # type: ignore[no-any-return]
+
         def unsecure(data: bytes) -> bytes:
             nonlocal dec_prev
             size = len(data)
@@ -163,12 +240,19 @@ class OpensslCbc(Mechanism):
             return memoryview(out)[bs : size - n]
 
         self.secure = secure
+        self.secure_into = secure_into
+        self.secures_into = True
         self.unsecure = unsecure
         self.unsecure_into = unsecure_into
         self.writes_into = True
 
 
 _from_bytes = int.from_bytes
+# OpensslCbc.secure_into copies a payload of up to this many bytes into the frame and
+# encrypts it in place in one call; a longer one goes through three calls and no copy.
+# Per call, CPU time, best of 7 timeit runs (2026-11-28 22:22 UTC): at 8 KiB the copy
+# saves ~0.2 µs of 6.9-7.1 µs; at 64 KiB it costs ~1.2 µs (44.9 against 46.1 µs).
+COPY_MAX = 1 << 14
 
 
 def _cbc(algorithm: Callable[[bytes], Any]) -> OpensslBuilder:
