@@ -13,7 +13,14 @@ from experiments.models import ExperimentKind
 from experiments.rules import datagram_errors, sample_errors, spec_errors
 
 # The design's fields of the job spec; ``target_url`` is the spec's ``target`` (spec()).
-SPEC_FIELDS = ("mechanisms", "data_sizes", "repetitions", "window_ms", "crypto_library", "target_url")
+SPEC_FIELDS = (
+    "mechanisms",
+    "data_sizes",
+    "repetitions",
+    "window_ms",
+    "crypto_library",
+    "target_url",
+)
 
 
 def spec(design: Mapping[str, Any]) -> ThroughputSpec:
