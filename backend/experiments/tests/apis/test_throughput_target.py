@@ -5,6 +5,8 @@ its signed job (real Mosquitto); exported and imported by design files."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -27,7 +29,7 @@ THROUGHPUT = {
 }
 
 
-def _body(personas, **fields):
+def _body(personas: Any, **fields: Any) -> dict[str, Any]:
     device = DeviceFactory.create(workspace=personas.workspace)
     return {**THROUGHPUT, "device_ids": [str(device.pk)], **fields}
 
@@ -141,7 +143,7 @@ def test_a_design_without_a_receiver_sends_no_target(
     assert "target" not in Run.objects.get(pk=run.pk).spec
 
 
-def _import(client, text: str):
+def _import(client: Any, text: str) -> Any:
     upload = SimpleUploadedFile("design.yaml", text.encode(), content_type="application/yaml")
     return client.post("/api/experiments/import/", {"file": upload}, format="multipart")
 
