@@ -2,7 +2,8 @@
 targets"): the MQTT topic, the MQTT-SN predefined topic id, and what the run talks to
 (the platform's broker by default, an external MQTT broker, CoAP server or MQTT-SN
 gateway, or another enrolled device serving the run: ``target_device``) and the CoAP
-resource's path (``coap_path``). The rules here answer field errors;
+resource's path (``coap_path``); and a throughput run's UDP receiver (``target_url``). The
+rules here answer field errors;
 the job builder resolves the topic.
 
 Why a chosen topic stays safe on the platform's broker: every device's broker role lets it
@@ -23,8 +24,9 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from iotsecbench_contract import topics
+from iotsecbench_contract.benchspec import udp_target
 from iotsecbench_contract.brokerurl import parse_mqtt_url
-from iotsecbench_contract.errors import BrokerUrlError
+from iotsecbench_contract.errors import BrokerUrlError, JobSpecError
 
 from experiments.models import Measurement, Protocol, TopicIdType
 
@@ -107,6 +109,14 @@ TARGET_HOST_WITHOUT_DEVICE = (
 TARGET_HOST_FORM = (
     "target_host is a host name or IP address (letters, digits, '-', '.', ':'; an IPv6 "
     "address without brackets, e.g. 2001:db8::5), without a port or scheme."
+)
+TARGET_URL_THROUGHPUT_ONLY = (
+    "target_url is the UDP receiver of a throughput run's packets; a {kind} experiment has "
+    "none: leave it empty."
+)
+TARGET_URL_FORM = (
+    "target_url must be udp://host:port (a name, an IPv4 address or a bracketed IPv6 "
+    "address, e.g. udp://[2001:db8::5]:9999), port 1..65535, no path, query or user."
 )
 _HOST = re.compile(r"[A-Za-z0-9.\-:]+")
 # The local echo server's resource (device-agent runners/coap_server.py ECHO_PATH).
@@ -247,6 +257,22 @@ def _target_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
             or not _port_ok(parts, optional=False)
         ):
             return {"mqttsn_gateway": [GATEWAY_FORM]}
+    return {}
+
+
+def target_url_errors(attrs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """A throughput run's receiver (``target_url``): the contract's ``udp://host:port`` (the
+    agent's own check, iotsecbench_contract.benchspec.udp_target), without a user."""
+    url = attrs.get("target_url") or ""
+    if not url:
+        return {}
+    parts = _split(url)
+    if parts is None or parts.password is not None or "@" in parts.netloc:
+        return {"target_url": [TARGET_URL_FORM]}
+    try:
+        udp_target(url)
+    except JobSpecError:
+        return {"target_url": [TARGET_URL_FORM]}
     return {}
 
 

@@ -244,6 +244,8 @@ def from_experiment(experiment: Experiment) -> dict[str, Any]:
             value = getattr(experiment, p)
             if value not in ("", None):
                 parameters[p] = value.name if p == "target_device" else value
+    if experiment.kind == ExperimentKind.THROUGHPUT and experiment.target_url:
+        parameters["target_url"] = experiment.target_url
     axes, exclusions = _translate_axes(
         {"axes": [_simple(axis) for axis in experiment.axes], "exclusions": experiment.exclusions},
         value_map,

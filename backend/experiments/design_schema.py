@@ -83,6 +83,14 @@ ADDRESS_SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "target_host": {"type": "string", "description": "Host replacing the target's address."},
 }
+# A throughput design's UDP receiver (experiments.addressing.target_url_errors): fixed,
+# never on an axis; empty (or left out) for the device's own loopback sink.
+TARGET_URL_SCHEMA: dict[str, dict[str, Any]] = {
+    "target_url": {
+        "type": "string",
+        "description": "Throughput: the UDP receiver of the packets, udp://host:port.",
+    },
+}
 PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     "protocol": _enum(Protocol.choices),
     "mqtt_version": _enum(MqttVersion.choices),
@@ -113,6 +121,7 @@ PARAMETER_SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "repetitions": _int(1, max(MAX_BENCH_REPETITIONS, MAX_THROUGHPUT_REPETITIONS)),
     "window_ms": _int(MIN_WINDOW_MS, MAX_WINDOW_MS),
+    **TARGET_URL_SCHEMA,
     "crypto_library": _enum(CryptoLibrary.choices),
     "device_ids": {
         "type": "array",

@@ -197,6 +197,9 @@ class Experiment(models.Model):
     data_sizes = ArrayField(models.BigIntegerField(), default=list, blank=True)
     repetitions = models.PositiveIntegerField(default=100)
     window_ms = models.PositiveIntegerField(default=2000)
+    # Throughput only: the UDP receiver the send windows' packets go to (udp://host:port,
+    # the job spec's ``target``); blank: a sink on the device itself (127.0.0.1).
+    target_url = models.CharField(max_length=TARGET_MAX_CHARS, blank=True, default="")
     crypto_library = models.CharField(
         max_length=16, choices=CryptoLibrary.choices, default=CryptoLibrary.PYCRYPTODOME
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from experiments.addressing import TARGET_URL_THROUGHPUT_ONLY
 from experiments.describe import describe_plain
 from experiments.kinds import kind_get
 from experiments.matrix import KIND_AXIS_PARAMETERS, Matrix
@@ -32,6 +33,9 @@ def design_check(attrs: Mapping[str, Any], matrix: Matrix) -> None:
             raise serializers.ValidationError({"interleave_mechanisms": [message]})
         if any("security" in axis["values"][0] for axis in matrix.axes):
             raise serializers.ValidationError({"interleave_mechanisms": [INTERLEAVE_SECURITY_AXIS]})
+    if attrs.get("target_url") and attrs["kind"] != ExperimentKind.THROUGHPUT:
+        message = TARGET_URL_THROUGHPUT_ONLY.format(kind=attrs["kind"])
+        raise serializers.ValidationError({"target_url": [message]})
     irrelevant = sorted(
         {p for axis in matrix.axes for p in axis["values"][0]} - KIND_AXIS_PARAMETERS[attrs["kind"]]
     )

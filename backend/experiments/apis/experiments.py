@@ -135,6 +135,7 @@ class ExperimentOutputSerializer(serializers.ModelSerializer[Experiment]):
             "data_sizes",
             "repetitions",
             "window_ms",
+            "target_url",
             "crypto_library",
             "device_ids",
             "network_profile",
@@ -275,6 +276,14 @@ class ExperimentInputSerializer(StrictSerializer):
         f"{MAX_THROUGHPUT_REPETITIONS}.",
     )
     window_ms = bounded_int(MIN_WINDOW_MS, MAX_WINDOW_MS, default=2000)
+    target_url = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=TARGET_MAX_CHARS,
+        help_text="Throughput only: the UDP receiver the send windows' packets go to "
+        "(udp://host:port; IPv6 as udp://[addr]:port), e.g. a gateway on another device. "
+        "Empty: a sink on the device itself (127.0.0.1).",
+    )
     crypto_library = serializers.ChoiceField(
         choices=CryptoLibrary.choices,
         default=CryptoLibrary.PYCRYPTODOME,

@@ -69,7 +69,9 @@ def throughput_methods_paragraph(*, run: Run) -> str:
     repetitions = _count(spec.get("repetitions", _UNKNOWN))
     target = spec.get("target")
     sink = (
-        f"to {target}"
+        # The design's receiver (target_url; the MQTT-SN paper's client Pi to gateway Pi).
+        f"to the receiver at {target} (the design's target_url), not to a sink on the "
+        "device's own loopback interface"
         if target
         else "to a sink on the device itself (127.0.0.1; the MQTT-SN paper's loopback mode)"
     )

@@ -1630,6 +1630,11 @@ export interface components {
             /** @default 2000 */
             window_ms: number;
             /**
+             * @description Throughput only: the UDP receiver the send windows' packets go to (udp://host:port; IPv6 as udp://[addr]:port), e.g. a gateway on another device. Empty: a sink on the device itself (127.0.0.1).
+             * @default
+             */
+            target_url: string;
+            /**
              * @description Cipher benchmark and throughput: what implements the mechanisms. pycryptodome (default); openssl, OpenSSL in-process through the cryptography binding; openssl-cli (cipher benchmark only), the openssl enc command timed as a process. A mechanism the library does not provide is refused.
              *
              *     * `pycryptodome` - pycryptodome
@@ -1776,6 +1781,7 @@ export interface components {
             readonly data_sizes: number[];
             readonly repetitions: number;
             readonly window_ms: number;
+            readonly target_url: string;
             readonly crypto_library: components["schemas"]["CryptoLibraryEnum"];
             readonly device_ids: string[];
             /** Format: uuid */
@@ -1948,6 +1954,11 @@ export interface components {
             repetitions: number;
             /** @default 2000 */
             window_ms: number;
+            /**
+             * @description Throughput only: the UDP receiver the send windows' packets go to (udp://host:port; IPv6 as udp://[addr]:port), e.g. a gateway on another device. Empty: a sink on the device itself (127.0.0.1).
+             * @default
+             */
+            target_url: string;
             /**
              * @description Cipher benchmark and throughput: what implements the mechanisms. pycryptodome (default); openssl, OpenSSL in-process through the cryptography binding; openssl-cli (cipher benchmark only), the openssl enc command timed as a process. A mechanism the library does not provide is refused.
              *

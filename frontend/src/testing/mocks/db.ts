@@ -124,6 +124,7 @@ export const experimentInputDefaults = (): Required<Omit<ExperimentInput, 'name'
   data_sizes: [],
   repetitions: 100,
   window_ms: 2000,
+  target_url: '',
   crypto_library: 'pycryptodome',
   network_profile: null,
   axes: [],

@@ -86,6 +86,7 @@ const runSpec = (experiment: Omit<Experiment, 'runs'>): Run['spec'] => {
         data_sizes: experiment.data_sizes,
         repetitions: experiment.repetitions,
         window_ms: experiment.window_ms,
+        ...(experiment.target_url ? { target: experiment.target_url } : {}),
         ...library,
       };
     case 'messaging':

@@ -248,6 +248,9 @@ export const throughputInputSchema = z.object({
     .min(WINDOW_MS_MIN, { error: `The window must be at least ${WINDOW_MS_MIN} ms.` })
     .max(WINDOW_MS_MAX, { error: `The window must be at most ${WINDOW_MS_MAX} ms.` }),
   crypto_library: z.enum(THROUGHPUT_CRYPTO_LIBRARIES, { error: 'Choose pycryptodome or OpenSSL.' }),
+  // The UDP receiver of the packets (udp://host:port; the server checks it, as the agent
+  // does). Left out: a sink on the device itself.
+  target_url: z.string().optional(),
   device_ids: commonFields.device_ids,
 });
 

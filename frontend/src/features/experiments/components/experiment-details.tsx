@@ -127,6 +127,11 @@ const benchRows = (experiment: Experiment, catalogue: Catalogue | undefined, siz
   { name: 'data_sizes', label: sizesLabel, value: experiment.data_sizes.map(formatDataSize).join(', ') },
   { name: 'repetitions', label: 'Repetitions', value: experiment.repetitions },
   ...when(experiment.kind === 'throughput', { name: 'window_ms', label: 'Window (ms)', value: experiment.window_ms }),
+  ...when(experiment.kind === 'throughput', {
+    name: 'target_url',
+    label: 'Receiver',
+    value: experiment.target_url ? <code>{experiment.target_url}</code> : 'A sink on the device itself (127.0.0.1)',
+  }),
   { name: 'crypto_library', label: 'Crypto library', value: CRYPTO_LIBRARY_LABELS[experiment.crypto_library] },
 ];
 

@@ -12,12 +12,15 @@ import { VaryingField } from '../../components/vary-controls';
 import { CryptoLibraryField, MechanismsField, RepetitionsField, SizesField } from '../bench-fields';
 import type { KindFieldsProps } from '../types';
 
+const RECEIVER_HINT =
+  'Empty: a sink on the device itself (127.0.0.1). Else the UDP receiver the send windows go to, e.g. a gateway on another device: udp://host:port (IPv6: udp://[addr]:port).';
+
 const BASELINE_HINT =
   'Keep "None" checked: it is the baseline, and each relative cost (packets/s without security ÷ packets/s with the mechanism) needs it.';
 
 /**
  * A throughput experiment's fields: every mechanism (each is compared with "none"), payload
- * sizes, repetitions and the counting window.
+ * sizes, repetitions, the counting window and where the packets are sent.
  */
 export const ThroughputFields = (props: KindFieldsProps<'throughput'>) => {
   const { draft, errors, onChange, vary } = props;
@@ -54,6 +57,16 @@ export const ThroughputFields = (props: KindFieldsProps<'throughput'>) => {
           vary={vary}
         />
       </div>
+      <InputField
+        label="Receiver (udp://host:port)"
+        type="text"
+        className="field-wide"
+        placeholder="udp://192.168.4.1:9999"
+        value={draft.target_url}
+        onChange={onChange('target_url')}
+        hint={RECEIVER_HINT}
+        error={errors.target_url}
+      />
     </>
   );
 };

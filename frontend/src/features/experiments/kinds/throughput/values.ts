@@ -10,6 +10,7 @@ const DEFAULTS: Drafts['throughput'] = {
   repetitions: String(THROUGHPUT_DEFAULTS.repetitions),
   window_ms: String(THROUGHPUT_DEFAULTS.window_ms),
   crypto_library: THROUGHPUT_DEFAULTS.crypto_library,
+  target_url: '',
 };
 
 /** A throughput experiment's draft: mechanisms × payload sizes, repetitions of a window. */
@@ -24,6 +25,8 @@ export const THROUGHPUT_VALUES: KindValues<'throughput'> = {
     ...benchInput(context),
     window_ms: toNumber(context.draft.window_ms),
     crypto_library: context.draft.crypto_library,
+    // Only when filled: a design without a receiver sends to the device's own sink.
+    ...(context.draft.target_url.trim() ? { target_url: context.draft.target_url.trim() } : {}),
   }),
   fromDesign: (design) => fillDraft(DEFAULTS, design),
   ...BENCH_LIST_VALUES,
