@@ -57,6 +57,7 @@ def test_mqttsn_preset_states_the_gateway_topology_klein_wording_and_open_presen
     notes = _notes("mqtt-sn-paper")
     assert "client device → gateway → broker" in notes
     assert "mqttsn_gateway" in notes
+    assert 'target_url to "udp://<gateway Pi>:<port>"' in notes
     assert "KLEIN-64 as the variant recommended for hashing and message authentication" in notes
     assert "its recommended variant" not in notes
     assert "PRESENT takes 80 or 128-bit keys" in notes
