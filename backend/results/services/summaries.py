@@ -84,6 +84,8 @@ class MechanismStatistics:
     devices: list[DeviceStatistics]
     all_devices: DeviceStatistics
     overhead: PairedOverhead | None
+    # As RunStatistics.mean_of_device_means_ms, over this mechanism's messages.
+    mean_of_device_means_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,15 @@ def _mechanism_statistics(
             _device_statistics(d.device_id, d.device_name, d.trips.outcomes, d.rtt_ms)
             for d in split[name]
         ]
-        out.append(MechanismStatistics(name, per_device, _pooled(split[name]), overhead))
+        out.append(
+            MechanismStatistics(
+                name,
+                per_device,
+                _pooled(split[name]),
+                overhead,
+                mean_of_means([d.rtt_ms for d in split[name]]),
+            )
+        )
     return out
 
 

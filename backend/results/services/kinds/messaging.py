@@ -132,9 +132,7 @@ def summary_rows(of: SummaryInput) -> list[dict[str, Any]]:
         ((None, statistics.mean_of_device_means_ms), statistics.devices, statistics.all_devices)
     ]
     for m in statistics.mechanisms:
-        means = [d.summary.mean for d in m.devices if d.summary.mean is not None]
-        mean_of_means = sum(means) / len(means) if means else None
-        parts.append(((m.mechanism, mean_of_means), m.devices, m.all_devices))
+        parts.append(((m.mechanism, m.mean_of_device_means_ms), m.devices, m.all_devices))
     rows = []
     for mechanism, devices, all_devices in parts:
         for d in [*devices, all_devices]:
