@@ -15,7 +15,12 @@ help: ## list the targets
 
 # --- dependencies -----------------------------------------------------------------------
 
-$(VENV)/.installed: requirements/base.txt requirements/dev.txt contract/pyproject.toml device-agent/pyproject.toml
+# The agent's EVP extension builds against OpenSSL's headers (libssl-dev); without them it
+# would build without that extension, and its tests would fail.
+$(VENV)/.installed: requirements/base.txt requirements/dev.txt contract/pyproject.toml device-agent/pyproject.toml \
+    device-agent/setup.py $(wildcard device-agent/native/*.c device-agent/native/*.h)
+	@test -f /usr/include/openssl/evp.h || { echo "installing libssl-dev (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev >/dev/null; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements/dev.txt -e ./contract -e './device-agent[dev]'
