@@ -27,14 +27,14 @@ HEADERS = [f"{NATIVE}/lwc.h", f"{NATIVE}/lwc_util.h"]
 COMPILE_ARGS = [] if sys.platform == "win32" else ["-O2"]
 
 
-
 def libcrypto() -> tuple[list[str], list[str]] | None:
     """(include dirs, library dirs) of OpenSSL's libcrypto headers, or None where there are
     none (no libssl-dev / openssl-devel): pkg-config first, then the compiler's usual places."""
-    if shutil.which("pkg-config"):
+    pkg_config = shutil.which("pkg-config")
+    if pkg_config:
         try:
-            cflags = subprocess.run(
-                ["pkg-config", "--cflags-only-I", "--libs-only-L", "libcrypto"],
+            cflags = subprocess.run(  # noqa: S603 (a fixed pkg-config query)
+                [pkg_config, "--cflags-only-I", "--libs-only-L", "libcrypto"],
                 capture_output=True,
                 text=True,
                 check=True,

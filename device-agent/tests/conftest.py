@@ -76,3 +76,18 @@ def harness(platform: FakePlatform, tmp_path: Path, key: EccKey) -> Iterator[Har
     if os.geteuid() == 0:
         leftovers = [run_id for run_id in kit.run_ids if not no_link_left(run_id)]
         assert leftovers == [], f"namespaces left behind by runs {leftovers}"
+
+
+@pytest.fixture(params=["evp", "binding"])
+def cbc_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The two ways the ``openssl`` library's CBC writes into a caller's buffer: the agent's
+    EVP extension (this build has it: tests/test_openssl_evp.py) and, as on a device built
+    without OpenSSL's headers, the ``cryptography`` binding alone. Mechanisms the test
+    creates after this fixture use that path."""
+    from iotsecbench_agent.security import openssl_mechanisms
+
+    if request.param == "binding":
+        monkeypatch.setattr(openssl_mechanisms, "_evp", None)
+    else:
+        assert openssl_mechanisms.has_evp_extension()
+    return str(request.param)

@@ -108,7 +108,9 @@ def test_openssl_cbc_frames_kept_by_the_caller_stay_intact_and_bad_frames_are_re
 
 
 @pytest.mark.parametrize("name", ["aes-128-cbc", "aes-256-cbc", "des-cbc", "3des-cbc"])
-def test_openssl_cbc_unsecure_into_a_reused_buffer_gives_what_unsecure_gives(name: str) -> None:
+def test_openssl_cbc_unsecure_into_a_reused_buffer_gives_what_unsecure_gives(
+    name: str, cbc_path: str
+) -> None:
     """The cipher bench's decrypt (one reused buffer) recovers every payload of every
     length, as ``unsecure`` and pycryptodome's ChainedCbc do, frames taken in any order."""
     key = registry.symmetric_key(registry.describe(name), None, None)
@@ -128,7 +130,9 @@ def test_openssl_cbc_unsecure_into_a_reused_buffer_gives_what_unsecure_gives(nam
 
 
 @pytest.mark.parametrize("name", ["aes-128-cbc", "des-cbc"])
-def test_openssl_cbc_unsecure_into_refuses_bad_padding_and_bad_frames(name: str) -> None:
+def test_openssl_cbc_unsecure_into_refuses_bad_padding_and_bad_frames(
+    name: str, cbc_path: str
+) -> None:
     cbc = registry.create(name, library=OPENSSL)
     block = registry.describe(name).block_bytes
     out = bytearray(4 * block + INTO_SLACK)

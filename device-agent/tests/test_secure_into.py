@@ -49,6 +49,7 @@ def buffer_for(mechanism: Mechanism, size: int) -> bytearray:
 @pytest.mark.parametrize("name", CBC)
 def test_secure_into_a_reused_buffer_puts_the_bytes_secure_puts_and_unsecure_recovers_them(
     name: str,
+    cbc_path: str,
 ) -> None:
     key = registry.symmetric_key(registry.describe(name), None, None)
     into_ivs, plain_ivs, ref_ivs = Scripted(), Scripted(), Scripted()
@@ -73,7 +74,7 @@ def test_secure_into_a_reused_buffer_puts_the_bytes_secure_puts_and_unsecure_rec
 
 
 @pytest.mark.parametrize("name", ["aes-128-cbc", "des-cbc"])
-def test_secure_into_and_secure_continue_one_chain_across_buffers(name: str) -> None:
+def test_secure_into_and_secure_continue_one_chain_across_buffers(name: str, cbc_path: str) -> None:
     """Calls of both kinds on one mechanism, into fresh and reused buffers, stay
     byte-identical to pycryptodome's frames for the same IVs."""
     key = registry.symmetric_key(registry.describe(name), None, None)
@@ -92,7 +93,7 @@ def test_secure_into_and_secure_continue_one_chain_across_buffers(name: str) -> 
         assert ours.unsecure(wire) == payload
 
 
-def test_secure_into_refuses_a_buffer_too_short_for_the_frame() -> None:
+def test_secure_into_refuses_a_buffer_too_short_for_the_frame(cbc_path: str) -> None:
     cbc = registry.create("aes-128-cbc", library=OPENSSL)
     with pytest.raises(ValueError, match="wants a buffer of"):
         cbc.secure_into(bytes(100), bytearray(100))
@@ -114,6 +115,7 @@ def test_a_mechanism_without_its_own_secure_into_falls_back_to_secure() -> None:
 @pytest.mark.parametrize("size", [0, 16, 8192, 70_000])
 def test_the_cipher_bench_block_encrypts_into_one_buffer_and_checks_the_way_back(
     size: int,
+    cbc_path: str,
 ) -> None:
     mechanism = registry.create("aes-128-cbc", library=OPENSSL)
     reps = oneshot_block(mechanism, os.urandom(size), 3, calls=4)
@@ -121,7 +123,7 @@ def test_the_cipher_bench_block_encrypts_into_one_buffer_and_checks_the_way_back
     assert all(fwd_cpu >= 0 and bwd_cpu >= 0 for _, fwd_cpu, _, bwd_cpu in reps)
 
 
-def test_a_caller_releasing_the_returned_view_does_not_break_the_next_call() -> None:
+def test_a_caller_releasing_the_returned_view_does_not_break_the_next_call(cbc_path: str) -> None:
     key = registry.symmetric_key(registry.describe("aes-128-cbc"), None, None)
     cbc = registry.create("aes-128-cbc", key, random_bytes=Scripted(), library=OPENSSL)
     twin = registry.create("aes-128-cbc", key, random_bytes=Scripted(), library=OPENSSL)

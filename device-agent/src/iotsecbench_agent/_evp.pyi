@@ -1,7 +1,7 @@
 """Type stub of the EVP extension built from device-agent/native/_evpmodule.c (optional: the
 build skips it where OpenSSL's headers are missing; see setup.py)."""
 
-from typing import Callable, NoReturn, final
+from typing import Callable, final
 
 from typing_extensions import Buffer
 
@@ -21,7 +21,7 @@ class Cbc:
         key: bytes,
         name: str,
         random_bytes: Callable[[int], bytes],
-        bad_frame: Callable[[int], NoReturn],
+        bad_frame: Callable[[int], object],  # must raise: the frame-length error
         bad_padding: type[BaseException],
     ) -> None: ...
     def encrypt_into(self, payload: Buffer, out: bytearray) -> memoryview:

@@ -18,6 +18,14 @@ What is built once per run and what per message:
 
 DES is ``TripleDES`` with an 8-byte key (K1 = K2 = K3, which is DES), as OpenSSL computes
 it; DES, 3DES and RC4 live in ``cryptography.hazmat.decrepit``.
+
+The cipher bench's CBC calls (``secure_into``/``unsecure_into``) go through the agent's own
+EVP extension (``iotsecbench_agent._evp``, native/_evpmodule.c) where it was built: one
+native call per frame into the system's libcrypto, the library ``openssl speed`` and
+``openssl enc`` run on. The binding's per-call cost alone was 0.7 of ``openssl speed``'s
+time for an 8 KiB AES-CBC decryption on an AES-NI host (docs/benchmarks.md, "Crypto
+libraries"). Where the extension is missing (no OpenSSL headers at build time) they run
+through the binding, as before; ``library_version`` says which.
 """
 
 from __future__ import annotations
@@ -42,6 +50,11 @@ from iotsecbench_contract.mechanisms import (
 )
 
 from iotsecbench_agent.security import mechanisms as m
+
+try:
+    from iotsecbench_agent import _evp
+except ImportError:  # built without OpenSSL's headers (setup.py)
+    _evp = None  # type: ignore[assignment]
 from iotsecbench_agent.security.base import (
     DecryptError,
     Mechanism,
@@ -61,7 +74,15 @@ def library_version() -> str:
     import cryptography
     from cryptography.hazmat.backends.openssl import backend
 
-    return f"cryptography {cryptography.__version__} ({backend.openssl_version_text()})"
+    binding = f"cryptography {cryptography.__version__} ({backend.openssl_version_text()})"
+    if _evp is None:
+        return binding
+    return f"{binding}; CBC bench calls: {_evp.openssl_version()} (EVP extension)"
+
+
+def has_evp_extension() -> bool:
+    """True where the agent was built with its EVP extension (see the module's doc)."""
+    return _evp is not None
 
 
 class OpensslCbc(Mechanism):
@@ -87,7 +108,16 @@ class OpensslCbc(Mechanism):
     calls and no copy; its views of the buffer are made once per (buffer, payload size).
     """
 
-    def __init__(self, info: MechanismInfo, *, algorithm: Any, random_bytes: RandomBytes) -> None:
+    def __init__(
+        self,
+        info: MechanismInfo,
+        *,
+        algorithm: Any,
+        random_bytes: RandomBytes,
+        evp: tuple[str, bytes] | None = None,
+    ) -> None:
+        """``evp``: (OpenSSL's name of the cipher, its key) for the EVP extension, which
+        then writes the *_into frames (see the module's doc); None keeps them on the binding."""
         super().__init__(info)
         name = info.name
         bs = info.block_bytes
@@ -245,6 +275,19 @@ class OpensslCbc(Mechanism):
         self.unsecure = unsecure
         self.unsecure_into = unsecure_into
         self.writes_into = True
+        if evp is not None and _evp is not None:
+            # The same frames, byte for byte, for the same IVs (one random_bytes call per
+            # frame); the same checks and errors (tests/test_openssl_evp.py).
+            native = _evp.Cbc(
+                evp[0],
+                evp[1],
+                name,
+                random_bytes,
+                lambda size: check_frame(name, size, bs),
+                DecryptError,
+            )
+            self.secure_into = native.encrypt_into
+            self.unsecure_into = native.decrypt_into
 
 
 _from_bytes = int.from_bytes
@@ -255,15 +298,21 @@ _from_bytes = int.from_bytes
 COPY_MAX = 1 << 14
 
 
-def _cbc(algorithm: Callable[[bytes], Any]) -> OpensslBuilder:
+def _cbc(
+    algorithm: Callable[[bytes], Any], evp_name: str, evp_key: Callable[[bytes], bytes]
+) -> OpensslBuilder:
     def build(info: MechanismInfo, key: bytes, rnd: RandomBytes) -> Mechanism:
         try:
             algo = algorithm(key)
         except ValueError as exc:
             raise MechanismError(f"{info.name}: {exc}") from None
-        return OpensslCbc(info, algorithm=algo, random_bytes=rnd)
+        return OpensslCbc(info, algorithm=algo, random_bytes=rnd, evp=(evp_name, evp_key(key)))
 
     return build
+
+
+def _same(key: bytes) -> bytes:
+    return key
 
 
 class OpensslCtr(m.KeyedMechanism):
@@ -359,15 +408,16 @@ def builders() -> dict[str, OpensslBuilder]:
     which have no cryptography, are the registry's own)."""
     table: dict[str, OpensslBuilder] = {}
     for bits in AES_SIZES:
-        table[f"aes-{bits}-cbc"] = _cbc(algorithms.AES)
+        table[f"aes-{bits}-cbc"] = _cbc(algorithms.AES, f"AES-{bits}-CBC", _same)
         table[f"aes-{bits}-ctr"] = lambda info, key, rnd: OpensslCtr(
             info, key=key, random_bytes=rnd
         )
         table[f"aes-{bits}-gcm"] = lambda info, key, rnd: OpensslGcm(
             info, key=key, random_bytes=rnd
         )
-    table["des-cbc"] = _cbc(lambda key: TripleDES(key * 3))  # K1 = K2 = K3: DES
-    table["3des-cbc"] = _cbc(TripleDES)
+    # K1 = K2 = K3: DES (single DES-CBC is in OpenSSL 3's legacy provider only)
+    table["des-cbc"] = _cbc(lambda key: TripleDES(key * 3), "DES-EDE3-CBC", lambda k: k * 3)
+    table["3des-cbc"] = _cbc(TripleDES, "DES-EDE3-CBC", _same)
     table["rc4"] = lambda info, key, rnd: OpensslRc4(info, key=key, random_bytes=rnd)
     table["hmac-sha256"] = lambda info, key, rnd: OpensslHmac(info, key=key)
     return table

@@ -25,6 +25,7 @@ from iotsecbench_contract.cryptolibs import OPENSSL, PYCRYPTODOME, provides
 from iotsecbench_agent.security import lightweight_mechanisms as lwc
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import (
+    INTO_SLACK,
     DecryptError,
     Mechanism,
     MechanismError,
@@ -137,6 +138,8 @@ def check(vector: Vector, library: str = PYCRYPTODOME) -> None:
         expect("iv", wire[: len(v.nonce)], v.nonce)
         expect("ciphertext", wire[len(v.nonce) : len(v.nonce) + len(v.ciphertext)], v.ciphertext)
         expect("decryption", mech.unsecure(wire), v.plaintext)
+        if mech.secures_into:
+            check_cbc_into(v, lib)
     elif v.check == "ctr":
         transform: _Transform | None = getattr(
             registry.create(v.mechanism, v.key, library=lib), "transform", None
@@ -168,6 +171,23 @@ def check(vector: Vector, library: str = PYCRYPTODOME) -> None:
         expect_refused(mech, flip_last_bit(v.plaintext + v.ciphertext), SignatureError)
     else:
         raise Mismatch(f"unknown check {v.check!r}")
+
+
+def check_cbc_into(v: Vector, library: str) -> None:
+    """The cipher bench's CBC calls into a reused buffer (``secure_into``/``unsecure_into``,
+    the ``openssl`` library's through the agent's EVP extension where it is built) give the
+    published bytes too, after a warm-up frame."""
+    ivs = Scripted(None, v.nonce)
+    mech = registry.create(v.mechanism, v.key, random_bytes=ivs, library=library)
+    longest = max(len(WARM_UP), len(v.plaintext))
+    out = bytearray(longest + mech.overhead(longest) + INTO_SLACK)
+    back = bytearray(len(out) + INTO_SLACK)
+    mech.unsecure_into(bytes(mech.secure_into(WARM_UP, out)), back)
+    wire = bytes(mech.secure_into(v.plaintext, out))
+    expect("iv (into)", wire[: len(v.nonce)], v.nonce)
+    body = wire[len(v.nonce) : len(v.nonce) + len(v.ciphertext)]
+    expect("ciphertext (into)", body, v.ciphertext)
+    expect("decryption (into)", bytes(mech.unsecure_into(wire, back)), v.plaintext)
 
 
 def check_aead(
