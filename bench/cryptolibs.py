@@ -1,5 +1,6 @@
 """Crypto libraries: the agent's cipher bench with pycryptodome and with OpenSSL in-process
-(``crypto_library: openssl``, the cryptography binding) against ``openssl speed``.
+(``crypto_library: openssl``: the cryptography binding, and for the CBC calls the bench
+times the agent's EVP extension on the system's libcrypto) against ``openssl speed``.
 
     make bench                         # runs this among the others
     .venv/bin/python bench/cryptolibs.py [--repetitions N] [--seconds S]
@@ -27,8 +28,9 @@ measurements (the agent and the bare loop swap order every round), so a burst of
 shared machine slows one round and not the table; the overhead is a ratio of medians,
 which a single slow round cannot move either way.
 
-Note: ``openssl speed`` is the system's /usr/bin/openssl; ``cryptography`` bundles its own
-OpenSSL build (the table names both). Prints a Markdown table for docs/benchmarks.md.
+Note: ``openssl speed`` is the system's /usr/bin/openssl and the EVP extension runs on the
+system's libcrypto; ``cryptography`` bundles its own OpenSSL build (the table names each).
+Prints a Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations
