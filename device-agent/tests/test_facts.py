@@ -104,6 +104,8 @@ def test_facts_report_installed_library_versions_when_collected() -> None:
         "pycryptodome": metadata.version("pycryptodome"),
         "cryptography": metadata.version("cryptography"),
         "openssl": backend.openssl_version_text(),
+        # the EVP extension's libcrypto: the system's, the one the openssl command runs on
+        "openssl-evp": command.stdout.strip().split("(Library: ")[-1].rstrip(")"),
         "openssl-cli": command.stdout.strip(),
     }
 

@@ -19,7 +19,9 @@ _NAMES = {
 # The facts' ``libraries`` keys that give each library's version.
 _VERSION_KEYS = {
     DEFAULT_LIBRARY: ("pycryptodome",),
-    OPENSSL: ("cryptography", "openssl"),
+    # openssl-evp: the system libcrypto of the agent's EVP extension, through which a
+    # cipher bench's CBC calls are timed (agents built without it do not report it).
+    OPENSSL: ("cryptography", "openssl", "openssl-evp"),
     OPENSSL_CLI: ("openssl-cli",),
 }
 
@@ -35,7 +37,7 @@ def library_sentence(spec: dict[str, Any], devices: list[RunDevice]) -> str:
     for rd in devices:
         libraries = (rd.facts or {}).get("libraries") or {}
         found = [
-            f"{key} {libraries[key]}" if key in ("pycryptodome", "cryptography") else libraries[key]
+            _version_text(key, str(libraries[key]))
             for key in _VERSION_KEYS.get(library, ())
             if libraries.get(key)
         ]
@@ -44,6 +46,14 @@ def library_sentence(spec: dict[str, Any], devices: list[RunDevice]) -> str:
             versions.append(text)
     reported = f" ({'; '.join(versions)})" if versions else ""
     return f"The mechanisms were those of {_NAMES.get(library, library)}{reported}."
+
+
+def _version_text(key: str, version: str) -> str:
+    if key in ("pycryptodome", "cryptography"):
+        return f"{key} {version}"
+    if key == "openssl-evp":
+        return f"CBC calls through the agent's EVP extension on {version}"
+    return version
 
 
 def cli_timing_sentence(mechanisms: str, sizes: str, repetitions: str) -> str:

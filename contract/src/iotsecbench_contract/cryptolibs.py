@@ -4,7 +4,10 @@ and which mechanisms each library provides.
 - ``pycryptodome`` (the default): every mechanism of ``mechanisms``, as before the field
   existed (a spec without the field is this library, and its job JSON does not carry it).
 - ``openssl``: OpenSSL in-process through the ``cryptography`` binding (it bundles its own
-  OpenSSL); the symmetric ciphers, HMAC and the ``none``/``null`` floors.
+  OpenSSL); the symmetric ciphers, HMAC and the ``none``/``null`` floors. A cipher bench's
+  timed CBC calls go through the agent's EVP extension on the system's libcrypto where the
+  agent was built with it (device-agent security/openssl_mechanisms.py; its facts report
+  ``libraries["openssl-evp"]``).
 - ``openssl-cli`` (cipher bench only): the OpenSSL paper's own method, the ``openssl enc``
   command run on the data file, its wall time, CPU time and peak RSS being that process's
   (the ciphers ``openssl enc`` has: no AEAD, no MAC, no signature).

@@ -241,6 +241,15 @@ def test_methods_paragraph_names_the_crypto_library_and_its_reported_version(mak
     )
     assert "(VmHWM)" in text
 
+    # An agent built with its EVP extension reports the libcrypto its CBC calls ran on.
+    evp = {"cryptography": "50.0.2", "openssl": "OpenSSL 3.5.4", "openssl-evp": "OpenSSL 3.0.19"}
+    made.run.run_devices.update(facts={**FACTS, "libraries": evp})
+    text = run_methods(run=made.run, statistics=_no_statistics)
+    assert (
+        "through the cryptography binding (cryptography 50.0.2, OpenSSL 3.5.4, CBC calls "
+        "through the agent's EVP extension on OpenSSL 3.0.19)." in text
+    )
+
 
 @pytest.mark.django_db
 def test_openssl_cli_methods_paragraph_says_each_repetition_is_an_openssl_process(

@@ -48,9 +48,12 @@ def collect_facts(root: Path = Path("/")) -> Facts:
 
 def openssl_versions() -> dict[str, str | None]:
     """The crypto libraries' OpenSSLs (iotsecbench_contract.cryptolibs): ``openssl``, the
-    one ``cryptography`` bundles, and ``openssl-cli``, what ``openssl version`` prints
-    (None when the command is not installed)."""
+    one ``cryptography`` bundles; ``openssl-evp``, the system libcrypto the agent's EVP
+    extension runs the ``openssl`` library's timed CBC calls on (None when the agent was
+    built without it); and ``openssl-cli``, what ``openssl version`` prints (None when the
+    command is not installed)."""
     from iotsecbench_agent.cipherbench import opensslcli
+    from iotsecbench_agent.security import openssl_mechanisms
 
     try:
         from cryptography.hazmat.backends.openssl import backend
@@ -62,7 +65,11 @@ def openssl_versions() -> dict[str, str | None]:
         command: str | None = opensslcli.command_version()
     except OSError:
         command = None
-    return {"openssl": bundled, "openssl-cli": command}
+    return {
+        "openssl": bundled,
+        "openssl-evp": openssl_mechanisms.evp_version(),
+        "openssl-cli": command,
+    }
 
 
 def network_emulation() -> dict[str, dict[str, Any]]:

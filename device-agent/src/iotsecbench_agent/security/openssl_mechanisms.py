@@ -77,12 +77,18 @@ def library_version() -> str:
     binding = f"cryptography {cryptography.__version__} ({backend.openssl_version_text()})"
     if _evp is None:
         return binding
-    return f"{binding}; CBC bench calls: {_evp.openssl_version()} (EVP extension)"
+    return f"{binding}; CBC bench calls: {evp_version()} (EVP extension)"
 
 
 def has_evp_extension() -> bool:
     """True where the agent was built with its EVP extension (see the module's doc)."""
     return _evp is not None
+
+
+def evp_version() -> str | None:
+    """The libcrypto the EVP extension runs on (``OpenSSL 3.0.19 27 Jan 2026``), or None
+    where the agent was built without it."""
+    return None if _evp is None else _evp.openssl_version()
 
 
 class OpensslCbc(Mechanism):
