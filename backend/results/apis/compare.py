@@ -80,8 +80,7 @@ class PairComparisonSerializer(serializers.Serializer[object]):
         "(the same mechanism as the other side's); null when neither side is interleaved.",
     )
     mechanism_text = serializers.CharField(
-        help_text="Which mechanism was matched, in words; empty when neither side is "
-        "interleaved."
+        help_text="Which mechanism was matched, in words; empty when neither side is interleaved."
     )
 
 

@@ -32,12 +32,12 @@ from results.hierarchical import (
     hierarchical_replicates,
 )
 from results.pairing import Candidate, Pair, conditions, pairs, treatment
-from results.services.interleaved import mechanism_devices, rotation, run_parts
 from results.services.experiment_results import (
     VERDICT_FASTER,
     VERDICT_NO_DIFFERENCE,
     VERDICT_SLOWER,
 )
+from results.services.interleaved import mechanism_devices, rotation, run_parts
 from results.services.round_trips import DeviceRoundTrips, run_round_trips_load
 from results.services.summaries import RunStatistics, run_statistics_compute
 from results.statistics import (
@@ -66,8 +66,12 @@ VERDICT_TEXT = {
     (VERDICT_NO_DIFFERENCE, LEVEL_MESSAGES): f"no difference detectable {_ONE_RUN}",
 }
 NOTHING_DELIVERED_TEXT = "nothing to compare: a side delivered no message"
-NO_MATCH_TEXT = "No mechanism to match: {plain} is {security}; {interleaved} interleaves {rotation}."
-NO_COMMON_TEXT = "No mechanism in common: {a} interleaves {rotation_a}; {b} interleaves {rotation_b}."
+NO_MATCH_TEXT = (
+    "No mechanism to match: {plain} is {security}; {interleaved} interleaves {rotation}."
+)
+NO_COMMON_TEXT = (
+    "No mechanism in common: {a} interleaves {rotation_a}; {b} interleaves {rotation_b}."
+)
 
 # A side of the pairing: a run, or one mechanism's messages of an interleaved run.
 SideKey = tuple[UUID, str | None]

@@ -37,9 +37,7 @@ def _query(*runs: Any) -> str:
     return "/api/compare/?" + "&".join(f"run={r.pk}" for r in runs)
 
 
-def test_two_interleaved_runs_compare_per_mechanism_as_numpy_computes_it(
-    make_run, owner_client
-):
+def test_two_interleaved_runs_compare_per_mechanism_as_numpy_computes_it(make_run, owner_client):
     lan, lan_messages = _interleaved(make_run, "lan", seed=7)
     cellular, cellular_messages = _interleaved(make_run, "4g", seed=8, shift_ms=NETWORK_SHIFT_MS)
     response = owner_client.get(_query(lan, cellular))
@@ -100,7 +98,11 @@ def test_a_plain_run_is_compared_with_the_interleaved_runs_matching_mechanism(
     assert pair["mechanism"] == "aes-128-cbc"
     assert "Matched mechanism aes-128-cbc" in pair["mechanism_text"]
     assert pair["parameter"] == "network_profile"
-    assert {"key": "interleave_mechanisms", "baseline": None, "treatment": "none, null, aes-128-cbc"} in pair["differs_in"]
+    assert {
+        "key": "interleave_mechanisms",
+        "baseline": None,
+        "treatment": "none, null, aes-128-cbc",
+    } in pair["differs_in"]
     assert (pair["baseline_run_ids"], pair["treatment_run_ids"]) == (
         [str(plain.pk)],
         [str(interleaved.pk)],
@@ -113,9 +115,7 @@ def test_a_plain_run_is_compared_with_the_interleaved_runs_matching_mechanism(
     assert body["unmatched"] == []
 
 
-def test_a_plain_run_on_the_same_network_pairs_by_the_interleaving_itself(
-    make_run, owner_client
-):
+def test_a_plain_run_on_the_same_network_pairs_by_the_interleaving_itself(make_run, owner_client):
     interleaved, messages = _interleaved(make_run, "lan", seed=7)
     plain = make_run(
         {"pi-a": [MS, 2 * MS], "pi-b": [3 * MS, 4 * MS]},
