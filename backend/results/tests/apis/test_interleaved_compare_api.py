@@ -33,6 +33,12 @@ def _mean_of_means(messages: dict[str, list[int | None]], index: int) -> float:
     return float(np.mean([_ms_of(values, index).mean() for values in messages.values()]))
 
 
+def _plain(make_run: Any, security: str, network: str, name: str) -> Any:
+    """A run of ``security`` alone: two devices, two messages each."""
+    spec = messaging_spec(security=security, network_profile=network)
+    return make_run({"pi-a": [MS, 2 * MS], "pi-b": [3 * MS, 4 * MS]}, spec=spec, name=name).run
+
+
 def _query(*runs: Any) -> str:
     return "/api/compare/?" + "&".join(f"run={r.pk}" for r in runs)
 
@@ -117,11 +123,7 @@ def test_a_plain_run_is_compared_with_the_interleaved_runs_matching_mechanism(
 
 def test_a_plain_run_on_the_same_network_pairs_by_the_interleaving_itself(make_run, owner_client):
     interleaved, messages = _interleaved(make_run, "lan", seed=7)
-    plain = make_run(
-        {"pi-a": [MS, 2 * MS], "pi-b": [3 * MS, 4 * MS]},
-        spec=messaging_spec(security="null", network_profile="lan"),
-        name="Null alone",
-    ).run
+    plain = _plain(make_run, "null", "lan", "Null alone")
     body = owner_client.get(_query(interleaved, plain)).json()
 
     (pair,) = body["pairs"]
@@ -136,11 +138,7 @@ def test_a_plain_run_of_a_mechanism_the_rotation_lacks_is_said_to_have_no_match(
     make_run, owner_client
 ):
     interleaved, _ = _interleaved(make_run, "lan", seed=7)
-    plain = make_run(
-        {"pi-a": [MS, 2 * MS], "pi-b": [3 * MS, 4 * MS]},
-        spec=messaging_spec(security="ed25519", network_profile="4g"),
-        name="Ed25519 alone",
-    ).run
+    plain = _plain(make_run, "ed25519", "4g", "Ed25519 alone")
     body = owner_client.get(_query(plain, interleaved)).json()
 
     assert body["pairs"] == []

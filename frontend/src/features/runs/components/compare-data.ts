@@ -101,24 +101,26 @@ const mechanismsOf = (distribution: RunDistribution): string[] => [
 ];
 
 /**
- * A run's devices pooled into one histogram; an interleaved run's into one per mechanism,
- * in the mechanism's app-wide colour.
+ * A run's devices pooled by `pool` into one series; an interleaved run's into one per
+ * mechanism, in the mechanism's app-wide colour.
  */
-export const comparedHistograms = (distribution: RunDistribution, name: string): BinnedSeries[] => {
+const pooledPerMechanism = <S extends { colour?: string }>(
+  distribution: RunDistribution,
+  name: string,
+  pool: (distribution: RunDistribution, name: string) => S,
+): S[] => {
   const mechanisms = mechanismsOf(distribution);
-  if (mechanisms.length === 0) return [pooledHistogram(distribution, name)];
+  if (mechanisms.length === 0) return [pool(distribution, name)];
   return mechanisms.map((mechanism) => ({
-    ...pooledHistogram(ofMechanism(distribution, mechanism), `${name} · ${mechanism}`),
+    ...pool(ofMechanism(distribution, mechanism), `${name} · ${mechanism}`),
     colour: colourOf(mechanism),
   }));
 };
 
+/** Histograms of the compare page's distribution overlay: a run's, or its mechanisms'. */
+export const comparedHistograms = (distribution: RunDistribution, name: string): BinnedSeries[] =>
+  pooledPerMechanism(distribution, name, pooledHistogram);
+
 /** As comparedHistograms, the densities. */
-export const comparedDensities = (distribution: RunDistribution, name: string): DensitySeries[] => {
-  const mechanisms = mechanismsOf(distribution);
-  if (mechanisms.length === 0) return [pooledDensity(distribution, name)];
-  return mechanisms.map((mechanism) => ({
-    ...pooledDensity(ofMechanism(distribution, mechanism), `${name} · ${mechanism}`),
-    colour: colourOf(mechanism),
-  }));
-};
+export const comparedDensities = (distribution: RunDistribution, name: string): DensitySeries[] =>
+  pooledPerMechanism(distribution, name, pooledDensity);
