@@ -20,6 +20,14 @@ keys. Two groups of repeats are paired when they differ in exactly one parameter
 or a condition: SRUP's signature goes with the protocol, the TLS version with the transport);
 one run a side within one repeat, or every run of both sides when each has two or more
 (compared over runs, issue #20 point 5). Runs of different kinds or devices never pair.
+
+An interleaved run takes part through its mechanisms' messages (results.services.compare:
+one candidate per mechanism of its rotation, ``security`` that mechanism, the rotation
+kept). Such a candidate pairs only with the same mechanism of another run (never with
+another mechanism: that is the run's own overhead, paired by rotation cycle). The rotation
+is a difference of its own only when nothing else differs: two interleaved runs on two
+networks, or a plain run against an interleaved run on another network, pair by their
+one other parameter, the rotation listed among the differences.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from iotsecbench_contract.interleave import FIELD as INTERLEAVE_KEY
 
 TREATMENT_KEYS = frozenset(
     {
@@ -122,12 +132,25 @@ def pairs(candidates: Sequence[Candidate]) -> list[Pair]:
         for (kind_b, devices_b, _), b in cells[i + 1 :]:
             if (kind_a, devices_a) != (kind_b, devices_b):
                 continue
-            differing = differing_parameters(a[0].spec, b[0].spec)
-            if len(differing) != 1:
+            parameter = pair_parameter(a[0].spec, b[0].spec)
+            if parameter is None:
                 continue
-            base, other = (b, a) if _before(b[0].spec, a[0].spec, differing[0]) else (a, b)
-            out.extend(_group_pairs(base, other, differing[0]))
+            base, other = (b, a) if _before(b[0].spec, a[0].spec, parameter) else (a, b)
+            out.extend(_group_pairs(base, other, parameter))
     return out
+
+
+def pair_parameter(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+    """The one parameter in which two specs differ (None: none or several). With an
+    interleaved side, the mechanisms must agree and the rotation counts only when nothing
+    else differs (module docstring)."""
+    differing = differing_parameters(a, b)
+    if a.get(INTERLEAVE_KEY) or b.get(INTERLEAVE_KEY):
+        if "security" in differing:
+            return None
+        others = [p for p in differing if p != INTERLEAVE_KEY]
+        differing = others or differing
+    return differing[0] if len(differing) == 1 else None
 
 
 def _group_pairs(base: list[Candidate], other: list[Candidate], parameter: str) -> list[Pair]:
@@ -135,7 +158,9 @@ def _group_pairs(base: list[Candidate], other: list[Candidate], parameter: str) 
     differs = {
         k: (tb.get(k), to.get(k))
         for k in dict.fromkeys([*tb, *to])
-        if k not in _FOLLOWS and parameter_of(k) == parameter and tb.get(k) != to.get(k)
+        if k not in _FOLLOWS
+        and parameter_of(k) in (parameter, INTERLEAVE_KEY)
+        and tb.get(k) != to.get(k)
     }
     if len(base) > 1 and len(other) > 1:
         keys = (tuple(c.key for c in base), tuple(c.key for c in other))

@@ -74,6 +74,14 @@ class PairComparisonSerializer(serializers.Serializer[object]):
         help_text="1 / overhead: above this rate the overhead exceeds the period; null "
         "unless the overhead's interval lies above zero.",
     )
+    mechanism = serializers.CharField(
+        allow_null=True,
+        help_text="When a side is an interleaved run: the mechanism whose messages it gives "
+        "(the same mechanism as the other side's); null when neither side is interleaved.",
+    )
+    mechanism_text = serializers.CharField(
+        help_text="Which mechanism was matched, in words; empty when neither side is interleaved."
+    )
 
 
 @extend_schema_serializer(component_name="ComparedRun")
@@ -100,10 +108,25 @@ class BootstrapSerializer(serializers.Serializer[object]):
     seed = serializers.IntegerField()
 
 
+@extend_schema_serializer(component_name="UnmatchedMechanisms")
+class UnmatchedSerializer(serializers.Serializer[object]):
+    """Two runs, one interleaved at least, of which neither has a mechanism of the other."""
+
+    run_ids = serializers.ListField(child=serializers.UUIDField())
+    message = serializers.CharField()
+
+
 @extend_schema_serializer(component_name="RunComparison")
 class ComparisonSerializer(serializers.Serializer[object]):
     runs = ComparedRunSerializer(many=True)
-    pairs = PairComparisonSerializer(many=True)
+    pairs = PairComparisonSerializer(
+        many=True,
+        help_text="An interleaved run pairs by mechanism: one pair per mechanism it shares "
+        "with the other side (`mechanism`).",
+    )
+    unmatched = UnmatchedSerializer(
+        many=True, help_text="Runs that could not be matched by mechanism, and why."
+    )
     bootstrap = BootstrapSerializer(source="*")
 
 

@@ -6,13 +6,19 @@ two-stage (hierarchical) interval of the experiment results page, which sees run
 variation; one-run pairs get a message-level interval and say that it cannot see it. No
 message-level test across runs: messages of two runs are not independent samples of one
 condition, and such a test reports run-to-run noise as highly significant (issue #20).
+
+An interleaved run is compared by its mechanisms (docs/results.md, "Interleaved runs"): its
+statistics carry its per-mechanism figures (RunStatistics.mechanisms), and it enters the
+pairing as one side per mechanism of its rotation, that mechanism's messages only
+(results.pairing: a side pairs with the same mechanism of another run). Two runs of which
+neither has a mechanism of the other are said so in ``unmatched``.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -31,6 +37,7 @@ from results.services.experiment_results import (
     VERDICT_NO_DIFFERENCE,
     VERDICT_SLOWER,
 )
+from results.services.interleaved import mechanism_devices, rotation, run_parts
 from results.services.round_trips import DeviceRoundTrips, run_round_trips_load
 from results.services.summaries import RunStatistics, run_statistics_compute
 from results.statistics import (
@@ -59,6 +66,15 @@ VERDICT_TEXT = {
     (VERDICT_NO_DIFFERENCE, LEVEL_MESSAGES): f"no difference detectable {_ONE_RUN}",
 }
 NOTHING_DELIVERED_TEXT = "nothing to compare: a side delivered no message"
+NO_MATCH_TEXT = (
+    "No mechanism to match: {plain} is {security}; {interleaved} interleaves {rotation}."
+)
+NO_COMMON_TEXT = (
+    "No mechanism in common: {a} interleaves {rotation_a}; {b} interleaves {rotation_b}."
+)
+
+# A side of the pairing: a run, or one mechanism's messages of an interleaved run.
+SideKey = tuple[UUID, str | None]
 
 
 @dataclass(frozen=True)
@@ -103,6 +119,9 @@ class PairComparison:
     verdict: str | None
     verdict_text: str
     max_rate_hz: float | None  # only when the whole interval lies above zero
+    # The mechanism whose messages an interleaved side gives (None: neither side is one).
+    mechanism: str | None = None
+    mechanism_text: str = ""
 
     @property
     def baseline_run_id(self) -> UUID:
@@ -114,12 +133,21 @@ class PairComparison:
 
 
 @dataclass(frozen=True)
+class Unmatched:
+    """Two runs, one of them interleaved, of which neither has a mechanism of the other."""
+
+    run_ids: list[UUID]
+    message: str
+
+
+@dataclass(frozen=True)
 class Comparison:
     runs: list[ComparedRun]
     pairs: list[PairComparison]
     resamples: int
     draw_max: int
     seed: int
+    unmatched: list[Unmatched] = field(default_factory=list)
 
 
 def run_labels(runs: Sequence[Run]) -> dict[UUID, str]:
@@ -134,51 +162,111 @@ def run_labels(runs: Sequence[Run]) -> dict[UUID, str]:
 def runs_compare(*, runs: list[Run]) -> Comparison:
     """Statistics of each run, and for each automatically paired two sides
     (results.pairing): the difference of means with its interval, the relative overhead, a
-    verdict that says what the interval can see, and 1 / overhead when it is above zero."""
-    loaded = {run.pk: run_round_trips_load(run=run, with_seq=False) for run in runs}
+    verdict that says what the interval can see, and 1 / overhead when it is above zero.
+    An interleaved run's sides are its mechanisms' messages (module docstring)."""
+    loaded: dict[SideKey, list[DeviceRoundTrips]] = {}
+    compared, candidates = [], []
     labels = run_labels(runs)
-    compared = [
-        ComparedRun(
-            run_id=run.pk,
-            experiment_id=run.experiment_id,
-            experiment_name=run.experiment.name,
-            label=labels[run.pk],
-            repeat=run.repeat,
-            treatment=treatment(run.spec),
-            conditions=conditions(run.spec),
-            statistics=run_statistics_compute(run=run, devices=loaded[run.pk]),
+    for run in runs:
+        names = rotation(run.spec)
+        devices = run_round_trips_load(run=run, with_seq=bool(names))
+        split = mechanism_devices(run, devices, names) if names else {}
+        compared.append(
+            ComparedRun(
+                run_id=run.pk,
+                experiment_id=run.experiment_id,
+                experiment_name=run.experiment.name,
+                label=labels[run.pk],
+                repeat=run.repeat,
+                treatment=treatment(run.spec),
+                conditions=conditions(run.spec),
+                statistics=run_statistics_compute(run=run, devices=devices),
+            )
         )
-        for run in runs
-    ]
-    candidates = [
-        Candidate(
-            key=run.pk,
-            kind=run.experiment.kind,
-            spec=run.spec,
-            device_ids=frozenset(rd.device_id for rd in run.run_devices.all()),
-            repeat=run.repeat,
-        )
-        for run in runs
-    ]
+        device_ids = frozenset(rd.device_id for rd in run.run_devices.all())
+        for spec, part in run_parts(run.spec):
+            key: SideKey = (run.pk, part.mechanism if part else None)
+            loaded[key] = split[part.mechanism] if part else devices
+            candidates.append(
+                Candidate(
+                    key=key,
+                    kind=run.experiment.kind,
+                    spec=spec,
+                    device_ids=device_ids,
+                    repeat=run.repeat,
+                )
+            )
     return Comparison(
         runs=compared,
         pairs=[_pair_compare(pair, loaded, labels) for pair in pairs(candidates)],
         resamples=BOOTSTRAP_RESAMPLES,
         draw_max=BOOTSTRAP_DRAW_MAX,
         seed=BOOTSTRAP_SEED,
+        unmatched=_unmatched(runs, labels),
     )
 
 
+def _unmatched(runs: Sequence[Run], labels: dict[UUID, str]) -> list[Unmatched]:
+    """Every two runs, one interleaved at least, with no mechanism in common."""
+    out = []
+    for i, a in enumerate(runs):
+        for b in runs[i + 1 :]:
+            ra, rb = rotation(a.spec), rotation(b.spec)
+            if not ra and not rb:
+                continue
+            mechanisms_a = ra or [str(a.spec.get("security"))]
+            mechanisms_b = rb or [str(b.spec.get("security"))]
+            if set(mechanisms_a) & set(mechanisms_b):
+                continue
+            if ra and rb:
+                message = NO_COMMON_TEXT.format(
+                    a=labels[a.pk],
+                    rotation_a=", ".join(ra),
+                    b=labels[b.pk],
+                    rotation_b=", ".join(rb),
+                )
+            else:
+                plain, interleaved = (b, a) if ra else (a, b)
+                message = NO_MATCH_TEXT.format(
+                    plain=labels[plain.pk],
+                    security=plain.spec.get("security"),
+                    interleaved=labels[interleaved.pk],
+                    rotation=", ".join(ra or rb),
+                )
+            out.append(Unmatched([a.pk, b.pk], message))
+    return out
+
+
 def _text(value: Any) -> str | None:
+    if isinstance(value, list):  # an interleaved run's rotation
+        return ", ".join(map(str, value))
     return None if value is None else str(value)
 
 
-def _side_label(ids: Sequence[UUID], labels: dict[UUID, str]) -> str:
+def _side_label(keys: Sequence[SideKey], labels: dict[UUID, str]) -> str:
+    ids = [run_id for run_id, _ in keys]
+    mechanism = keys[0][1]
     if len(ids) == 1:
-        return labels[ids[0]]
-    # The runs of one side differ only in their repeat: drop it, say how many.
-    first = labels[ids[0]].rsplit(" · repeat ", 1)[0]
-    return f"{first} · {len(ids)} repeats"
+        label = labels[ids[0]]
+    else:
+        # The runs of one side differ only in their repeat: drop it, say how many.
+        first = labels[ids[0]].rsplit(" · repeat ", 1)[0]
+        label = f"{first} · {len(ids)} repeats"
+    return f"{label} · {mechanism}" if mechanism else label
+
+
+def _mechanism_text(pair: Pair) -> tuple[str | None, str]:
+    """The mechanism an interleaved side gives, and what the pair compares in words."""
+    base, other = pair.baseline[0][1], pair.treatment[0][1]
+    mechanism = base or other
+    if mechanism is None:
+        return None, ""
+    if base and other:
+        return mechanism, f"Mechanism {mechanism}: both sides' {mechanism} messages only."
+    return (
+        mechanism,
+        f"Matched mechanism {mechanism}: the interleaved side's {mechanism} messages only.",
+    )
 
 
 def _verdict(low: float, high: float) -> str:
@@ -190,20 +278,23 @@ def _verdict(low: float, high: float) -> str:
 
 
 def _pair_compare(
-    pair: Pair, loaded: dict[UUID, list[DeviceRoundTrips]], labels: dict[UUID, str]
+    pair: Pair, loaded: dict[SideKey, list[DeviceRoundTrips]], labels: dict[UUID, str]
 ) -> PairComparison:
     base_ids, other_ids = list(pair.baseline), list(pair.treatment)
+    mechanism, mechanism_text = _mechanism_text(pair)
     common: dict[str, Any] = {
-        "baseline_run_ids": base_ids,
-        "treatment_run_ids": other_ids,
+        "baseline_run_ids": [run_id for run_id, _ in base_ids],
+        "treatment_run_ids": [run_id for run_id, _ in other_ids],
         "baseline_label": _side_label(base_ids, labels),
         "treatment_label": _side_label(other_ids, labels),
         "repeat": pair.repeat,
         "parameter": pair.parameter,
         "differs_in": [Difference(k, _text(a), _text(b)) for k, (a, b) in pair.differs_in.items()],
+        "mechanism": mechanism,
+        "mechanism_text": mechanism_text,
     }
     if pair.repeat is None:
-        return _aggregated(common, loaded)
+        return _aggregated(common, [base_ids, other_ids], loaded)
     base = [d.rtt_ms for d in loaded[base_ids[0]] if d.rtt_ms.size]
     other = [d.rtt_ms for d in loaded[other_ids[0]] if d.rtt_ms.size]
     if not base or not other:
@@ -221,14 +312,20 @@ def _pair_compare(
 
 
 def _aggregated(
-    common: dict[str, Any], loaded: dict[UUID, list[DeviceRoundTrips]]
+    common: dict[str, Any],
+    keys: list[list[SideKey]],
+    loaded: dict[SideKey, list[DeviceRoundTrips]],
 ) -> PairComparison:
     """Two runs or more a side: the experiment results' two-stage bootstrap of each side."""
     sides = []
-    for ids in (common["baseline_run_ids"], common["treatment_run_ids"]):
-        values = [np.concatenate([d.rtt_ms for d in loaded[i]] or [np.empty(0)]) for i in ids]
+    for side in keys:
+        values = [np.concatenate([d.rtt_ms for d in loaded[k]] or [np.empty(0)]) for k in side]
         # Each side its own seed (from its runs): the two sides' resamples are independent.
-        seed = BOOTSTRAP_SEED + zlib.crc32(",".join(sorted(map(str, ids))).encode())
+        ids = [str(run_id) for run_id, _ in side]
+        mechanism = side[0][1]
+        seed = BOOTSTRAP_SEED + zlib.crc32(
+            ",".join(sorted(ids) + ([mechanism] if mechanism else [])).encode()
+        )
         sides.append(hierarchical_replicates(values, seed=seed))
     base, other = sides
     if base is None or other is None:

@@ -2361,6 +2361,10 @@ export interface components {
              * @description 1 / overhead: above this rate the overhead exceeds the period; null unless the overhead's interval lies above zero.
              */
             max_rate_hz: number | null;
+            /** @description When a side is an interleaved run: the mechanism whose messages it gives (the same mechanism as the other side's); null when neither side is interleaved. */
+            mechanism: string | null;
+            /** @description Which mechanism was matched, in words; empty when neither side is interleaved. */
+            mechanism_text: string;
         };
         PasswordChangeInput: {
             current_password: string;
@@ -2914,7 +2918,10 @@ export interface components {
         };
         RunComparison: {
             runs: components["schemas"]["ComparedRun"][];
+            /** @description An interleaved run pairs by mechanism: one pair per mechanism it shares with the other side (`mechanism`). */
             pairs: components["schemas"]["PairComparison"][];
+            /** @description Runs that could not be matched by mechanism, and why. */
+            unmatched: components["schemas"]["UnmatchedMechanisms"][];
             bootstrap: components["schemas"]["BootstrapSettings"];
         };
         RunDevice: {
@@ -3339,6 +3346,11 @@ export interface components {
             /** @description Null: not in its spec. */
             baseline: string | null;
             treatment: string | null;
+        };
+        /** @description Two runs, one interleaved at least, of which neither has a mechanism of the other. */
+        UnmatchedMechanisms: {
+            run_ids: string[];
+            message: string;
         };
         User: {
             id: number;

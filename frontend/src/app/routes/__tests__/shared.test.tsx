@@ -118,6 +118,7 @@ describe('shared link page', () => {
         }),
       })),
       pairs: [],
+      unmatched: [],
       bootstrap: { resamples: 2000, draw_max: 20000, seed: 7 },
     };
     db.comparison = comparison;

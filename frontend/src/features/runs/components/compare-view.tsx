@@ -12,8 +12,16 @@ import { COMPARE_RUNS_MIN, useComparison } from '../api/get-comparison';
 import { DISTRIBUTION_BINS, useRunDistributions } from '../api/get-run-distribution';
 import { useResultsSource } from '../api/results-api';
 
-import { comparedRunLabel, sharedDistributionQuery } from './compare-data';
-import { pooledDensity, pooledHistogram } from './distribution-data';
+import {
+  comparedDensities,
+  comparedHistograms,
+  comparedRunLabel,
+  partKey,
+  partsByMechanism,
+  type ComparedPart,
+  sharedDistributionQuery,
+} from './compare-data';
+import { InterleavedOverheads, PartName, UnmatchedNotes } from './compare-mechanisms';
 import { DistributionToggle, type DistributionView } from './distribution-toggle';
 import { OverheadCharts } from './overhead-charts';
 import { RTT_LABEL } from './run-charts';
@@ -21,7 +29,7 @@ import { formatInterval } from './run-statistics-table';
 import { SizeComparison } from './size-breakdown';
 import './compare-view.css';
 
-type StatisticRow = readonly [string, (all: RoundTripStatistics, run: ComparedRun) => string];
+type StatisticRow = readonly [string, (all: RoundTripStatistics, part: ComparedPart) => string];
 
 const STATISTIC_ROWS: readonly StatisticRow[] = [
   ['Delivered (n)', (all) => String(all.n)],
@@ -33,7 +41,8 @@ const STATISTIC_ROWS: readonly StatisticRow[] = [
   ['p95 (ms)', (all) => formatDecimal(all.p95_ms, 3)],
   ['p99 (ms)', (all) => formatDecimal(all.p99_ms, 3)],
   ['Std dev (ms)', (all) => formatDecimal(all.std_ms, 3)],
-  ['Combined mean (ms)', (_, run) => formatDecimal(run.statistics.mean_of_device_means_ms, 3)],
+  // An interleaved run's mechanism: its pairs give its combined mean (baseline/treatment mean).
+  ['Combined mean (ms)', (_, part) => (part.interleaved ? MISSING : formatDecimal(part.run.statistics.mean_of_device_means_ms, 3))],
 ];
 
 /** A run's name in the comparison: a link to its page where there is one (not on a shared page). */
@@ -42,36 +51,45 @@ const RunName = ({ run }: { run: ComparedRun }) => {
   return runHref ? <Link to={runHref(run.run_id)}>{comparedRunLabel(run)}</Link> : <>{comparedRunLabel(run)}</>;
 };
 
-/** All devices of each run, one column per run. */
-const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => (
-  <ScrollTable label="Statistics side by side" className="panel">
-    <table className="table">
-      <caption className="panel-title">Statistics side by side</caption>
-      <thead>
-        <tr>
-          <th scope="col">All devices</th>
-          {runs.map((run) => (
-            <th scope="col" key={run.run_id}>
-              <RunName run={run} />
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {STATISTIC_ROWS.map(([label, value]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            {runs.map((run) => (
-              <td className="num" key={run.run_id}>
-                {value(run.statistics.all_devices, run)}
-              </td>
+/**
+ * All devices of each run, one column per run; an interleaved run's one column per mechanism
+ * of its rotation (never its mixed messages), the columns of one mechanism side by side.
+ */
+const StatisticsSideBySide = ({ runs }: { runs: readonly ComparedRun[] }) => {
+  const parts = partsByMechanism(runs);
+  return (
+    <ScrollTable label="Statistics side by side" className="panel">
+      <table className="table">
+        <caption className="panel-title">Statistics side by side</caption>
+        <thead>
+          <tr>
+            <th scope="col">All devices</th>
+            {parts.map((part) => (
+              <th scope="col" key={partKey(part)}>
+                <PartName part={part}>
+                  <RunName run={part.run} />
+                  {part.interleaved ? ` · ${part.mechanism ?? ''}` : null}
+                </PartName>
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
-  </ScrollTable>
-);
+        </thead>
+        <tbody>
+          {STATISTIC_ROWS.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {parts.map((part) => (
+                <td className="num" key={partKey(part)}>
+                  {value(part.all, part)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollTable>
+  );
+};
 
 const differsIn = (pair: PairComparison): string =>
   pair.differs_in.map((d) => `${d.key}: ${d.baseline ?? MISSING} → ${d.treatment ?? MISSING}`).join('; ');
@@ -110,6 +128,7 @@ const PairsTable = ({ comparison }: { comparison: RunComparison }) => (
             <th scope="row">
               {pair.baseline_label} → {pair.treatment_label}
               <div className="muted compare-pairs-differs">{differsIn(pair)}</div>
+              {pair.mechanism_text ? <div className="muted compare-pairs-differs">{pair.mechanism_text}</div> : null}
             </th>
             <td className="num">
               {signed(pair.overhead_ms, 3)}
@@ -126,7 +145,8 @@ const PairsTable = ({ comparison }: { comparison: RunComparison }) => (
     {comparison.pairs.length === 0 ? (
       <p className="empty">
         No pairs: two runs pair when they differ in exactly one parameter (security, protocol, payload size…) and
-        have the same devices; one run a side pairs within one repeat.
+        have the same devices; one run a side pairs within one repeat. An interleaved run pairs by mechanism: its
+        messages of one mechanism with the same mechanism of the other run.
       </p>
     ) : (
       <p className="muted">
@@ -136,21 +156,25 @@ const PairsTable = ({ comparison }: { comparison: RunComparison }) => (
         when the interval lies above zero.
       </p>
     )}
+    <UnmatchedNotes comparison={comparison} />
   </ScrollTable>
 );
 
-/** Each run's devices pooled, on one value range: histograms (as densities) or violins. */
+/**
+ * Each run's devices pooled, on one value range: histograms (as densities) or violins; an
+ * interleaved run's one series per mechanism, in the mechanism's colour.
+ */
 const DistributionOverlay = ({ comparison, labels }: { comparison: RunComparison; labels: ReadonlyMap<string, string> }) => {
   const [view, setView] = useState<DistributionView>('histogram');
   const runIds = useMemo(() => comparison.runs.map((run) => run.run_id), [comparison.runs]);
   const query = useMemo(() => sharedDistributionQuery(comparison, DISTRIBUTION_BINS), [comparison]);
   const distributions = useRunDistributions({ runIds, query });
   const histograms = useMemo(
-    () => distributions.data.map((d) => pooledHistogram(d, labels.get(d.run_id) ?? d.run_id)),
+    () => distributions.data.flatMap((d) => comparedHistograms(d, labels.get(d.run_id) ?? d.run_id)),
     [distributions.data, labels],
   );
   const densities = useMemo(
-    () => distributions.data.map((d) => pooledDensity(d, labels.get(d.run_id) ?? d.run_id)),
+    () => distributions.data.flatMap((d) => comparedDensities(d, labels.get(d.run_id) ?? d.run_id)),
     [distributions.data, labels],
   );
 
@@ -192,6 +216,7 @@ export const CompareView = ({ runIds }: CompareViewProps) => {
       <PairsTable comparison={comparison.data} />
       <OverheadCharts comparison={comparison.data} labels={labels} />
       <StatisticsSideBySide runs={comparison.data.runs} />
+      <InterleavedOverheads parts={partsByMechanism(comparison.data.runs)} />
       <DistributionOverlay comparison={comparison.data} labels={labels} />
       <SizeComparison runIds={runIds} labels={labels} />
     </>

@@ -50,6 +50,8 @@ const pair = (baseline: string, treatment: string, means: [number, number], ci: 
   verdict: 'slower',
   verdict_text: 'slower',
   max_rate_hz: null,
+  mechanism: null,
+  mechanism_text: '',
 });
 
 // Two network conditions, MQTT and SRUP in each: the SRUP paper's design in small.
@@ -61,6 +63,7 @@ const comparison: RunComparison = {
     run('s-3g', '3G poor', 'srup', 250, 290),
   ],
   pairs: [pair('m-lan', 's-lan', [11, 63], [50, 55]), pair('m-3g', 's-3g', [210, 270], [40, 85])],
+  unmatched: [],
   bootstrap: { resamples: 2000, draw_max: 20000, seed: 1 },
 };
 
@@ -140,6 +143,7 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
           treatment_run_ids: ['s-1', 's-2', 's-3'],
         },
       ],
+      unmatched: [],
       bootstrap: comparison.bootstrap,
     };
     // pi-1: (60 + 80 + 70) / 3 − (10 + 14) / 2 = 70 − 12; pi-2: 70 − 16. The first runs
@@ -188,6 +192,42 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
       whiskerHigh: 30,
       mean: 12.37,
       outlierSample: [],
+    });
+  });
+
+  it('should take an interleaved side of a pair from its devices of the pair’s mechanism only', () => {
+    const mechanism = (name: string, a: number, b: number) => ({
+      mechanism: name,
+      devices: [
+        roundTripStatisticsFixture({ device_name: 'pi-1', mean_ms: a }),
+        roundTripStatisticsFixture({ device_name: 'pi-2', mean_ms: b }),
+      ],
+      all_devices: roundTripStatisticsFixture({ device_id: null, device_name: 'All devices' }),
+      overhead: null,
+    });
+    const interleaved = (id: string, network: string, shift: number): ComparedRun => {
+      const base = run(id, network, 'mqtt', 100, 100); // the mixed means: never used
+      return {
+        ...base,
+        statistics: { ...base.statistics, mechanisms: [mechanism('none', 1 + shift, 2 + shift), mechanism('aes-128-cbc', 3 + shift, 5 + shift)] },
+      };
+    };
+    const lan = interleaved('i-lan', 'LAN', 0);
+    const cellular = interleaved('i-3g', '3G poor', 10);
+    const pairs = ['none', 'aes-128-cbc'].map((name) => ({
+      ...pair('i-lan', 'i-3g', [0, 0], [0, 0]),
+      mechanism: name,
+    }));
+    const byMechanism: RunComparison = { ...comparison, runs: [lan, cellular], pairs };
+
+    expect(deviceDifferences(byMechanism)).toEqual([10, 10, 10, 10]);
+    expect(pairConditionLabels(byMechanism)).toEqual(['none', 'aes-128-cbc']);
+    expect(deviceMeansChartData([lan], new Map([['i-lan', 'LAN']]))).toEqual({
+      categories: ['LAN · none', 'LAN · aes-128-cbc'],
+      series: [
+        { name: 'pi-1', values: [1, 3] },
+        { name: 'pi-2', values: [2, 5] },
+      ],
     });
   });
 });

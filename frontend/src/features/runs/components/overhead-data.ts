@@ -1,5 +1,8 @@
 import type { BoxSummary, CategoryChartData } from '@/components/charts';
+import { colourOf } from '@/components/charts/colours';
 import type { ComparedRun, PairComparison, RunComparison } from '@/types/api';
+
+import { comparedParts } from './compare-data';
 
 /**
  * The SRUP paper's comparison figures from GET /api/compare/ (no records): mean delay by
@@ -19,16 +22,19 @@ const text = (value: unknown): string => {
 
 /**
  * What tells the pairs apart: each pair's baseline conditions, shown by the keys whose values
- * differ between pairs ("network: TIM.bad.3G"); "Pair n" when every pair has the same ones.
+ * differ between pairs ("network: TIM.bad.3G"), and the mechanism of a pair with an
+ * interleaved side; "Pair n" when every pair has the same ones.
  */
 export const pairConditionLabels = (comparison: RunComparison): string[] => {
   const byId = new Map(comparison.runs.map((run) => [run.run_id, run]));
   const conditions = comparison.pairs.map((pair) => byId.get(pair.baseline_run_id)?.conditions ?? {});
   const keys = [...new Set(conditions.flatMap((c) => Object.keys(c)))].sort();
   const varying = keys.filter((key) => new Set(conditions.map((c) => text(c[key]))).size > 1);
-  return conditions.map((c, index) =>
-    varying.length === 0 ? `Pair ${index + 1}` : varying.map((key) => `${key}: ${text(c[key])}`).join(', '),
-  );
+  return conditions.map((c, index) => {
+    const mechanism = comparison.pairs[index]?.mechanism;
+    const named = [...varying.map((key) => `${key}: ${text(c[key])}`), ...(mechanism ? [mechanism] : [])];
+    return named.length === 0 ? `Pair ${index + 1}` : named.join(', ');
+  });
 };
 
 /** "security: none → aes-128-cbc": what the treatment changes, the legend of Figure 8. */
@@ -85,29 +91,47 @@ export const overheadChartData = (comparison: RunComparison): CategoryChartData 
   ],
 });
 
-/** Figure 7: each run's mean round trip per device; the devices are the series. */
+/** A run's parts, each named by the run's label (and an interleaved run's mechanism). */
+const partsOf = (run: ComparedRun, labels: ReadonlyMap<string, string>) =>
+  comparedParts(run, labels.get(run.run_id) ?? run.run_id);
+
+/**
+ * Figure 7: each run's mean round trip per device, an interleaved run's per mechanism (one
+ * category each); the devices are the series.
+ */
 export const deviceMeansChartData = (
   runs: readonly ComparedRun[],
   labels: ReadonlyMap<string, string>,
 ): CategoryChartData => {
-  const devices = [...new Set(runs.flatMap((run) => run.statistics.devices.map((d) => d.device_name)))];
+  const parts = runs.flatMap((run) => partsOf(run, labels));
+  const devices = [...new Set(parts.flatMap((part) => part.devices.map((d) => d.device_name)))];
   return {
-    categories: runs.map((run) => labels.get(run.run_id) ?? run.run_id),
+    categories: parts.map((part) => part.name),
     series: devices.map((device) => ({
       name: device,
-      values: runs.map((run) => run.statistics.devices.find((d) => d.device_name === device)?.mean_ms ?? null),
+      values: parts.map((part) => part.devices.find((d) => d.device_name === device)?.mean_ms ?? null),
     })),
   };
 };
 
+/** A run's devices: of the pair's mechanism in an interleaved run, else all its messages'. */
+const devicesOf = (run: ComparedRun | undefined, mechanism: string | null) =>
+  (mechanism ? run?.statistics.mechanisms.find((part) => part.mechanism === mechanism)?.devices : undefined) ??
+  run?.statistics.devices ??
+  [];
+
 /**
  * Each device's mean over a side's runs (ms): the mean of its per-run means, every run of the
- * side weighing the same (as the pair's own figures over repeats). Devices by name.
+ * side weighing the same (as the pair's own figures over repeats). Devices by name; an
+ * interleaved run's of the pair's `mechanism` only.
  */
-export const sideDeviceMeans = (runs: readonly (ComparedRun | undefined)[]): Map<string, number> => {
+export const sideDeviceMeans = (
+  runs: readonly (ComparedRun | undefined)[],
+  mechanism: string | null = null,
+): Map<string, number> => {
   const sums = new Map<string, { total: number; runs: number }>();
   for (const run of runs) {
-    for (const device of run?.statistics.devices ?? []) {
+    for (const device of devicesOf(run, mechanism)) {
       if (device.mean_ms === null) continue;
       const sum = sums.get(device.device_name) ?? { total: 0, runs: 0 };
       sums.set(device.device_name, { total: sum.total + device.mean_ms, runs: sum.runs + 1 });
@@ -124,8 +148,8 @@ export const sideDeviceMeans = (runs: readonly (ComparedRun | undefined)[]): Map
 export const deviceDifferences = (comparison: RunComparison): number[] => {
   const byId = new Map(comparison.runs.map((run) => [run.run_id, run]));
   return comparison.pairs.flatMap((pair) => {
-    const baseline = sideDeviceMeans(pair.baseline_run_ids.map((id) => byId.get(id)));
-    const treatment = sideDeviceMeans(pair.treatment_run_ids.map((id) => byId.get(id)));
+    const baseline = sideDeviceMeans(pair.baseline_run_ids.map((id) => byId.get(id)), pair.mechanism);
+    const treatment = sideDeviceMeans(pair.treatment_run_ids.map((id) => byId.get(id)), pair.mechanism);
     return [...treatment].flatMap(([name, mean]) => {
       const base = baseline.get(name);
       return base === undefined ? [] : [mean - base];
@@ -135,18 +159,20 @@ export const deviceDifferences = (comparison: RunComparison): number[] => {
 
 /**
  * Figures 5-11's boxes across conditions: one box per run over all its devices, as the
- * SRUP paper draws them (quartiles and median, whiskers at the minimum and maximum).
- * Null for a run that delivered nothing.
+ * SRUP paper draws them (quartiles and median, whiskers at the minimum and maximum); an
+ * interleaved run's one per mechanism, in the mechanism's colour. None for a run (or
+ * mechanism) that delivered nothing.
  */
 export const runBoxes = (runs: readonly ComparedRun[], labels: ReadonlyMap<string, string>): BoxSummary[] =>
-  runs.flatMap((run) => {
-    const all = run.statistics.all_devices;
+  runs.flatMap((run) => partsOf(run, labels)).flatMap((part) => {
+    const { all } = part;
     if (all.q1_ms === null || all.median_ms === null || all.q3_ms === null || all.min_ms === null || all.max_ms === null) {
       return [];
     }
     return [
       {
-        name: labels.get(run.run_id) ?? run.run_id,
+        name: part.name,
+        ...(part.interleaved && part.mechanism ? { colour: colourOf(part.mechanism) } : {}),
         q1: all.q1_ms,
         median: all.median_ms,
         q3: all.q3_ms,

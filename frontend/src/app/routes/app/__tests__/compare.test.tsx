@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { colourOf } from '@/components/charts/colours';
 import type { PlotlyFigureProps } from '@/components/charts/plotly-figure';
 import {
   db,
@@ -13,7 +14,7 @@ import {
 } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { renderApp, screen, within } from '@/testing/test-utils';
-import type { ExperimentKind, Run, RunComparison } from '@/types/api';
+import type { DeviceDistribution, ExperimentKind, MechanismStatistics, Run, RunComparison } from '@/types/api';
 
 // The seam: Plotly cannot draw in jsdom (see run.test.tsx).
 const plotlyFigure = vi.hoisted(() => vi.fn((_props: unknown) => null));
@@ -122,8 +123,11 @@ const comparison: RunComparison = {
       verdict: 'slower',
       verdict_text: 'slower than the baseline at the message level only',
       max_rate_hz: 17.825,
+      mechanism: null,
+      mechanism_text: '',
     },
   ],
+  unmatched: [],
   bootstrap: { resamples: 2000, draw_max: 1000, seed: 2021 },
 };
 
@@ -234,5 +238,110 @@ describe('Compare page', () => {
     expect(await screen.findByRole('heading', { name: 'Compare runs' })).toBeInTheDocument();
     expect(router.state.location.search).toBe(`?run=${MQTT_RUN}`);
     expect(screen.getByRole('link', { name: 'Compare' })).toHaveAttribute('href', '/compare');
+  });
+
+  it('should show an interleaved run per mechanism in its colours and name the matched mechanism', async () => {
+    const AES = 'aes-128-cbc';
+    const INTERLEAVED_LABEL = 'Interleaved on lan · run of 2025-01-02 10:00';
+    const AES_LABEL = 'AES alone on 4g · run of 2025-01-02 10:00';
+    const ED_LABEL = 'Ed25519 on lan · run of 2025-01-02 10:00';
+    const MATCHED = `Matched mechanism ${AES}: the interleaved side's ${AES} messages only.`;
+    const NO_MATCH = `No mechanism to match: ${ED_LABEL} is ed25519; ${INTERLEAVED_LABEL} interleaves none, ${AES}.`;
+    const part = (mechanism: string, mean: number): MechanismStatistics => {
+      const row = roundTripStatisticsFixture({ n: 50, mean_ms: mean, min_ms: mean - 1, max_ms: mean + 1 });
+      return {
+        mechanism,
+        devices: [row],
+        all_devices: { ...row, device_id: null, device_name: 'All devices' },
+        overhead: mechanism === 'none' ? null : { baseline: 'none', pairs: 50, overhead_ms: 0.05, ci_low_ms: 0.04, ci_high_ms: 0.06 },
+      };
+    };
+    const compared = (id: string, label: string, treatment: Record<string, unknown>, mechanisms: MechanismStatistics[], mean: number) => ({
+      run_id: id,
+      experiment_id: 'e0000000-0000-4000-8000-00000000000a',
+      experiment_name: label.split(' · ')[0]!,
+      label,
+      repeat: 1,
+      treatment,
+      conditions: {},
+      statistics: runStatisticsFixture(id, {
+        all_devices: roundTripStatisticsFixture({ device_id: null, device_name: 'All devices', mean_ms: mean, min_ms: 1, max_ms: 9 }),
+        mechanisms,
+      }),
+    });
+    db.comparison = {
+      runs: [
+        compared(MQTT_RUN, AES_LABEL, { protocol: 'mqtt', security: AES }, [], 4.5),
+        // The mixed mean (3.1) of the interleaved run is shown nowhere.
+        compared(SRUP_RUN, INTERLEAVED_LABEL, { protocol: 'mqtt', security: 'none' }, [part('none', 1.2), part(AES, 1.25)], 3.1),
+        compared(OTHER_RUN, ED_LABEL, { protocol: 'mqtt', security: 'ed25519' }, [], 7.5),
+      ],
+      pairs: [
+        {
+          ...comparison.pairs[0]!,
+          baseline_run_id: MQTT_RUN,
+          treatment_run_id: SRUP_RUN,
+          baseline_run_ids: [MQTT_RUN],
+          treatment_run_ids: [SRUP_RUN],
+          baseline_label: AES_LABEL,
+          treatment_label: `${INTERLEAVED_LABEL} · ${AES}`,
+          parameter: 'network_profile',
+          differs_in: [
+            { key: 'network_profile', baseline: '4g', treatment: 'lan' },
+            { key: 'interleave_mechanisms', baseline: null, treatment: `none, ${AES}` },
+          ],
+          mechanism: AES,
+          mechanism_text: MATCHED,
+        },
+      ],
+      unmatched: [{ run_ids: [SRUP_RUN, OTHER_RUN], message: NO_MATCH }],
+      bootstrap: comparison.bootstrap,
+    };
+    const entry = (mechanism: string | null, counts: number[]): DeviceDistribution => ({
+      ...runDistributionFixture(SRUP_RUN).devices[0]!,
+      mechanism,
+      n: counts.reduce((a, b) => a + b, 0),
+      counts,
+    });
+    arrangeWorkspace();
+    db.distributions[SRUP_RUN] = { ...runDistributionFixture(SRUP_RUN), devices: [entry('none', [8, 2, 0]), entry(AES, [1, 8, 1])] };
+    renderApp(`/compare?run=${MQTT_RUN}&run=${SRUP_RUN}&run=${OTHER_RUN}`);
+
+    // The pair says which mechanism it matched; the run with none in common says so.
+    const pairs = await screen.findByRole('table', { name: 'Paired comparisons' });
+    expect(within(pairs).getAllByRole('rowheader')[0]).toHaveTextContent(MATCHED);
+    expect(within(screen.getByRole('list', { name: 'Unmatched mechanisms' })).getByRole('listitem')).toHaveTextContent(NO_MATCH);
+
+    // One column per mechanism of the interleaved run, next to the plain run of that mechanism.
+    const side = screen.getByRole('table', { name: 'Statistics side by side' });
+    expect(within(side).getAllByRole('columnheader').map((h) => h.textContent?.trim())).toEqual([
+      'All devices', AES_LABEL, `${INTERLEAVED_LABEL} · ${AES}`, `${INTERLEAVED_LABEL} · none`, ED_LABEL,
+    ]);
+    expect(within(within(side).getByRole('row', { name: /^Mean \(ms\)/ })).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      '4.500', '1.250', '1.200', '7.500',
+    ]);
+    const overheads = screen.getByRole('table', { name: 'Overhead against none within each interleaved run' });
+    expect(within(overheads).getAllByRole('row').slice(1).map((r) => r.textContent?.trim())).toEqual([
+      `${INTERLEAVED_LABEL} · ${AES}500.0500.040 – 0.060`,
+    ]);
+
+    // Charts: one series (and one box) per mechanism of the interleaved run, in its colour.
+    const figureWith = (type: string, name: string) =>
+      plotlyFigure.mock.calls
+        .map(([props]) => props as PlotlyFigureProps)
+        .findLast((f) => f.data[0]?.type === type && f.data.some((d) => (d as { name?: string }).name === name));
+    await vi.waitFor(() => {
+      const histogram = figureWith('bar', `${INTERLEAVED_LABEL} · none`);
+      expect(histogram?.data.map((d) => (d as { name: string }).name)).toEqual([
+        AES_LABEL, `${INTERLEAVED_LABEL} · none`, `${INTERLEAVED_LABEL} · ${AES}`, ED_LABEL,
+      ]);
+      expect(histogram?.data[1]).toMatchObject({ marker: { color: colourOf('none') }, y: [8 / 80, 2 / 80, 0] });
+      expect(histogram?.data[2]).toMatchObject({ marker: { color: colourOf(AES) }, y: [1 / 80, 8 / 80, 1 / 80] });
+    });
+    const boxes = figureWith('box', `${INTERLEAVED_LABEL} · ${AES}`);
+    expect(boxes?.data.filter((d) => (d as { name: string }).name.startsWith(INTERLEAVED_LABEL))).toEqual([
+      expect.objectContaining({ name: `${INTERLEAVED_LABEL} · none`, marker: { color: colourOf('none') } }),
+      expect.objectContaining({ name: `${INTERLEAVED_LABEL} · ${AES}`, marker: { color: colourOf(AES) } }),
+    ]);
   });
 });
