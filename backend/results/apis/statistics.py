@@ -138,6 +138,11 @@ class MechanismStatisticsSerializer(serializers.Serializer[object]):
     mechanism = serializers.CharField()
     devices = RoundTripStatisticsSerializer(many=True)
     all_devices = RoundTripStatisticsSerializer()
+    mean_of_device_means_ms = serializers.FloatField(
+        allow_null=True,
+        help_text="The SRUP paper's combined mean over this mechanism's messages: every "
+        "device weighs the same.",
+    )
     overhead = PairedOverheadSerializer(
         allow_null=True,
         help_text="Against the run's own `none` messages, paired by rotation cycle; null for "

@@ -2220,6 +2220,11 @@ export interface components {
             mechanism: string;
             devices: components["schemas"]["RoundTripStatistics"][];
             all_devices: components["schemas"]["RoundTripStatistics"];
+            /**
+             * Format: double
+             * @description The SRUP paper's combined mean over this mechanism's messages: every device weighs the same.
+             */
+            mean_of_device_means_ms: number | null;
             /** @description Against the run's own `none` messages, paired by rotation cycle; null for none itself and in a rotation without none. */
             overhead: components["schemas"]["RunPairedOverhead"] | null;
         };

@@ -73,6 +73,8 @@ def test_statistics_of_an_interleaved_run_are_per_mechanism_as_numpy_computes_th
         assert part["all_devices"]["mean_ms"] == pytest.approx(pooled.mean())
         assert part["all_devices"]["p95_ms"] == pytest.approx(np.percentile(pooled, 95))
         assert part["all_devices"]["min_ms"] == pytest.approx(pooled.min())
+        device_means = [_ms_of(v, index).mean() for v in messages.values()]
+        assert part["mean_of_device_means_ms"] == pytest.approx(np.mean(device_means))
 
     # Paired against none by rotation cycle, per device, where both were delivered.
     overheads = {m["mechanism"]: m["overhead"] for m in body["mechanisms"]}

@@ -48,6 +48,8 @@ export type ComparedPart = {
   name: string;
   all: RoundTripStatistics;
   devices: readonly RoundTripStatistics[];
+  /** The SRUP paper's combined mean (every device weighs the same), over the part's messages. */
+  combinedMeanMs: number | null;
 };
 
 export const isInterleaved = (run: ComparedRun): boolean => run.statistics.mechanisms.length > 0;
@@ -63,6 +65,7 @@ export const comparedParts = (run: ComparedRun, label: string = comparedRunLabel
         name: label,
         all: run.statistics.all_devices,
         devices: run.statistics.devices,
+        combinedMeanMs: run.statistics.mean_of_device_means_ms,
       },
     ];
   }
@@ -73,6 +76,7 @@ export const comparedParts = (run: ComparedRun, label: string = comparedRunLabel
     name: `${label} · ${part.mechanism}`,
     all: part.all_devices,
     devices: part.devices,
+    combinedMeanMs: part.mean_of_device_means_ms,
   }));
 };
 

@@ -41,8 +41,7 @@ const STATISTIC_ROWS: readonly StatisticRow[] = [
   ['p95 (ms)', (all) => formatDecimal(all.p95_ms, 3)],
   ['p99 (ms)', (all) => formatDecimal(all.p99_ms, 3)],
   ['Std dev (ms)', (all) => formatDecimal(all.std_ms, 3)],
-  // An interleaved run's mechanism: its pairs give its combined mean (baseline/treatment mean).
-  ['Combined mean (ms)', (_, part) => (part.interleaved ? MISSING : formatDecimal(part.run.statistics.mean_of_device_means_ms, 3))],
+  ['Combined mean (ms)', (_, part) => formatDecimal(part.combinedMeanMs, 3)],
 ];
 
 /** A run's name in the comparison: a link to its page where there is one (not on a shared page). */

@@ -253,6 +253,7 @@ describe('Compare page', () => {
         mechanism,
         devices: [row],
         all_devices: { ...row, device_id: null, device_name: 'All devices' },
+        mean_of_device_means_ms: mean + 0.001,
         overhead: mechanism === 'none' ? null : { baseline: 'none', pairs: 50, overhead_ms: 0.05, ci_low_ms: 0.04, ci_high_ms: 0.06 },
       };
     };
@@ -319,6 +320,10 @@ describe('Compare page', () => {
     ]);
     expect(within(within(side).getByRole('row', { name: /^Mean \(ms\)/ })).getAllByRole('cell').map((c) => c.textContent)).toEqual([
       '4.500', '1.250', '1.200', '7.500',
+    ]);
+    // Each mechanism's own combined mean (the plain runs' fixture's is 13.673).
+    expect(within(within(side).getByRole('row', { name: /^Combined mean/ })).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      '13.673', '1.251', '1.201', '13.673',
     ]);
     const overheads = screen.getByRole('table', { name: 'Overhead against none within each interleaved run' });
     expect(within(overheads).getAllByRole('row').slice(1).map((r) => r.textContent?.trim())).toEqual([
