@@ -10,6 +10,7 @@ from uuid import UUID
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -46,9 +47,11 @@ from results.services import (
     runs_compare,
 )
 from results.services.summaries import repeats_within
+from sharing.addresses import public_address_words
 from sharing.models import Share, ShareKind, ShareState
 from sharing.public import scrub
 from sharing.selectors import (
+    share_addresses,
     share_get,
     share_get_public,
     share_list,
@@ -276,7 +279,8 @@ class _PublicApi(APIView):
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         response = super().finalize_response(request, response, *args, **kwargs)
         if self.share is not None and isinstance(response, Response):
-            response.data = scrub(self.share, response.data)
+            addresses = share_addresses(share=self.share)
+            response.data = scrub(self.share, response.data, addresses=addresses)
         response["Cache-Control"] = "no-store"
         response["X-Robots-Tag"] = "noindex, nofollow"
         return response
@@ -329,10 +333,15 @@ class PublicShareApi(_PublicApi):
 
 def _public_run(run: dict[str, Any]) -> dict[str, Any]:
     """A run as a link shows it: its target device keeps its name, role and state, but not
-    its id (ids on a link are aliases) nor the lab address it served on."""
+    its id (ids on a link are aliases; the lab address it served on is left out by the
+    scrub, sharing.addresses); its spec without the platform's own broker (a broker the
+    design named is labelled by the scrub)."""
     target = run.get("target")
     if isinstance(target, dict):
-        run["target"] = {**target, "device_id": None, "address": None}
+        run["target"] = {**target, "device_id": None}
+    spec = run.get("spec")
+    if isinstance(spec, dict) and not spec.get(BROKER_EXTERNAL):
+        run["spec"] = {key: value for key, value in spec.items() if key != "broker_url"}
     return run
 
 
@@ -374,7 +383,9 @@ class PublicRunMethodsApi(_PublicApi):
     def get(self, request: Request, token: str, run_id: UUID) -> Response:
         share = self.public_share(token)
         run = share_run_get(share=share, run_alias=run_id)
-        text = run_methods(run=run, statistics=lambda: _statistics(share, run))
+        text = run_methods(
+            run=run, statistics=lambda: _statistics(share, run), addresses=public_address_words
+        )
         return Response(MethodsSerializer({"run_id": run.pk, "text": text}).data)
 
 

@@ -7,9 +7,11 @@ from uuid import UUID
 from django.db.models import F, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from iotsecbench_contract.jobspec import BROKER_EXTERNAL
 
 from accounts.models import Workspace
 from experiments.models import Experiment, Run, RunDevice
+from sharing.addresses import AddressText, mapping_addresses, object_addresses
 from sharing.errors import ShareNotFound
 from sharing.models import Share, ShareState
 from sharing.public import alias
@@ -77,6 +79,24 @@ def share_run_ids(*, share: Share) -> set[UUID]:
         runs = Run.objects.filter(experiment_id=share.experiment_id)
         return set(runs.values_list("pk", flat=True))
     return set(share.run_ids)
+
+
+def share_addresses(*, share: Share) -> AddressText:
+    """Every lab address the share's designs and runs hold (the design's fields, each run's
+    frozen spec, its target device's address), to be replaced inside the text of public
+    answers. A spec's broker_url counts only when the design named it: otherwise it is the
+    platform's own broker, which is left out of a shared page altogether."""
+    runs = share_runs(share=share)
+    experiments = {run.experiment_id: run.experiment for run in runs}
+    if share.experiment is not None:
+        experiments[share.experiment.pk] = share.experiment
+    found = [pair for experiment in experiments.values() for pair in object_addresses(experiment)]
+    for run in runs:
+        spec = {
+            k: v for k, v in run.spec.items() if k != "broker_url" or run.spec.get(BROKER_EXTERNAL)
+        }
+        found += mapping_addresses(spec) + mapping_addresses(run.target or {})
+    return AddressText(found)
 
 
 def share_run_get(*, share: Share, run_alias: UUID) -> Run:

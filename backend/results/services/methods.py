@@ -4,6 +4,7 @@ round trips of a messaging run, or the timings of a cipher-benchmark or throughp
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,6 +47,24 @@ _UNKNOWN = "unknown"
 # does not set them (device-agent runners/coap_roundtrip.py DEFAULT_ACK_TIMEOUT_MS, ...).
 COAP_ACK_TIMEOUT_MS = 2000
 COAP_MAX_RETRANSMIT = 4
+# How a paragraph names an address a run used, from its field (broker_url, coap_url,
+# mqttsn_gateway, or a throughput run's target) and value: the owner's pages name the
+# address itself; a shared page passes words without it (sharing.addresses), so that its
+# paragraph is the same but for the lab's hosts, ports and paths.
+AddressWords = Callable[[str, str], str]
+_ADDRESS_WORDS = {
+    "broker_url": "the external broker at {}",
+    "coap_url": "the CoAP server at {}",
+    "mqttsn_gateway": "the MQTT-SN gateway at {}",
+    "target": "the receiver at {}",
+}
+
+
+def address_as_stored(field: str, value: str) -> str:
+    """The owner's words: "the external broker at mqtt://broker.lab:1883"."""
+    return _ADDRESS_WORDS[field].format(value)
+
+
 # How the methods text names each interval of a mean (results.statistics).
 _CI_METHOD_WORDS = {
     CI_METHOD: "studentized bootstrap, 2,000 resamples",
@@ -169,7 +188,7 @@ def _lost(spec: dict[str, Any], what: str = "a message not back") -> str:
     return f"{what} within {spec.get('timeout_ms', _UNKNOWN)} ms counted as lost"
 
 
-def _mqtt_method(spec: dict[str, Any]) -> str:
+def _mqtt_method(spec: dict[str, Any], words: AddressWords) -> str:
     """An MQTT round trip: publish to the device's own topic, time until the broker's copy
     of it came back (device-agent runners/mqtt_roundtrip.py)."""
     transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
@@ -177,7 +196,7 @@ def _mqtt_method(spec: dict[str, Any]) -> str:
         f"Each device published {_count(spec.get('message_count', _UNKNOWN))} messages of "
         f"{_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
         f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) to {_topic(spec)} on "
-        f"{_broker(spec)} {_secured(spec)}, {_schedule(spec)}, and timed each "
+        f"{_broker(spec, words)} {_secured(spec)}, {_schedule(spec)}, and timed each "
         "round trip from before securing the message to after the broker's copy was "
         f"received and unsecured, {_MONOTONIC}; {_lost(spec)}."
     )
@@ -189,14 +208,14 @@ def _topic(spec: dict[str, Any]) -> str:
     return f"the topic {topic}" if topic else "its own per-run topic"
 
 
-def _broker(spec: dict[str, Any]) -> str:
+def _broker(spec: dict[str, Any], words: AddressWords) -> str:
     """Which broker the run used: an external one the design named, or the platform's."""
     if spec.get(BROKER_EXTERNAL) and spec.get("broker_url"):
-        return f"the external broker at {redact_url(str(spec['broker_url']))}"
+        return words("broker_url", redact_url(str(spec["broker_url"])))
     return "the platform's broker"
 
 
-def _srup_method(spec: dict[str, Any]) -> str:
+def _srup_method(spec: dict[str, Any], words: AddressWords) -> str:
     """A SRUP round trip: a signed request to the device end, its signed reply (device-agent
     runners/srup_roundtrip.py)."""
     transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
@@ -204,7 +223,7 @@ def _srup_method(spec: dict[str, Any]) -> str:
         f"Each device sent {_count(spec.get('message_count', _UNKNOWN))} SRUP data messages "
         f"of {_count(spec.get('payload_size', _UNKNOWN))} bytes over {_protocol(spec)} "
         f"(QoS {spec.get('qos', _UNKNOWN)}, {transport}) on its SRUP topic through "
-        f"{_broker(spec)} to a device end "
+        f"{_broker(spec, words)} to a device end "
         "that verified each one and answered with a signed reply carrying its token, "
         f"{_schedule(spec)}, and timed each round trip from before building and signing the "
         "request to after the reply was received, verified and its sequence ID checked, "
@@ -212,7 +231,7 @@ def _srup_method(spec: dict[str, Any]) -> str:
     )
 
 
-def _coap_parts(spec: dict[str, Any]) -> tuple[str, str, str, str]:
+def _coap_parts(spec: dict[str, Any], words: AddressWords) -> tuple[str, str, str, str]:
     """A CoAP run's message type, method, server and retransmission sentence."""
     confirmable = spec.get("coap_type", CoapType.CON) == CoapType.CON
     kind = "confirmable (CON)" if confirmable else "non-confirmable (NON)"
@@ -220,7 +239,7 @@ def _coap_parts(spec: dict[str, Any]) -> tuple[str, str, str, str]:
     url = spec.get("coap_url")
     uri = coap_request_uri(str(url or ""), str(spec.get("coap_path") or ""))
     server = (
-        f"the CoAP server at {uri}"
+        words("coap_url", uri)
         if url
         else (
             "the agent's own CoAP echo server on the device (127.0.0.1, resource "
@@ -239,10 +258,10 @@ def _coap_parts(spec: dict[str, Any]) -> tuple[str, str, str, str]:
     return kind, method, server, retransmit
 
 
-def _coap_method(spec: dict[str, Any]) -> str:
+def _coap_method(spec: dict[str, Any], words: AddressWords) -> str:
     """A CoAP round trip: one request to an echo resource, its response carrying the body
     back (device-agent runners/coap_roundtrip.py, docs/coap.md)."""
-    kind, method, server, retransmit = _coap_parts(spec)
+    kind, method, server, retransmit = _coap_parts(spec, words)
     return (
         f"Each device sent {_count(spec.get('message_count', _UNKNOWN))} CoAP {kind} "
         f"{method} requests carrying {_count(spec.get('payload_size', _UNKNOWN))} bytes over "
@@ -253,7 +272,7 @@ def _coap_method(spec: dict[str, Any]) -> str:
     )
 
 
-def _ack_method(spec: dict[str, Any]) -> str:
+def _ack_method(spec: dict[str, Any], words: AddressWords) -> str:
     """Measurement ``ack`` (device-agent runners/mqtt_ack.py, coap_roundtrip.py)."""
     common = AckWords(
         messages=_count(spec.get("message_count", _UNKNOWN)),
@@ -264,9 +283,9 @@ def _ack_method(spec: dict[str, Any]) -> str:
         lost=_lost(spec, "a message not acknowledged"),
     )
     if spec.get("protocol") == Protocol.COAP:
-        return coap_ack_method(common, *_coap_parts(spec))
+        return coap_ack_method(common, *_coap_parts(spec, words))
     if spec.get("protocol") == Protocol.MQTTSN:
-        return mqttsn_ack_method(common, *_mqttsn_parts(spec))
+        return mqttsn_ack_method(common, *_mqttsn_parts(spec, words))
     transport = _TRANSPORT_LABELS.get(spec.get("transport", Transport.TCP), _UNKNOWN)
     return mqtt_ack_method(common, _protocol(spec), spec.get("qos", _UNKNOWN), transport)
 
@@ -278,11 +297,11 @@ _TOPIC_ID_TYPES = {
 }
 
 
-def _mqttsn_parts(spec: dict[str, Any]) -> tuple[str, str]:
+def _mqttsn_parts(spec: dict[str, Any], words: AddressWords) -> tuple[str, str]:
     """How an MQTT-SN run's topic and gateway are named: (topic, through)."""
     gateway = spec.get("mqttsn_gateway")
     through = (
-        f"the MQTT-SN gateway at {gateway}"
+        words("mqttsn_gateway", str(gateway))
         if gateway
         else (
             "the agent's own transparent MQTT-SN gateway on the device (127.0.0.1), which "
@@ -293,10 +312,10 @@ def _mqttsn_parts(spec: dict[str, Any]) -> tuple[str, str]:
     return topic, through
 
 
-def _mqttsn_method(spec: dict[str, Any]) -> str:
+def _mqttsn_method(spec: dict[str, Any], words: AddressWords) -> str:
     """An MQTT-SN round trip: publish over UDP through a gateway to the broker, time until
     the copy from the device's own subscription came back (runners/mqttsn_roundtrip.py)."""
-    topic, through = _mqttsn_parts(spec)
+    topic, through = _mqttsn_parts(spec, words)
     qos = spec.get("qos", _UNKNOWN)
     qos_text = "QoS -1, published without a connection" if qos == -1 else f"QoS {qos}"
     return (
@@ -330,20 +349,20 @@ def _one_way_method(spec: dict[str, Any]) -> str:
     )
 
 
-def _messaging_method(spec: dict[str, Any]) -> str:
+def _messaging_method(spec: dict[str, Any], words: AddressWords) -> str:
     """What each device did and what was timed, in the run's own protocol and measurement."""
     if spec.get("measurement") == Measurement.ONE_WAY:
         return _one_way_method(spec)
     if spec.get("measurement") == Measurement.ACK:
-        return _ack_method(spec)
+        return _ack_method(spec, words)
     protocol = spec.get("protocol", Protocol.MQTT)
     if protocol == Protocol.COAP:
-        return _coap_method(spec)
+        return _coap_method(spec, words)
     if protocol == Protocol.MQTTSN:
-        return _mqttsn_method(spec)
+        return _mqttsn_method(spec, words)
     if protocol == Protocol.SRUP:
-        return _srup_method(spec)
-    return _mqtt_method(spec)
+        return _srup_method(spec, words)
+    return _mqtt_method(spec, words)
 
 
 def _interleaved_sentences(statistics: RunStatistics, figure: str) -> list[str]:
@@ -375,10 +394,13 @@ def _interleaved_sentences(statistics: RunStatistics, figure: str) -> list[str]:
     return sentences
 
 
-def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
+def run_methods_paragraph(
+    *, run: Run, statistics: RunStatistics, addresses: AddressWords = address_as_stored
+) -> str:
     """A paragraph ready to paste into a paper's methods section: platform and agent
     versions, devices and their facts, the run's protocol, transport and what was timed,
-    counts and dates, and the headline figures with their definitions."""
+    counts and dates, and the headline figures with their definitions; the addresses the
+    run used named by `addresses`."""
     spec = run.spec
     devices = list(run.run_devices.all())
     figure, measured = MEASURED.get(spec.get("measurement", ""), MEASURED[Measurement.ROUND_TRIP])
@@ -386,7 +408,7 @@ def run_methods_paragraph(*, run: Run, statistics: RunStatistics) -> str:
     s = total.summary
     sentences = [
         *_provenance(run, measured, devices),
-        _messaging_method(spec),
+        _messaging_method(spec, addresses),
         f"Of {total.records:,} messages, {s.n:,} were delivered, {total.lost:,} lost and "
         f"{total.rejected:,} rejected.",
     ]

@@ -13,7 +13,14 @@ from experiments.models import (
 )
 from measurements.models import BenchSample
 from results.services.cryptolib_methods import cli_timing_sentence, library_of, library_sentence
-from results.services.methods import _MECHANISM_LABELS, _UNKNOWN, _count, _provenance
+from results.services.methods import (
+    _MECHANISM_LABELS,
+    _UNKNOWN,
+    AddressWords,
+    _count,
+    _provenance,
+    address_as_stored,
+)
 
 _BYTE_UNITS = ("B", "KiB", "MiB", "GiB")
 _N_MINUS_ONE = "n\u22121"  # with a minus sign, as a paper typesets it
@@ -60,17 +67,18 @@ def _sample_counts(run: Run) -> tuple[list[RunDevice], int, int]:
     return devices, sum(rd.total for rd in devices), stored
 
 
-def throughput_methods_paragraph(*, run: Run) -> str:
+def throughput_methods_paragraph(*, run: Run, addresses: AddressWords = address_as_stored) -> str:
     """The methods paragraph of a throughput run: platform and agent versions, devices and
     their facts, mechanisms, payloads and windows, how each window was counted (device-agent
-    throughput.py), the counts, and the statistics reported."""
+    throughput.py), the counts, and the statistics reported; its receiver named by
+    `addresses`."""
     spec = run.spec
     devices, planned, stored = _sample_counts(run)
     repetitions = _count(spec.get("repetitions", _UNKNOWN))
     target = spec.get("target")
     sink = (
         # The design's receiver (target_url; the MQTT-SN paper's client Pi to gateway Pi).
-        f"to the receiver at {target} (the design's target_url), not to a sink on the "
+        f"to {addresses('target', str(target))} (the design's target_url), not to a sink on the "
         "device's own loopback interface"
         if target
         else "to a sink on the device itself (127.0.0.1; the MQTT-SN paper's loopback mode)"
@@ -91,11 +99,12 @@ def throughput_methods_paragraph(*, run: Run) -> str:
     return " ".join([*_provenance(run, "Packet rates", devices), *body])
 
 
-def cipher_bench_methods_paragraph(*, run: Run) -> str:
+def cipher_bench_methods_paragraph(*, run: Run, addresses: AddressWords = address_as_stored) -> str:
     """The methods paragraph of a cipher-benchmark run: platform and agent versions, devices
     and their facts, mechanisms, data sizes and repetitions, the crypto library, how each
     sample was timed (device-agent cipherbench.py, or opensslcli.py for ``openssl-cli``),
-    the counts, and the statistics reported (the summary export holds their values)."""
+    the counts, and the statistics reported (the summary export holds their values).
+    `addresses` as for every kind's paragraph: a cipher bench sends nothing, names none."""
     spec = run.spec
     devices, planned, stored = _sample_counts(run)
     repetitions = _count(spec.get("repetitions", _UNKNOWN))

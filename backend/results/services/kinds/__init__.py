@@ -9,6 +9,7 @@ from collections.abc import Callable
 from experiments.models import ExperimentKind, Run
 from results.services.kinds import cipher_bench, messaging, throughput
 from results.services.kinds.base import RecordSource, ResultsKind
+from results.services.methods import AddressWords, address_as_stored
 from results.services.summaries import RunStatistics
 
 KINDS: dict[str, ResultsKind] = {
@@ -20,9 +21,15 @@ def results_kind(name: str) -> ResultsKind:
     return KINDS[ExperimentKind(name)]
 
 
-def run_methods(*, run: Run, statistics: Callable[[], RunStatistics]) -> str:
-    """The run's methods paragraph; `statistics`: a messaging run's (called only if needed)."""
-    return results_kind(run.experiment.kind).methods(run, statistics)
+def run_methods(
+    *,
+    run: Run,
+    statistics: Callable[[], RunStatistics],
+    addresses: AddressWords = address_as_stored,
+) -> str:
+    """The run's methods paragraph; `statistics`: a messaging run's (called only if needed);
+    `addresses`: how it names the addresses the run used (a shared page's: without them)."""
+    return results_kind(run.experiment.kind).methods(run, statistics, addresses)
 
 
 __all__ = ["KINDS", "RecordSource", "ResultsKind", "results_kind", "run_methods"]

@@ -11,6 +11,7 @@ from django.db import models
 
 from experiments.models import ExperimentKind, Run
 from measurements.selectors import NS_PER_US
+from results.services.methods import AddressWords
 from results.services.summaries import RunStatistics
 
 # The device facts each summary row carries (the agent's runtime/facts.py reports them).
@@ -65,8 +66,9 @@ class SummaryInput:
 
 
 SummaryRows = Callable[[SummaryInput], list[dict[str, Any]]]
-# (run, its statistics when the paragraph needs them) -> the methods paragraph.
-Methods = Callable[[Run, Callable[[], RunStatistics]], str]
+# (run, its statistics when the paragraph needs them, how it names the addresses the run
+# used) -> the methods paragraph.
+Methods = Callable[[Run, Callable[[], RunStatistics], AddressWords], str]
 
 
 @dataclass(frozen=True)

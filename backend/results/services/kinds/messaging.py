@@ -17,7 +17,7 @@ from results.services.kinds.base import (
     SummaryInput,
     us,
 )
-from results.services.methods import run_methods_paragraph
+from results.services.methods import AddressWords, run_methods_paragraph
 from results.services.summaries import DeviceStatistics, RunStatistics, run_statistics_compute
 
 RECORD_COLUMNS = {  # name -> Arrow type of the Parquet column
@@ -140,8 +140,8 @@ def summary_rows(of: SummaryInput) -> list[dict[str, Any]]:
     return rows
 
 
-def methods(run: Run, statistics: Callable[[], RunStatistics]) -> str:
-    return run_methods_paragraph(run=run, statistics=statistics())
+def methods(run: Run, statistics: Callable[[], RunStatistics], addresses: AddressWords) -> str:
+    return run_methods_paragraph(run=run, statistics=statistics(), addresses=addresses)
 
 
 KIND = ResultsKind(

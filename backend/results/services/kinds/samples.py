@@ -18,6 +18,7 @@ from results.services.kinds.base import (
     SummaryInput,
     us,
 )
+from results.services.methods import AddressWords
 from results.services.summaries import RunStatistics
 
 SAMPLE_COLUMNS = {  # cipher-benchmark and throughput samples
@@ -101,8 +102,8 @@ def sample_kind(name: ExperimentKind, paragraph: Callable[..., str]) -> ResultsK
     """A sample kind's entry: its samples, the benchmark summary, its methods `paragraph`
     (run=...), which reads no round-trip statistics."""
 
-    def methods(run: Run, statistics: Callable[[], RunStatistics]) -> str:
-        return paragraph(run=run)
+    def methods(run: Run, statistics: Callable[[], RunStatistics], addresses: AddressWords) -> str:
+        return paragraph(run=run, addresses=addresses)
 
     return ResultsKind(
         name=name,

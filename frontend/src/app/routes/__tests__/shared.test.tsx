@@ -146,6 +146,31 @@ describe('shared link page', () => {
     expect(first).toHaveAttribute('aria-current', 'true');
   });
 
+  it('should name an external target by the neutral label the link’s API gives, and no address', async () => {
+    shareExperiment('');
+    const shared = db.sharedContent[TOKEN]!;
+    db.sharedContent[TOKEN] = {
+      ...shared,
+      experiment: { ...shared.experiment!, broker_url: 'external MQTT broker', mqttsn_gateway: '' },
+    };
+
+    renderApp(`/s/${TOKEN}`, { signedOut: true });
+
+    const design = await screen.findByRole('region', { name: 'Design' });
+    expect(within(design).getByText('External targets').nextElementSibling).toHaveTextContent(
+      /^external MQTT broker$/,
+    );
+  });
+
+  it('should list no external targets for a design on the platform’s own broker', async () => {
+    shareExperiment('');
+
+    renderApp(`/s/${TOKEN}`, { signedOut: true });
+
+    const design = await screen.findByRole('region', { name: 'Design' });
+    expect(within(design).queryByText('External targets')).not.toBeInTheDocument();
+  });
+
   it('shows a shared experiment’s results figure, table and methods read-only from the link’s API', async () => {
     shareExperiment('AES on LAN');
     const cell = (security: string, runId: string, median: number): ExperimentResults['cells'][number] => ({

@@ -29,6 +29,16 @@ const Fact = ({ term, children }: { term: string; children: ReactNode }) => (
   </>
 );
 
+/**
+ * What the runs talked to besides the platform's own broker and the agent's own servers: an
+ * external broker, CoAP server, MQTT-SN gateway or UDP receiver. A link's API names each by a
+ * neutral label ("external MQTT broker"), never its address (docs/sharing.md).
+ */
+const externalTargets = (experiment: Experiment): string[] =>
+  [experiment.broker_url, experiment.coap_url, experiment.mqttsn_gateway, experiment.target_url].filter(
+    (target) => target !== '',
+  );
+
 /** An experiment's design, as far as its kind uses it. */
 const ExperimentDesign = ({ experiment, labelFor }: { experiment: Experiment; labelFor: (name: string) => string }) => (
   <section className="panel" aria-labelledby="design-heading">
@@ -52,6 +62,9 @@ const ExperimentDesign = ({ experiment, labelFor }: { experiment: Experiment; la
           <Fact term="Repetitions">{experiment.repetitions}</Fact>
         </>
       )}
+      {externalTargets(experiment).length > 0 ? (
+        <Fact term="External targets">{externalTargets(experiment).join(', ')}</Fact>
+      ) : null}
       <Fact term="Devices">{experiment.device_ids.length}</Fact>
     </dl>
   </section>
