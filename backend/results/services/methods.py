@@ -238,14 +238,15 @@ def _coap_parts(spec: dict[str, Any], words: AddressWords) -> tuple[str, str, st
     method = str(spec.get("coap_method", CoapMethod.GET)).upper()
     url = spec.get("coap_url")
     uri = coap_request_uri(str(url or ""), str(spec.get("coap_path") or ""))
-    server = (
-        words("coap_url", uri)
-        if url
-        else (
-            "the agent's own CoAP echo server on the device (127.0.0.1, resource "
-            f"/{urlsplit(uri).path.lstrip('/')})"
-        )
-    )
+    resource = f"/{urlsplit(uri).path.lstrip('/')}"
+    if url:
+        server = words("coap_url", uri)
+    elif spec.get("target_device"):
+        # The target device's agent served it (experiments.services.targets); the address
+        # it reported is the run's, not the design's, and is not named here.
+        server = f"the agent's own CoAP echo server on the experiment's target device (resource {resource})"
+    else:
+        server = f"the agent's own CoAP echo server on the device (127.0.0.1, resource {resource})"
     retransmit = ""
     if confirmable:
         ack = spec.get("coap_ack_timeout_ms", COAP_ACK_TIMEOUT_MS)
@@ -300,14 +301,18 @@ _TOPIC_ID_TYPES = {
 def _mqttsn_parts(spec: dict[str, Any], words: AddressWords) -> tuple[str, str]:
     """How an MQTT-SN run's topic and gateway are named: (topic, through)."""
     gateway = spec.get("mqttsn_gateway")
-    through = (
-        words("mqttsn_gateway", str(gateway))
-        if gateway
-        else (
-            "the agent's own transparent MQTT-SN gateway on the device (127.0.0.1), which "
-            "bridged to the broker over MQTT 3.1.1"
+    if gateway:
+        through = words("mqttsn_gateway", str(gateway))
+    else:
+        where = (
+            "the experiment's target device"
+            if spec.get("target_device")
+            else "the device (127.0.0.1)"
         )
-    )
+        through = (
+            f"the agent's own transparent MQTT-SN gateway on {where}, which bridged to the "
+            "broker over MQTT 3.1.1"
+        )
     topic = _TOPIC_ID_TYPES.get(spec.get("topic_id_type", TopicIdType.NORMAL), "its topic")
     return topic, through
 

@@ -62,6 +62,23 @@ def test_mqttsn_paragraph_names_the_gateway_udp_and_its_qos(make_run):
 
 
 @pytest.mark.django_db
+def test_a_target_device_run_names_the_server_or_gateway_on_the_target_not_loopback(make_run):
+    target = "0b7e1d1e-0000-4000-8000-000000000001"
+    coap = _paragraph(make_run, protocol="coap", target_device=target)
+    assert (
+        "over UDP to the agent's own CoAP echo server on the experiment's target device "
+        "(resource /echo)" in coap
+    )
+    mqttsn = _paragraph(make_run, protocol="mqttsn", qos=1, target_device=target)
+    assert (
+        "through the agent's own transparent MQTT-SN gateway on the experiment's target "
+        "device, which bridged to the broker" in mqttsn
+    )
+    for text in (coap, mqttsn):
+        assert "127.0.0.1" not in text
+
+
+@pytest.mark.django_db
 def test_one_way_paragraph_names_the_one_way_delay_and_the_clock_correction(make_run):
     text = _paragraph(
         make_run, protocol="srup", srup_signature="ed25519", measurement="one_way", qos=1
