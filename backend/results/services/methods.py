@@ -241,12 +241,12 @@ def _coap_parts(spec: dict[str, Any], words: AddressWords) -> tuple[str, str, st
     resource = f"/{urlsplit(uri).path.lstrip('/')}"
     if url:
         server = words("coap_url", uri)
-    elif spec.get("target_device"):
-        # The target device's agent served it (experiments.services.targets); the address
-        # it reported is the run's, not the design's, and is not named here.
-        server = f"the agent's own CoAP echo server on the experiment's target device (resource {resource})"
     else:
-        server = f"the agent's own CoAP echo server on the device (127.0.0.1, resource {resource})"
+        # A target device's agent served it (experiments.services.targets): the address it
+        # reported is the run's, not the design's, and is not named here.
+        target = spec.get("target_device")
+        where = "the experiment's target device (" if target else "the device (127.0.0.1, "
+        server = f"the agent's own CoAP echo server on {where}resource {resource})"
     retransmit = ""
     if confirmable:
         ack = spec.get("coap_ack_timeout_ms", COAP_ACK_TIMEOUT_MS)
