@@ -23,7 +23,9 @@ FIGURES = RunResources(
     bytes_sent=8_440,
     bytes_received=8_280,
 )
-ROWS = [(i, T0 + i * 1_000_000, 50_000, "ok") for i in range(10)]
+ROWS: list[tuple[int, int, int | None, str]] = [
+    (i, T0 + i * 1_000_000, 50_000, "ok") for i in range(10)
+]
 
 
 def post_chunk(
@@ -75,7 +77,8 @@ def test_final_chunk_resources_are_stored_and_the_run_api_answers_them(
         48_212,
     )
     assert part_b.resources is None
-    assert part_b.bytes_sent is None and part_b.cpu_user_ns is None
+    assert part_b.bytes_sent is None
+    assert part_b.cpu_user_ns is None
 
     page = owner_client.get(f"/api/runs/{run.pk}/")
     assert page.status_code == 200
