@@ -27,6 +27,8 @@ from iotsecbench_agent.runners.srup_roundtrip import SrupRoundTripRunner
 from iotsecbench_agent.storage.recordlog import OK, Record, RunFiles
 from mqttsn_kit import run_sn_broker
 from test_executor import Setup
+from test_mqtt_roundtrip import spec as mqtt_spec
+from test_mqttsn_roundtrip import spec as mqttsn_spec
 from test_srup_keys import Keys
 from test_srup_roundtrip import srup_spec
 from testkit import Broker, TlsBroker
@@ -82,23 +84,6 @@ def assert_plausible_cost(resources: RunResources) -> None:
     assert resources.peak_rss_scope == PEAK_RSS_RUN
 
 
-def mqtt_spec(broker_url: str, **overrides: Any) -> dict[str, Any]:
-    return {
-        "protocol": "mqtt",
-        "mqtt_version": "3.1.1",
-        "qos": 1,
-        "security": "none",
-        "payload_size": 66,
-        "message_count": COUNT,
-        "interval_ms": 0,
-        "measurement": "round_trip",
-        "timeout_ms": 2000,
-        "broker_url": broker_url,
-        "topic": f"iotsecbench/data/{uuid.uuid4()}/{DEVICE}",
-        **overrides,
-    }
-
-
 # -- MQTT ---------------------------------------------------------------------------------
 
 
@@ -106,7 +91,9 @@ def mqtt_spec(broker_url: str, **overrides: Any) -> dict[str, Any]:
 def test_mqtt_round_trip_totals_are_the_publishes_and_their_acks_when_qos_is(
     broker: Broker, qos: int
 ) -> None:
-    records, resources = run(mqtt_spec(broker.url, qos=qos, security="aes-128-cbc"))
+    records, resources = run(
+        mqtt_spec(broker, qos=qos, security="aes-128-cbc", message_count=COUNT)
+    )
 
     acks = COUNT * MQTT_ACKS_PER_DIRECTION[qos] * MQTT_ACK_BYTES
     # Out: our PUBLISHes and the acks of the echoes; in: the echoes (the same size: same
@@ -121,7 +108,11 @@ def test_mqtt_over_tls_totals_are_tls_records_of_publishes_and_acks(
     tls_broker: TlsBroker, version: str
 ) -> None:
     spec = mqtt_spec(
-        tls_broker.url(version), tls_version=version, ca_cert=tls_broker.pki.pem("ca.crt")
+        tls_broker.broker,
+        broker_url=tls_broker.url(version),
+        tls_version=version,
+        ca_cert=tls_broker.pki.pem("ca.crt"),
+        message_count=COUNT,
     )
     records, resources = run(spec)
 
@@ -132,7 +123,7 @@ def test_mqtt_over_tls_totals_are_tls_records_of_publishes_and_acks(
 
 
 def test_mqtt_ack_run_receives_only_the_pubacks(broker: Broker) -> None:
-    records, resources = run(mqtt_spec(broker.url, measurement="ack"))
+    records, resources = run(mqtt_spec(broker, measurement="ack", message_count=COUNT))
 
     assert resources.bytes_sent == wire(records)
     assert resources.bytes_received == COUNT * MQTT_ACK_BYTES
@@ -166,30 +157,13 @@ def sn_broker() -> Iterator[Broker]:
     yield from run_sn_broker()
 
 
-def mqttsn_spec(broker: Broker, **overrides: Any) -> dict[str, Any]:
-    return {
-        "protocol": "mqttsn",
-        "measurement": "round_trip",
-        "qos": 1,
-        "topic_id_type": "normal",
-        "topic": f"iotsecbench/sn/{uuid.uuid4()}",
-        "security": "none",
-        "payload_size": 66,
-        "message_count": COUNT,
-        "interval_ms": 0,
-        "timeout_ms": 2000,
-        "broker_url": broker.url,
-        **overrides,
-    }
-
-
 @pytest.mark.parametrize(
     ("qos", "kind", "topic"), [(-1, "short", "rr"), (0, "normal", None), (1, "normal", None)]
 )
 def test_mqttsn_round_trip_totals_are_the_publishes_and_their_pubacks_when_qos_is(
     sn_broker: Broker, qos: int, kind: str, topic: str | None
 ) -> None:
-    spec = mqttsn_spec(sn_broker, qos=qos, topic_id_type=kind)
+    spec = mqttsn_spec(sn_broker, qos=qos, topic_id_type=kind, message_count=COUNT)
     if topic is not None:
         spec["topic"] = topic
     records, resources = run(spec)
@@ -202,7 +176,7 @@ def test_mqttsn_round_trip_totals_are_the_publishes_and_their_pubacks_when_qos_i
 
 
 def test_mqttsn_ack_run_receives_only_the_pubacks(sn_broker: Broker) -> None:
-    records, resources = run(mqttsn_spec(sn_broker, measurement="ack"))
+    records, resources = run(mqttsn_spec(sn_broker, qos=1, measurement="ack", message_count=COUNT))
 
     assert resources.bytes_sent == wire(records)
     assert resources.bytes_received == COUNT * MQTTSN_PUBACK_BYTES
