@@ -289,8 +289,9 @@ class CountingSocket:
     Only ``send`` is ours. ``recv``, ``fileno`` and ``setblocking`` are the raw socket's
     own methods, bound once: paho reads an incoming packet in several calls (its type byte,
     each byte of its length, then the rest), inside the measured round trip, and a Python
-    frame around each of those reads cost ~0.1 µs apiece while adding nothing (received
-    bytes are not metered here)."""
+    frame around each of those reads cost ~0.1 µs apiece while adding nothing: the bytes
+    received are the kernel's count (``total_received``; a counting ``recv`` only where the
+    kernel keeps none)."""
 
     def __init__(self, sock: socket.socket, meter: OutboundMeter) -> None:
         self.raw = sock
