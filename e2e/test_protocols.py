@@ -3,6 +3,7 @@ API, health-checked, scheduled one after another, measured by real agents, store
 
 from __future__ import annotations
 
+import os
 import socket
 import ssl
 import time
@@ -96,6 +97,19 @@ def test_an_mqttsn_run_with_short_topic_ids_and_present_goes_through_the_gateway
     # PUBLISH: length 1 + type 1 + flags 1 + topic id 2 + msg id 2 = 7 bytes, then an 8-byte
     # IV and 66 B padded to 72 B of PRESENT-CBC ciphertext.
     assert (min_wire, max_wire) == (7 + 8 + 72, 7 + 8 + 72)
+    # What the run cost each agent (X-Run-Resources on its final chunk): its client sent
+    # its PUBLISHes and a 7-byte PUBACK per echo, and received the echoes and the
+    # gateway's PUBACKs.
+    for part in run["devices"]:
+        resources = part["resources"]
+        assert resources is not None, part["name"]
+        assert resources["bytes_sent"] == resources["bytes_received"] == 30 * (87 + 7)
+        assert (
+            0
+            < resources["cpu_user_ns"] + resources["cpu_system_ns"]
+            <= (resources["window_ns"] * (os.cpu_count() or 1))
+        )
+        assert resources["peak_rss_kb"] > 10 * 1024
 
 
 def test_a_device_health_check_measures_the_four_checks_on_a_real_agent(

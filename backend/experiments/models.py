@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
+from iotsecbench_contract.resources import PEAK_RSS_SCOPES, RunResources
 
 from accounts.models import Workspace
 from devices.models import Device
@@ -374,9 +375,73 @@ class RunDevice(models.Model):
     # clock offset to the platform before and after the run (clock_offset event).
     ready_at = models.DateTimeField(null=True, blank=True)
     clock = models.JSONField(null=True, blank=True)
+    # What a messaging run cost the agent over its measured window, from its final upload
+    # chunk (X-Run-Resources, iotsecbench_contract.resources): all NULL when not recorded
+    # (benchmark kinds, agents before them, a part that uploaded nothing).
+    resources_window_ns = models.PositiveBigIntegerField(null=True, blank=True)
+    cpu_user_ns = models.PositiveBigIntegerField(null=True, blank=True)
+    cpu_system_ns = models.PositiveBigIntegerField(null=True, blank=True)
+    peak_rss_kb = models.PositiveBigIntegerField(null=True, blank=True)
+    peak_rss_scope = models.CharField(
+        max_length=8, null=True, blank=True, choices=[(s, s) for s in PEAK_RSS_SCOPES]
+    )
+    bytes_sent = models.PositiveBigIntegerField(null=True, blank=True)
+    bytes_received = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["device__name"]
         constraints = [
             models.UniqueConstraint(fields=["run", "device"], name="uniq_run_device"),
+            # The figures come together from one header: all of them or none.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        resources_window_ns__isnull=True,
+                        cpu_user_ns__isnull=True,
+                        cpu_system_ns__isnull=True,
+                        peak_rss_kb__isnull=True,
+                        peak_rss_scope__isnull=True,
+                        bytes_sent__isnull=True,
+                        bytes_received__isnull=True,
+                    )
+                    | models.Q(
+                        resources_window_ns__isnull=False,
+                        cpu_user_ns__isnull=False,
+                        cpu_system_ns__isnull=False,
+                        peak_rss_kb__isnull=False,
+                        peak_rss_scope__isnull=False,
+                        bytes_sent__isnull=False,
+                        bytes_received__isnull=False,
+                    )
+                ),
+                name="run_device_resources_all_or_none",
+            ),
         ]
+
+    @property
+    def resources(self) -> RunResources | None:
+        """The run's resources on this device; None when not recorded."""
+        if self.resources_window_ns is None:
+            return None
+        return RunResources(
+            window_ns=self.resources_window_ns,
+            cpu_user_ns=self.cpu_user_ns or 0,
+            cpu_system_ns=self.cpu_system_ns or 0,
+            peak_rss_kb=self.peak_rss_kb or 0,
+            peak_rss_scope=self.peak_rss_scope or "",
+            bytes_sent=self.bytes_sent or 0,
+            bytes_received=self.bytes_received or 0,
+        )
+
+    @staticmethod
+    def resource_fields(resources: RunResources) -> dict[str, object]:
+        """The model's fields for ``resources`` (for an update)."""
+        return {
+            "resources_window_ns": resources.window_ns,
+            "cpu_user_ns": resources.cpu_user_ns,
+            "cpu_system_ns": resources.cpu_system_ns,
+            "peak_rss_kb": resources.peak_rss_kb,
+            "peak_rss_scope": resources.peak_rss_scope,
+            "bytes_sent": resources.bytes_sent,
+            "bytes_received": resources.bytes_received,
+        }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from iotsecbench_contract.resources import HEADER as RESOURCES_HEADER
+from iotsecbench_contract.resources import ResourcesError, RunResources
 from rest_framework import serializers, status
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
@@ -26,6 +28,10 @@ CHUNK_MAX_BYTES = 16 * 1024 * 1024
 HEADERS_MESSAGE = (
     "Send the headers Idempotency-Key, X-Chunk-Index (0-based integer) and X-Final-Chunk "
     "(true/false), plus X-Record-Total on the final chunk."
+)
+RESOURCES_MESSAGE = (
+    "X-Run-Resources must be the run's resources as one JSON object "
+    "(docs/control-plane.md §6): {error}."
 )
 TOO_LARGE_MESSAGE = (
     "The chunk is {size} bytes; a chunk may hold at most {max} bytes ({max_mib} MiB). "
@@ -52,6 +58,19 @@ def _agent_run_device(request: Request, run_id: UUID) -> RunDevice:
     device = request.auth
     assert isinstance(device, Device)
     return device_run_part_get(device=device, run_id=run_id)
+
+
+def _header_resources(request: Request) -> RunResources | None:
+    """The final chunk's run resources (contract: iotsecbench_contract.resources); None
+    without the header (benchmark runs, agents before it); ``chunk_format_invalid`` if the
+    header is not a valid object."""
+    value = request.headers.get(RESOURCES_HEADER)
+    if value is None:
+        return None
+    try:
+        return RunResources.from_header(value)
+    except ResourcesError as exc:
+        raise ChunkFormatError(RESOURCES_MESSAGE.format(error=exc)) from None
 
 
 def _header_int(request: Request, header: str) -> str | None:
@@ -116,6 +135,13 @@ class AgentChunkUploadApi(APIView):
             OpenApiParameter("X-Chunk-Index", int, OpenApiParameter.HEADER, required=True),
             OpenApiParameter("X-Final-Chunk", bool, OpenApiParameter.HEADER, required=True),
             OpenApiParameter("X-Record-Total", int, OpenApiParameter.HEADER),
+            OpenApiParameter(
+                RESOURCES_HEADER,
+                str,
+                OpenApiParameter.HEADER,
+                description="A messaging run's resources on this device (JSON object), on the "
+                "final chunk: docs/control-plane.md §6.",
+            ),
         ],
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
@@ -131,11 +157,16 @@ class AgentChunkUploadApi(APIView):
         )
         if not headers.is_valid():
             raise serializers.ValidationError(headers.errors)
+        resources = _header_resources(request)
         body = request.data
         if not isinstance(body, bytes):
             raise ChunkFormatError("Send the records as `Content-Type: text/csv`.")
         chunk, created = chunk_receive(
-            run_device=run_device, stream=self.stream, body=body, **headers.validated_data
+            run_device=run_device,
+            stream=self.stream,
+            body=body,
+            resources=resources if headers.validated_data["is_final"] else None,
+            **headers.validated_data,
         )
         lines = body.rstrip(b"\r\n").count(b"\n") if created else chunk.records
         data = {"chunk": chunk.index, "records": lines, "duplicate": not created}

@@ -4,6 +4,7 @@ them are in results.apis.runs, above measurements; the run start answers a new r
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from iotsecbench_contract.resources import PEAK_RSS_SCOPES
 from rest_framework import serializers
 
 from devices.models import Device
@@ -15,6 +16,30 @@ RUN_LABEL_HELP = (
     "What tells the run from the other runs of its experiment: its cell's parameters and, "
     "when the experiment repeats, its repeat."
 )
+
+
+RESOURCES_HELP = (
+    "What the run cost the agent on this device over its measured window (after connecting, "
+    "before disconnecting): the agent process's CPU time (every thread), its peak resident "
+    "memory, and the bytes its client socket(s) sent and received, acknowledgements, "
+    "protocol headers and TLS records included (docs/control-plane.md §6). Null: not "
+    "recorded (benchmark runs, agents before it, a device that uploaded nothing)."
+)
+
+
+@extend_schema_serializer(component_name="RunDeviceResources")
+class RunDeviceResourcesSerializer(serializers.Serializer[object]):
+    window_ns = serializers.IntegerField(help_text="The measured window's length.")
+    cpu_user_ns = serializers.IntegerField()
+    cpu_system_ns = serializers.IntegerField()
+    peak_rss_kb = serializers.IntegerField()
+    peak_rss_scope = serializers.ChoiceField(
+        choices=list(PEAK_RSS_SCOPES),
+        help_text="run: the peak within the window; process: the agent's peak since it "
+        "started (where the mark cannot be reset).",
+    )
+    bytes_sent = serializers.IntegerField()
+    bytes_received = serializers.IntegerField()
 
 
 @extend_schema_serializer(component_name="RunDevice")
@@ -38,6 +63,7 @@ class RunDeviceOutputSerializer(serializers.Serializer[object]):
         help_text="One-way runs: the device's clock offset to the platform before and after "
         "the run ({offset_ms, uncertainty_ms}) and the offset applied to its receive times.",
     )
+    resources = RunDeviceResourcesSerializer(allow_null=True, help_text=RESOURCES_HELP)
 
 
 @extend_schema_serializer(component_name="RunSummaryRow")

@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 from iotsecbench_contract.records import LEGACY_RECORD_COLUMNS
 from iotsecbench_contract.records import RECORD_COLUMNS as CONTRACT_RECORD_COLUMNS
+from iotsecbench_contract.resources import RunResources
 from psycopg import Error as PsycopgError
 from psycopg import errors as pg_errors
 
@@ -90,13 +91,15 @@ def chunk_receive(
     is_final: bool,
     record_total: int | None,
     body: bytes,
+    resources: RunResources | None = None,
 ) -> tuple[UploadChunk, bool]:
     """Store an uploaded chunk and queue its ingestion. Returns (chunk, created).
 
     The same idempotency key twice from the same device part returns the stored chunk and
     queues nothing: an agent that lost our answer and retries never makes a record land
     twice. Keys are looked up only within `run_device`, so no other device's key can shadow
-    this one's chunks.
+    this one's chunks. A final chunk's ``resources`` (what the run cost the agent) are
+    stored on the device's part with its record total.
     """
     from measurements.tasks import chunk_ingest_task
 
@@ -120,7 +123,8 @@ def chunk_receive(
             )
             if is_final:
                 part = RunDevice.objects.filter(pk=run_device.pk)
-                part.update(record_total=record_total)
+                figures = RunDevice.resource_fields(resources) if resources is not None else {}
+                part.update(record_total=record_total, **figures)
                 part.filter(status__in=(RunStatus.PREPARING, RunStatus.RUNNING)).update(
                     status=RunStatus.INGESTING
                 )

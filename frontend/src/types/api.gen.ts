@@ -2400,6 +2400,12 @@ export interface components {
              */
             expires_at?: string | null;
         };
+        /**
+         * @description * `run` - run
+         *     * `process` - process
+         * @enum {string}
+         */
+        PeakRssScopeEnum: "run" | "process";
         PlannedRun: {
             position: number;
             repeat: number;
@@ -2950,6 +2956,24 @@ export interface components {
             clock: {
                 [key: string]: unknown;
             } | null;
+            /** @description What the run cost the agent on this device over its measured window (after connecting, before disconnecting): the agent process's CPU time (every thread), its peak resident memory, and the bytes its client socket(s) sent and received, acknowledgements, protocol headers and TLS records included (docs/control-plane.md §6). Null: not recorded (benchmark runs, agents before it, a device that uploaded nothing). */
+            resources: components["schemas"]["RunDeviceResources"] | null;
+        };
+        RunDeviceResources: {
+            /** @description The measured window's length. */
+            window_ns: number;
+            cpu_user_ns: number;
+            cpu_system_ns: number;
+            peak_rss_kb: number;
+            /**
+             * @description run: the peak within the window; process: the agent's peak since it started (where the mark cannot be reset).
+             *
+             *     * `run` - run
+             *     * `process` - process
+             */
+            peak_rss_scope: components["schemas"]["PeakRssScopeEnum"];
+            bytes_sent: number;
+            bytes_received: number;
         };
         RunDistribution: {
             /** Format: uuid */
@@ -3474,6 +3498,8 @@ export interface operations {
                 "X-Chunk-Index": number;
                 "X-Final-Chunk": boolean;
                 "X-Record-Total"?: number;
+                /** @description A messaging run's resources on this device (JSON object), on the final chunk: docs/control-plane.md §6. */
+                "X-Run-Resources"?: string;
             };
             path: {
                 run_id: string;
@@ -3512,6 +3538,8 @@ export interface operations {
                 "X-Chunk-Index": number;
                 "X-Final-Chunk": boolean;
                 "X-Record-Total"?: number;
+                /** @description A messaging run's resources on this device (JSON object), on the final chunk: docs/control-plane.md §6. */
+                "X-Run-Resources"?: string;
             };
             path: {
                 run_id: string;

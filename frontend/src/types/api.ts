@@ -75,6 +75,8 @@ export type DesignExclusion = Record<string, unknown>;
 
 /** One device's part of a run; `clock` (one-way runs) is read by features/runs/components/clock-offset-data.ts. */
 export type RunDevice = Schemas['RunDevice'];
+/** What a messaging run cost the agent on one device (docs/control-plane.md §6, "Run resources"). */
+export type RunDeviceResources = Schemas['RunDeviceResources'];
 export type RunSummaryRow = Schemas['RunSummaryRow'];
 export type BenchSummaryRow = Schemas['BenchSummaryRow'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];

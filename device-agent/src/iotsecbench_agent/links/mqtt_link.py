@@ -183,6 +183,8 @@ class MqttLink:
         self._connected = threading.Event()
         self._subscribed = threading.Event()
         self._refusal: str | None = None
+        # Every socket this link has opened, for its byte totals (``traffic``).
+        self._sockets: list[CountingSocket | CountingTLSSocket] = []
         self.client = self._new_client()
 
     def _new_client(self) -> MeteredClient:
@@ -224,6 +226,9 @@ class MqttLink:
                 f"cannot connect to {host}:{port}{through}: {exc.strerror or exc}"
             ) from None
         raw = self.client.require_metering()
+        opened = self.client.last_metered
+        if opened is not None and opened not in self._sockets:
+            self._sockets.append(opened)
         if not raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY):
             raise DataPlaneError("TCP_NODELAY could not be set on the data-plane socket")
         pump((self,), self._connected, deadline(timeout_s))
@@ -309,6 +314,16 @@ class MqttLink:
 
     def metered_socket(self) -> CountingSocket | CountingTLSSocket | None:
         return self.client.metered_socket()
+
+    def traffic(self) -> tuple[int, int]:
+        """(bytes sent, bytes received) over every socket this link has opened, a
+        reconnect's too: MQTT packets on plain TCP, TLS records (handshakes included) over
+        TLS (mqtt_wire.py's module doc)."""
+        sockets = self._sockets
+        return (
+            sum(sock.bytes_sent for sock in sockets),
+            sum(sock.total_received() for sock in sockets),
+        )
 
     def data_socket(self) -> socket.socket:
         """The raw TCP socket of the measured connection (after ``connect``)."""

@@ -25,6 +25,15 @@ carrying its PUBLISH (and retransmissions of it), the same boundary as on plain 
 acks, the handshake, session tickets and alerts are counted by the socket
 (``CountingTLSSocket.bytes_sent``/``bytes_received``) but not credited to a message.
 
+Each socket also keeps its totals, for a run's ``bytes_sent``/``bytes_received``
+(runners/resources.py): ``bytes_sent`` is counted in ``send`` as above (TLS records and the
+handshake under TLS); ``total_received()`` is the kernel's count of TCP payload bytes
+received on the connection (``TCP_INFO``'s ``tcpi_bytes_received``, Linux 4.1+), read when
+asked and once more when the socket is closed. The kernel's count costs the measured round
+trip nothing (paho's reads stay the raw socket's own methods, see ``CountingSocket``) and
+includes what has arrived but paho has not read yet, such as the last message's PUBACK when
+the run ends on its echo. Where the kernel does not count, ``recv`` counts in Python.
+
 The parsing happens outside the timed window (when the runner asks, after the echo came
 back); the hot path only copies the written bytes into a list.
 
@@ -40,6 +49,7 @@ from __future__ import annotations
 import select
 import socket
 import ssl
+import sys
 import threading
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Any, Callable
@@ -66,6 +76,31 @@ PACKET_NAMES = {
     14: "DISCONNECT",
     15: "AUTH",
 }
+
+
+# struct tcp_info (linux/tcp.h): tcpi_state is its first byte, tcpi_bytes_received the u64
+# at offset 128 (Linux 4.1+); the struct only ever grows, so these offsets hold.
+TCP_INFO_BYTES = 136
+TCPI_BYTES_RECEIVED = slice(128, 136)
+# The peer's FIN is counted as one byte received; these states are those after it.
+TCP_CLOSE_WAIT, TCP_LAST_ACK, TCP_CLOSING, TCP_TIME_WAIT = 8, 9, 11, 6
+FIN_RECEIVED_STATES = (TCP_CLOSE_WAIT, TCP_LAST_ACK, TCP_CLOSING, TCP_TIME_WAIT)
+
+
+def tcp_bytes_received(sock: socket.socket) -> int | None:
+    """The TCP payload bytes the kernel has received on ``sock`` (its FIN not counted), or
+    None where it does not say (not Linux, a kernel before 4.1, not TCP, or closed)."""
+    option = getattr(socket, "TCP_INFO", None)
+    if option is None:
+        return None
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, option, TCP_INFO_BYTES)
+    except OSError:
+        return None
+    if len(info) < TCP_INFO_BYTES:
+        return None
+    received = int.from_bytes(info[TCPI_BYTES_RECEIVED], sys.byteorder)
+    return received - 1 if info[0] in FIN_RECEIVED_STATES and received else received
 
 
 def varint(n: int) -> bytes:
@@ -254,8 +289,9 @@ class CountingSocket:
     Only ``send`` is ours. ``recv``, ``fileno`` and ``setblocking`` are the raw socket's
     own methods, bound once: paho reads an incoming packet in several calls (its type byte,
     each byte of its length, then the rest), inside the measured round trip, and a Python
-    frame around each of those reads cost ~0.1 µs apiece while adding nothing (received
-    bytes are not metered here)."""
+    frame around each of those reads cost ~0.1 µs apiece while adding nothing: the bytes
+    received are the kernel's count (``total_received``; a counting ``recv`` only where the
+    kernel keeps none)."""
 
     def __init__(self, sock: socket.socket, meter: OutboundMeter) -> None:
         self.raw = sock
@@ -266,6 +302,19 @@ class CountingSocket:
         self.fileno: Callable[[], int] = sock.fileno
         self.setblocking: Callable[[bool], None] = sock.setblocking
         self.bytes_sent = 0  # every byte the kernel accepted from us on this socket
+        self.bytes_read = 0  # counted only where the kernel does not count (ReceivedBytes)
+        self.received = ReceivedBytes(sock, lambda: self.bytes_read)
+        if not self.received.by_kernel:
+            self.recv = self._recv_counted
+
+    def _recv_counted(self, size: int) -> bytes:
+        data = self.raw.recv(size)
+        self.bytes_read += len(data)
+        return data
+
+    def total_received(self) -> int:
+        """Every byte received on this connection (see the module doc)."""
+        return self.received.total()
 
     def send(self, buffer: bytes | bytearray) -> int:
         written = self._send(buffer)
@@ -280,7 +329,31 @@ class CountingSocket:
         return 0
 
     def close(self) -> None:
+        self.received.close()
         self.raw.close()
+
+
+class ReceivedBytes:
+    """The bytes received on one TCP socket: the kernel's count where it keeps one
+    (``tcp_bytes_received``), else ``read()``, what the wrapper read from the socket; kept
+    when the socket is closed."""
+
+    def __init__(self, sock: socket.socket, read: Callable[[], int]) -> None:
+        self._sock = sock
+        self._read = read
+        self.by_kernel = tcp_bytes_received(sock) is not None
+        self._at_close: int | None = None
+
+    def total(self) -> int:
+        if self._at_close is not None:
+            return self._at_close
+        counted = tcp_bytes_received(self._sock) if self.by_kernel else None
+        return self._read() if counted is None else counted
+
+    def close(self) -> None:
+        """Keep the total before the socket is closed (its counters go with it)."""
+        if self._at_close is None:
+            self._at_close = self.total()
 
 
 class TLSHandshakeError(DataPlaneError):
@@ -315,6 +388,7 @@ class CountingTLSSocket:
         self._timeout_s: float | None = None
         self.bytes_sent = 0  # raw TCP payload bytes the kernel accepted from us
         self.bytes_received = 0  # raw TCP payload bytes read from the kernel
+        self.received = ReceivedBytes(sock, lambda: self.bytes_received)
         self.handshake_bytes_sent = 0
         self.tls_error: str | None = None  # the TLS layer's error that ended the connection
 
@@ -380,7 +454,12 @@ class CountingTLSSocket:
         return self._tls.pending() + self._incoming.pending
 
     def close(self) -> None:
+        self.received.close()
         self.raw.close()
+
+    def total_received(self) -> int:
+        """Every byte received on this connection, TLS records as they came (module doc)."""
+        return self.received.total()
 
     def fileno(self) -> int:
         return self.raw.fileno()

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from iotsecbench_contract.resources import HEADER as RESOURCES_HEADER
+from iotsecbench_contract.resources import RunResources
+
 from iotsecbench_agent.errors import RunAborted
 from iotsecbench_agent.platform.api import (
     PlatformApi,
@@ -93,8 +96,11 @@ class Uploader:
         stop: threading.Event | None = None,
         log_format: UploadFormat = RECORDS,
         retry: RetryPolicy | None = None,
+        resources: RunResources | None = None,
     ) -> UploadResult:
         """Send every chunk of the log at ``csv_path`` after ``cursor``'s last acknowledged one.
+
+        ``resources`` (a messaging run's) go on the final chunk as ``X-Run-Resources``.
 
         Raises PlatformRejected on a 4xx answer (not retried), PlatformUnavailable when
         5xx answers or connection errors outlast the retry policy, and RunAborted when
@@ -122,6 +128,8 @@ class Uploader:
             }
             if chunk.final:
                 headers["X-Record-Total"] = str(total)
+                if resources is not None:
+                    headers[RESOURCES_HEADER] = resources.to_header()
             response = with_retries(
                 functools.partial(self._post, url, chunk.body(), headers),
                 policy=retry or self._retry,

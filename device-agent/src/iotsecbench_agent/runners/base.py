@@ -21,7 +21,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Protocol, TypeVar
 
+from iotsecbench_contract.resources import RunResources
+
 from iotsecbench_agent.errors import DataPlaneError, RunAborted, UnsupportedJob
+from iotsecbench_agent.runners.resources import ResourceWindow, Traffic
 from iotsecbench_agent.storage.recordlog import Record
 from iotsecbench_agent.storage.samplelog import Sample
 
@@ -68,6 +71,9 @@ class RunContext:
     # The device's API token, for runners that call the platform themselves (a one-way
     # receiver's clock probes to POST /api/agent/time/).
     api_token: str | None = None
+    # Called once with a messaging run's resources when its measured window closes (also
+    # when ``run`` raised): the executor keeps them for the final upload chunk.
+    report_resources: Callable[[RunResources], None] | None = None
 
 
 class SpecType(Protocol):
@@ -120,12 +126,38 @@ class Runner(abc.ABC):
     def cleanup(self) -> None:
         """Release connections; called after ``setup``, whatever happened."""
 
+    def traffic(self) -> Traffic | None:
+        """Bytes the run's client socket(s) have sent and received so far, over every
+        socket the runner opened (a reconnect's too); what ``run`` adds is the run's
+        ``bytes_sent``/``bytes_received`` (runners/resources.py). Every messaging runner
+        overrides it; None (benchmark kinds): the run reports no resources."""
+        return None
+
     def execute(self) -> None:
+        """``setup``, ``run`` (the measured window, whose resources go to
+        ``context.report_resources``), then ``cleanup`` whatever happened."""
         try:
             self.setup()
-            self.run()
+            if self.context.report_resources is None or self.traffic() is None:
+                # Nobody asked (a health check's probe run), or nothing to report: no window
+                # (opening one resets the process's peak-memory mark).
+                self.run()
+                return
+            window = ResourceWindow(self._traffic)
+            try:
+                self.run()
+            finally:
+                resources = window.close()
+                if self.context.report_resources is not None:
+                    self.context.report_resources(resources)
         finally:
             self.cleanup()
+
+    def _traffic(self) -> Traffic:
+        traffic = self.traffic()
+        if traffic is None:
+            raise DataPlaneError(f"{type(self).__name__} stopped counting its sockets' bytes")
+        return traffic
 
 
 T = TypeVar("T")

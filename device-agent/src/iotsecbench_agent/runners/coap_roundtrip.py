@@ -74,6 +74,7 @@ from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.interleave import Rotation, rotation_of
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, filler_for, payload_of
+from iotsecbench_agent.runners.resources import Traffic
 from iotsecbench_agent.runners.target_watch import TargetWatch
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
@@ -349,6 +350,13 @@ class CoapRoundTripRunner(Runner):
     def socket(self) -> CountingDatagramSocket:
         """The client's (metered) UDP socket, after ``setup``."""
         return require(self._sock)
+
+    def traffic(self) -> Traffic:
+        """The client's UDP socket (the CoAP messages: requests, their retransmissions and
+        Block-wise requests, ACKs of separate responses, and all it read); the echo server
+        the runner may start itself is the other end, not counted."""
+        sock = self._sock
+        return Traffic() if sock is None else Traffic(sock.sent_so_far(), sock.received_total)
 
     def _message(self, payload: bytes) -> Any:
         """One request: the URL's options and the resolved server copied from the

@@ -44,13 +44,22 @@ class CountingDatagramSocket(socket.socket):
 
     # socket.socket has __slots__; a subclass without them would still work, but keep the
     # instance small and its attributes explicit.
-    __slots__ = ("acks", "datagrams_total", "first_mid", "sent", "sent_total", "watch_acks")
+    __slots__ = (
+        "acks",
+        "datagrams_total",
+        "first_mid",
+        "received_total",
+        "sent",
+        "sent_total",
+        "watch_acks",
+    )
 
     def __init__(self, family: int, type: int) -> None:
         super().__init__(family, type)
         self.sent: list[int] = []
         self.sent_total = 0  # bytes over the socket's life (taken or not)
         self.datagrams_total = 0
+        self.received_total = 0  # bytes of every datagram read (the run's bytes_received)
         # Measurement ``ack``: the Message ID of the exchange's first datagram sent, and
         # (perf_counter_ns, Message ID) of every ACK read, until ``take_ack``.
         self.watch_acks = False
@@ -68,6 +77,7 @@ class CountingDatagramSocket(socket.socket):
 
     def recvmsg(self, bufsize: int, *args: Any) -> Any:
         result = super().recvmsg(bufsize, *args)
+        self.received_total += len(result[0])
         if self.watch_acks:
             t_read = perf_counter_ns()
             data = result[0]
@@ -93,6 +103,10 @@ class CountingDatagramSocket(socket.socket):
         n = super().send(data, flags)
         self.sent.append(n)
         return n
+
+    def sent_so_far(self) -> int:
+        """Bytes sent over the socket's life, taken or not (the run's bytes_sent)."""
+        return self.sent_total + sum(self.sent)
 
     def take(self) -> tuple[int, int]:
         """(bytes, datagrams) sent since the last ``take``."""

@@ -42,6 +42,7 @@ from iotsecbench_agent.links.mqtt_link import (
 from iotsecbench_agent.links.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import RoundTripSpec, SeqTags
+from iotsecbench_agent.runners.resources import Traffic, link_traffic
 from iotsecbench_agent.runners.timing import HarnessFloor, ack_record, time_secure
 from iotsecbench_agent.security import registry
 from iotsecbench_agent.security.base import Mechanism, MechanismError
@@ -169,6 +170,9 @@ class MqttAckRunner(Runner):
     def data_socket(self) -> socket.socket:
         """The raw TCP socket of the measured connection (after ``setup``)."""
         return self.link.data_socket()
+
+    def traffic(self) -> Traffic:
+        return link_traffic(self._link)
 
     # paho callback: runs in this thread, inside pump.
 

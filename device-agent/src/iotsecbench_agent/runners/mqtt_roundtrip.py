@@ -66,6 +66,7 @@ from iotsecbench_agent.links.mqtt_link import (
 from iotsecbench_agent.links.mqtt_wire import SEQ_BYTES, OutboundMeter
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.interleave import Rotation, rotation_of
+from iotsecbench_agent.runners.resources import Traffic, link_traffic
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     Reply,
@@ -329,6 +330,9 @@ class MqttRoundTripRunner(Runner):
     def data_socket(self) -> socket.socket:
         """The raw TCP socket of the measured connection (after ``setup``)."""
         return self.link.data_socket()
+
+    def traffic(self) -> Traffic:
+        return link_traffic(self._link)
 
     def _require_mechanism(self) -> Mechanism:
         return require(self._mechanism)

@@ -39,7 +39,7 @@ from iotsecbench_agent.runners.mqttsn_roundtrip import (
     MqttSnSpec,
 )
 from iotsecbench_agent.runners.timing import ack_record, time_secure
-from iotsecbench_agent.storage.recordlog import LOST, OK
+from iotsecbench_agent.storage.recordlog import LOST
 
 QOS_HAS_NO_PUBACK = (
     "spec.qos {qos} has no acknowledgement to time: measurement 'ack' for mqttsn needs "
@@ -98,19 +98,3 @@ class MqttSnAckRunner(MqttSnRoundTripRunner):
         kind = TOPIC_ID_TYPES[self.spec.topic_id_type]
         message = codec.Publish(self._topic_id, msg_id, data, qos=1, topic_id_type=kind)
         return codec.encode(message)
-
-    def _await_puback(self, msg_id: int, deadline_ns: int) -> tuple[str, int | None]:
-        """(outcome, t_ack or None) of the PUBLISH with ``msg_id``: its PUBACK, or LOST."""
-        client = self.client
-        while True:
-            message = client.receive(deadline_ns)
-            t_ack = time.perf_counter_ns()
-            if message is None:
-                return LOST, None
-            if isinstance(message, codec.Puback) and message.msg_id == msg_id:
-                if message.return_code == codec.REJECTED_CONGESTION:
-                    return LOST, None
-                self._check_answer(message)  # any other refusal fails the run
-                return OK, t_ack
-            client.acknowledge(message)
-            self._check_answer(message)

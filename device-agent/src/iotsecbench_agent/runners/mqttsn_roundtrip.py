@@ -74,6 +74,7 @@ from iotsecbench_agent.mqttsn.client import SnClient, return_code_name
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
+from iotsecbench_agent.runners.resources import Traffic
 from iotsecbench_agent.runners.target_watch import TargetWatch
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
@@ -244,6 +245,15 @@ class MqttSnRoundTripRunner(Runner):
         """The connected, subscribed client (after ``setup``)."""
         return require(self._client)
 
+    def traffic(self) -> Traffic:
+        """The client's socket and QoS −1's own publisher socket (the agent's own gateway,
+        when it started one, is the other end, not counted)."""
+        return Traffic.total(
+            Traffic(sn.bytes_sent, sn.bytes_received)
+            for sn in (self._client, self._publisher)
+            if sn is not None
+        )
+
     @property
     def publisher(self) -> SnClient:
         """The socket PUBLISHes leave from: the client's, or QoS −1's own."""
@@ -361,6 +371,11 @@ class MqttSnRoundTripRunner(Runner):
             if seq + 1 < schedule.message_count:
                 # Services the socket (late echoes, keep-alive); ends early on shutdown.
                 self._idle(time.perf_counter_ns() + interval_ns)
+            elif qos == 1 and outcome == OK:
+                # The gateway's PUBACK may come after the echo: every earlier one is read
+                # while the next message waits, the last one here (up to the timeout), so
+                # the run's bytes_received holds every message's (runners/resources.py).
+                self._await_puback(msg_id, time.perf_counter_ns() + timeout_ns)
 
     def _await_echo(self, seq: int, deadline_ns: int) -> tuple[str, int, int | None]:
         """(outcome, t_recv or 0, unsecure_ns) of message ``seq``: its echo, or LOST."""
@@ -379,6 +394,22 @@ class MqttSnRoundTripRunner(Runner):
                     continue
                 outcome = OK if error is None else refusal_outcome(error)
                 return outcome, t_recv, t_recv - t_unsecure
+            self._check_answer(message)
+
+    def _await_puback(self, msg_id: int, deadline_ns: int) -> tuple[str, int | None]:
+        """(outcome, t_ack or None) of the PUBLISH with ``msg_id``: its PUBACK, or LOST."""
+        client = self.client
+        while True:
+            message = client.receive(deadline_ns)
+            t_ack = time.perf_counter_ns()
+            if message is None:
+                return LOST, None
+            if isinstance(message, codec.Puback) and message.msg_id == msg_id:
+                if message.return_code == codec.REJECTED_CONGESTION:
+                    return LOST, None
+                self._check_answer(message)  # any other refusal fails the run
+                return OK, t_ack
+            client.acknowledge(message)
             self._check_answer(message)
 
     def _check_answer(self, message: codec.Message) -> None:

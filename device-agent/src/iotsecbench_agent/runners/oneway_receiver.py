@@ -81,6 +81,7 @@ from iotsecbench_agent.oneway.clock import ClockOffset, ClockProbeError, probe_c
 from iotsecbench_agent.oneway.wire import parse_payload
 from iotsecbench_agent.runners.base import Runner, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import MAX_PAYLOAD_BYTES, SECURITY_NONE
+from iotsecbench_agent.runners.resources import Traffic, link_traffic
 from iotsecbench_agent.runners.srup_roundtrip import _id_field
 from iotsecbench_agent.runners.timing import HarnessFloor, refusal_outcome, time_unsecure
 from iotsecbench_agent.security import registry
@@ -310,6 +311,9 @@ class OneWayReceiver(Runner):
             )
         if failure is not None:
             raise failure
+
+    def traffic(self) -> Traffic:
+        return link_traffic(self._link)
 
     def cleanup(self) -> None:
         self._open = None

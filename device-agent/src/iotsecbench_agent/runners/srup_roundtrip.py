@@ -64,6 +64,7 @@ from iotsecbench_agent.links.mqtt_link import ConnectionLost, MqttLink, pump, ri
 from iotsecbench_agent.links.mqtt_wire import OutboundMeter
 from iotsecbench_agent.runners.base import Runner, message_seqs, register, require
 from iotsecbench_agent.runners.mqtt_roundtrip import SECURITY_NONE, SeqTags
+from iotsecbench_agent.runners.resources import Traffic, link_traffic
 from iotsecbench_agent.runners.timing import (
     HarnessFloor,
     Reply,
@@ -325,6 +326,12 @@ class SrupRoundTripRunner(Runner):
     def data_socket(self) -> socket.socket:
         """The raw TCP socket of the controller's connection (after ``setup``)."""
         return self.link.data_socket()
+
+    def traffic(self) -> Traffic:
+        """The controller's connection only: a local echo peer stands in for the device,
+        another party, and its connection is not the measured client's (its CPU time is in
+        the process's, though: runners/resources.py)."""
+        return link_traffic(self._controller)
 
     def _require_signer(self) -> Signature:
         return require(self._signer)

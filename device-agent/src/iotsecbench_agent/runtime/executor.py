@@ -28,7 +28,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from iotsecbench_contract.errors import ContractError
 from iotsecbench_contract.jobspec import HEALTH_CHECK, SERVE, LinkSpec
+from iotsecbench_contract.resources import RunResources
 
 from iotsecbench_agent.errors import (
     RUN_ERRORS,
@@ -277,6 +279,7 @@ class JobExecutor:
                         self._events.run_event, job_id=job.job_id, run_id=job.run_id
                     ),
                     api_token=self._api.api_token,
+                    report_resources=partial(self._save_resources, files),
                 )
                 if network is None:
                     runner_cls(job.spec, context).execute()
@@ -354,6 +357,26 @@ class JobExecutor:
             verification["expected_median_ms"],
         )
 
+    def _save_resources(self, files: RunFiles, resources: RunResources) -> None:
+        """Keep a messaging run's resources beside its log until its final chunk carries
+        them (also across a restart); the run goes on if they cannot be saved."""
+        try:
+            atomic_write_text(files.resources, resources.to_header() + "\n")
+        except OSError as exc:
+            logger.error("agent.resources_not_saved run_id=%s error=%s", files.run_id, exc)
+
+    def _resources_of(self, run_id: str) -> RunResources | None:
+        """The run's saved resources; None without them (a benchmark run, a run killed
+        before its window closed, or an agent before them)."""
+        path = RunFiles.of(self._state_dir, run_id).resources
+        try:
+            return RunResources.from_header(path.read_text(encoding="ascii").strip())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, ContractError) as exc:
+            logger.error("agent.resources_unreadable run_id=%s error=%s", run_id, exc)
+            return None
+
     def _conclude(self, meta: RunMeta, *, resumed: bool = False) -> None:
         """Upload a ``measured`` run's log, then, if it ended early (``meta.ended``), report
         why, saying how much was measured. Upload first: the platform settles the device's
@@ -378,6 +401,7 @@ class JobExecutor:
                 stop=None if stopping else self._stop,
                 log_format=log_format,
                 retry=SHUTDOWN_UPLOAD_POLICY if stopping else None,
+                resources=self._resources_of(meta.run_id),
             )
         except PlatformRejected as exc:
             meta.with_status(RUN_FAILED).save(meta_path)

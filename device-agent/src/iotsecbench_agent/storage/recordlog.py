@@ -133,7 +133,7 @@ def upgrade_line(line: str) -> str:
 @dataclass(frozen=True)
 class RunFiles(LogFiles):
     """Where one run's files live: its records (``<run_id>.csv``), their upload cursor, its
-    meta and its network proof."""
+    meta, its network proof and its resources."""
 
     @property
     def meta(self) -> Path:
@@ -144,6 +144,12 @@ class RunFiles(LogFiles):
         """The proof of an enforced network profile (JSON; not ``.json``, which is the
         suffix start-up scans for run metas)."""
         return self.runs_dir / f"{self.run_id}.network"
+
+    @property
+    def resources(self) -> Path:
+        """What the run cost the agent (``iotsecbench_contract.resources``, JSON), sent on
+        the final upload chunk."""
+        return self.runs_dir / f"{self.run_id}.resources"
 
 
 class RecordLog(AppendOnlyLog):

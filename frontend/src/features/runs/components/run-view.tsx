@@ -16,6 +16,7 @@ import { describeInterval } from './interval-spec';
 import { NetworkConditions } from './network-conditions';
 import { MethodsParagraph, RunExports } from './run-exports';
 import { RunProgress } from './run-progress';
+import { RunResources } from './run-resources';
 import { RunWaiting } from './run-waiting';
 
 const NO_LABELS: ReadonlyMap<string, string> = new Map();
@@ -128,6 +129,7 @@ export const RunView = ({ run, mechanismLabels = NO_LABELS, actions }: RunViewPr
       {run.transitions.length > 0 ? <RunTimeline run={run} /> : null}
       <NetworkConditions run={run} />
       <ClockOffsets run={run} />
+      <RunResources run={run} />
 
       {measured ? (
         <>

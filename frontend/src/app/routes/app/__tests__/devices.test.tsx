@@ -131,7 +131,7 @@ describe('Devices page', () => {
     const running = runFixture({
       id: 'r0000000-0000-4000-8000-000000000009',
       status: 'running',
-      devices: [{ device_id: pi2.id, name: pi2.name, status: 'running', sent: 1, received: 1, total: 10, records_ingested: 0, error: '', facts: {}, network: null, clock: null }],
+      devices: [{ device_id: pi2.id, name: pi2.name, status: 'running', sent: 1, received: 1, total: 10, records_ingested: 0, error: '', facts: {}, network: null, clock: null, resources: null }],
     });
     db.runs.push(running);
     const { user } = renderApp('/devices');

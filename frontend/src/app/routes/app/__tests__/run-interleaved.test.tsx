@@ -76,7 +76,7 @@ const interleavedRun: Run = runFixture({
   status: 'done',
   spec: { protocol: 'mqtt', qos: 1, security: 'none', interleave_mechanisms: [...ROTATION], payload_size: 66, message_count: 30 },
   devices: [
-    { device_id: pi1.id, name: pi1.name, status: 'done', sent: 30, received: 30, total: 30, records_ingested: 30, error: '', facts: {}, network: null, clock: null },
+    { device_id: pi1.id, name: pi1.name, status: 'done', sent: 30, received: 30, total: 30, records_ingested: 30, error: '', facts: {}, network: null, clock: null, resources: null },
   ],
   summary: [summaryRow('aes-128-cbc', 20), summaryRow('none', 0.5), summaryRow('null', 2)],
 });

@@ -31,6 +31,7 @@ const device = (d: { id: string; name: string }, network: RunDevice['network']):
   facts: {},
   network,
   clock: null,
+  resources: null,
 });
 
 /** A completed run under SRUP 5, its profile frozen in its spec (experiments/services/designs.py). */

@@ -26,6 +26,7 @@ const part = (overrides: Partial<RunDevice>): RunDevice => ({
   facts: {},
   network: null,
   clock: null,
+  resources: null,
   ...overrides,
 });
 
@@ -117,7 +118,7 @@ describe('Run page: one-way runs', () => {
       oneWayRun({
         status: 'running',
         finished_at: null,
-        devices: [part({ status: 'running', sent: 10, received: 10, records_ingested: 0, clock: null })],
+        devices: [part({ status: 'running', sent: 10, received: 10, records_ingested: 0, clock: null, resources: null })],
       }),
     );
     renderApp(`/runs/${RUN_ID}`);

@@ -25,6 +25,7 @@ const part = (overrides: Partial<RunDevice>): RunDevice => ({
   facts: {},
   network: null,
   clock: null,
+  resources: null,
   ...overrides,
 });
 

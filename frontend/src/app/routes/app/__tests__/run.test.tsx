@@ -35,8 +35,8 @@ const runningRun: Run = runFixture({
   started_at: '2025-01-02T10:00:01Z',
   finished_at: null,
   devices: [
-    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 40, received: 38, total: 100, records_ingested: 0, error: '', facts: {}, network: null, clock: null },
-    { device_id: pi2.id, name: pi2.name, status: 'running', sent: 10, received: 10, total: 100, records_ingested: 0, error: '', facts: {}, network: null, clock: null },
+    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 40, received: 38, total: 100, records_ingested: 0, error: '', facts: {}, network: null, clock: null, resources: null },
+    { device_id: pi2.id, name: pi2.name, status: 'running', sent: 10, received: 10, total: 100, records_ingested: 0, error: '', facts: {}, network: null, clock: null, resources: null },
   ],
   summary: [],
   bench_summary: [],
@@ -109,7 +109,7 @@ const runningBench: Run = runFixture({
   kind: 'cipher_bench',
   spec: { mechanisms: ['aes-128-cbc', 'rsa-2048-pkcs1v15'], data_sizes: [16, 8192], repetitions: 100 },
   devices: [
-    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 120, received: 120, total: 800, records_ingested: 0, error: '', facts: {}, network: null, clock: null },
+    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 120, received: 120, total: 800, records_ingested: 0, error: '', facts: {}, network: null, clock: null, resources: null },
   ],
 });
 
@@ -138,7 +138,7 @@ const runningThroughput: Run = runFixture({
   spec: { mechanisms: ['none', 'aes-128-cbc', 'present-80-cbc'], data_sizes: [1, 1280], repetitions: 2, window_ms: 2000 },
   devices: [
     // Two windows (loopback, network) per mechanism, payload size and repetition.
-    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 3, received: 3, total: 24, records_ingested: 0, error: '', facts: {}, network: null, clock: null },
+    { device_id: pi1.id, name: pi1.name, status: 'running', sent: 3, received: 3, total: 24, records_ingested: 0, error: '', facts: {}, network: null, clock: null, resources: null },
   ],
 });
 
