@@ -203,6 +203,7 @@ describe('comparison figures (SRUP paper, Figures 7–10)', () => {
         roundTripStatisticsFixture({ device_name: 'pi-2', mean_ms: b }),
       ],
       all_devices: roundTripStatisticsFixture({ device_id: null, device_name: 'All devices' }),
+      mean_of_device_means_ms: (a + b) / 2,
       overhead: null,
     });
     const interleaved = (id: string, network: string, shift: number): ComparedRun => {

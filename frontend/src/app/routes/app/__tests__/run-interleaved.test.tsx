@@ -37,6 +37,7 @@ const mechanismStatistics = (mechanism: (typeof ROTATION)[number]): MechanismSta
     mechanism,
     devices: [row],
     all_devices: { ...row, device_id: null, device_name: 'All devices' },
+    mean_of_device_means_ms: MEANS[mechanism],
     overhead:
       mechanism === 'none'
         ? null
