@@ -8,7 +8,7 @@ from typing import Any
 # pyarrow ships no type information (pyproject may or may not list it as ignored)
 import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
-from experiments.models import ExperimentKind, Run
+from experiments.models import ExperimentKind, Run, RunDevice
 from measurements.models import MessageRecord, RunStatistic
 from measurements.selectors import run_statistics
 from results.services.kinds.base import (
@@ -56,9 +56,11 @@ def _summary_row(
     row: DeviceStatistics,
     mechanism: MechanismRows,
     stored: RunStatistic | None,
+    resources: dict[str, Any],
 ) -> dict[str, Any]:
     """`stored`: the device's (or all devices') summary computed at ingest, which holds the
     securing times and their harness floors (None before it exists: empty columns).
+    `resources`: the agent's resource columns (``_resource_columns``).
     `mechanism`: the interleaved run's mechanism the row is of and its mean of device means
     (the name None: every message of the run)."""
     s = row.summary
@@ -91,6 +93,7 @@ def _summary_row(
         "variance_ms2": s.variance,
         "std_ms": s.std,
         "mean_of_device_means_ms": mean_of_device_means_ms,
+        **resources,
         **_securing_columns(stored),
     }
 
@@ -133,11 +136,43 @@ def summary_rows(of: SummaryInput) -> list[dict[str, Any]]:
     ]
     for m in statistics.mechanisms:
         parts.append(((m.mechanism, m.mean_of_device_means_ms), m.devices, m.all_devices))
+    run_devices = {rd.device_id: rd for rd in of.run.run_devices.all()}
     rows = []
     for mechanism, devices, all_devices in parts:
         for d in [*devices, all_devices]:
-            rows.append(_summary_row(of, d, mechanism, stored.get((mechanism[0], d.device_id))))
+            # Over the device's whole measured window: on its row over every message only.
+            whole = mechanism[0] is None and d.device_id is not None
+            rd = run_devices.get(d.device_id) if whole and d.device_id else None
+            resources = _resource_columns(rd)
+            stat = stored.get((mechanism[0], d.device_id))
+            rows.append(_summary_row(of, d, mechanism, stat, resources))
     return rows
+
+
+# What the run cost each device's agent over its measured window (RunDevice, from the
+# X-Run-Resources header); empty on the all-devices row, on an interleaved run's
+# per-mechanism rows (the window holds every mechanism) and where not recorded.
+NS_PER_S = 1e9
+_RESOURCE_COLUMNS = (
+    "agent_window_s",
+    "agent_cpu_user_s",
+    "agent_cpu_system_s",
+    "agent_peak_rss_kb",
+    "agent_peak_rss_scope",
+    "agent_bytes_sent",
+    "agent_bytes_received",
+)
+
+
+def _resource_columns(rd: RunDevice | None) -> dict[str, Any]:
+    if rd is None or rd.resources_window_ns is None:
+        return dict.fromkeys(_RESOURCE_COLUMNS)
+    seconds = [
+        None if ns is None else ns / NS_PER_S
+        for ns in (rd.resources_window_ns, rd.cpu_user_ns, rd.cpu_system_ns)
+    ]
+    values = (*seconds, rd.peak_rss_kb, rd.peak_rss_scope, rd.bytes_sent, rd.bytes_received)
+    return dict(zip(_RESOURCE_COLUMNS, values, strict=True))
 
 
 def methods(run: Run, statistics: Callable[[], RunStatistics], addresses: AddressWords) -> str:

@@ -125,6 +125,31 @@ def test_summary_exports_have_a_row_per_device_and_one_for_all_with_device_facts
 
 
 @pytest.mark.django_db
+def test_summary_exports_give_each_devices_agent_resources_on_its_row_only(make_run):
+    made = make_run(MESSAGES, spec=SPEC)
+    made.run.run_devices.filter(device__name="pi-a").update(
+        resources_window_ns=2_500_000_000,
+        cpu_user_ns=400_000_000,
+        cpu_system_ns=100_000_000,
+        peak_rss_kb=71_234,
+        peak_rss_scope="run",
+        bytes_sent=6_680,
+        bytes_received=6_520,
+    )
+    rows = list(csv.DictReader(io.StringIO(run_summary_csv(run=made.run).decode())))
+
+    resources = {r["device_name"]: [r[c] for c in r if c.startswith("agent_")] for r in rows}
+    assert resources == {
+        "pi-a": ["2.5", "0.4", "0.1", "71234", "run", "6680", "6520"],
+        "pi-b": [""] * 7,  # not recorded (an older agent)
+        "All devices": [""] * 7,  # each agent's own figures; no sum is given
+    }
+    table = pq.read_table(io.BytesIO(run_summary_parquet(run=made.run)))
+    assert table.column("agent_bytes_sent").to_pylist() == [6_680, None, None]
+    assert table.column("agent_cpu_user_s").to_pylist() == [0.4, None, None]
+
+
+@pytest.mark.django_db
 def test_summary_exports_show_securing_raw_its_harness_floor_net_of_it_and_medians(make_run):
     # Every timed record: secure 1000 ns, unsecure 2000 ns, floors 100 and 200 ns.
     made = make_run(MESSAGES, spec=SPEC)
