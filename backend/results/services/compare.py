@@ -180,7 +180,7 @@ def runs_compare(*, runs: list[Run]) -> Comparison:
                 repeat=run.repeat,
                 treatment=treatment(run.spec),
                 conditions=conditions(run.spec),
-                statistics=run_statistics_compute(run=run, devices=devices),
+                statistics=run_statistics_compute(run=run, devices=devices, split=split or None),
             )
         )
         device_ids = frozenset(rd.device_id for rd in run.run_devices.all())

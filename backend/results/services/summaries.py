@@ -117,10 +117,15 @@ def _device_statistics(
 
 
 def run_statistics_compute(
-    *, run: Run, devices: list[DeviceRoundTrips] | None = None
+    *,
+    run: Run,
+    devices: list[DeviceRoundTrips] | None = None,
+    split: dict[str, list[DeviceRoundTrips]] | None = None,
 ) -> RunStatistics:
     """Statistics of the run's round trips in ms (results.statistics has the definitions).
-    `devices` are the run's loaded round trips when the caller has them already.
+    `devices` are the run's loaded round trips when the caller has them already, and
+    `split` an interleaved run's `devices` per mechanism (interleaved.mechanism_devices)
+    when it has made them too.
 
     A completed run's own statistics never change (its records are final): they are kept
     in Django's cache (per web process with the default local-memory cache), because one
@@ -134,6 +139,7 @@ def run_statistics_compute(
     names = rotation(run.spec)
     if devices is None or (names and any(d.trips.seq.size != d.rtt_ms.size for d in devices)):
         devices = run_round_trips_load(run=run, with_seq=bool(names))
+        split = None  # made of other devices: split again below
     per_device = [
         # Unsorted: summarize puts only the ranks it reads in place (no full sort).
         _device_statistics(d.device_id, d.device_name, d.trips.outcomes, d.rtt_ms)
@@ -146,7 +152,7 @@ def run_statistics_compute(
         all_devices=_pooled(devices),
         mean_of_device_means_ms=mean_of_means([d.rtt_ms for d in devices]),
         repeats=run_repeats_compute(run=run),
-        mechanisms=_mechanism_statistics(run, devices, names) if names else [],
+        mechanisms=_mechanism_statistics(run, devices, names, split) if names else [],
     )
     if run.status == RunStatus.DONE:
         cache.set(memo_key, statistics, timeout=STATISTICS_MEMO_SECONDS)
@@ -165,12 +171,16 @@ def _pooled(devices: list[DeviceRoundTrips]) -> DeviceStatistics:
 
 
 def _mechanism_statistics(
-    run: Run, devices: list[DeviceRoundTrips], names: list[str]
+    run: Run,
+    devices: list[DeviceRoundTrips],
+    names: list[str],
+    split: dict[str, list[DeviceRoundTrips]] | None,
 ) -> list[MechanismStatistics]:
     """Per mechanism of an interleaved run's rotation: its messages' statistics per device
     and over all devices, and its paired overhead against the run's ``none`` messages
     (results.services.interleaved: the pairing of the experiment's results)."""
-    split = mechanism_devices(run, devices, names)
+    if split is None:
+        split = mechanism_devices(run, devices, names)
     k = len(names)
     parts = {name: part_run_of(devices, Part(i, k, name), lost=0) for i, name in enumerate(names)}
     out = []

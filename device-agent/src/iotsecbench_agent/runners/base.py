@@ -136,9 +136,10 @@ class Runner(abc.ABC):
     def execute(self) -> None:
         """``setup``, ``run`` (the measured window, whose resources go to
         ``context.report_resources``), then ``cleanup`` whatever happened."""
+        report = self.context.report_resources
         try:
             self.setup()
-            if self.context.report_resources is None or self.traffic() is None:
+            if report is None or self.traffic() is None:
                 # Nobody asked (a health check's probe run), or nothing to report: no window
                 # (opening one resets the process's peak-memory mark).
                 self.run()
@@ -147,9 +148,7 @@ class Runner(abc.ABC):
             try:
                 self.run()
             finally:
-                resources = window.close()
-                if self.context.report_resources is not None:
-                    self.context.report_resources(resources)
+                report(window.close())
         finally:
             self.cleanup()
 

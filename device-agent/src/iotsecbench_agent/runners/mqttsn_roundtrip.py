@@ -236,6 +236,7 @@ class MqttSnRoundTripRunner(Runner):
         self._topic_id = 0
         self._client_id = ""
         self._ended = False  # the gateway DISCONNECTed us: nothing to DISCONNECT at cleanup
+        self._last_puback: int | None = None  # the Msg ID of the latest PUBACK read
         self.tags = SeqTags(self.spec.schedule.payload_size)
         gateway = self.spec.gateway
         self.watch = TargetWatch("MQTT-SN gateway", gateway and host_port(*gateway))
@@ -371,10 +372,11 @@ class MqttSnRoundTripRunner(Runner):
             if seq + 1 < schedule.message_count:
                 # Services the socket (late echoes, keep-alive); ends early on shutdown.
                 self._idle(time.perf_counter_ns() + interval_ns)
-            elif qos == 1 and outcome == OK:
+            elif qos == 1 and outcome == OK and self._last_puback != msg_id:
                 # The gateway's PUBACK may come after the echo: every earlier one is read
-                # while the next message waits, the last one here (up to the timeout), so
-                # the run's bytes_received holds every message's (runners/resources.py).
+                # while the next message waits, the last one here (up to the timeout) unless
+                # it came before the echo, so the run's bytes_received holds every
+                # message's (runners/resources.py).
                 self._await_puback(msg_id, time.perf_counter_ns() + timeout_ns)
 
     def _await_echo(self, seq: int, deadline_ns: int) -> tuple[str, int, int | None]:
@@ -415,7 +417,10 @@ class MqttSnRoundTripRunner(Runner):
     def _check_answer(self, message: codec.Message) -> None:
         """A non-PUBLISH from the gateway while measuring: a PUBACK that refuses our
         PUBLISH for a reason other than congestion ends the run (every message would be
-        lost the same way); DISCONNECT too. PINGRESPs and acks need nothing."""
+        lost the same way); DISCONNECT too. PINGRESPs and acks need nothing (a PUBACK's
+        Msg ID is kept: ``run`` waits for the last message's only if it has not come)."""
+        if isinstance(message, codec.Puback):
+            self._last_puback = message.msg_id
         if isinstance(message, codec.Puback) and message.return_code not in (
             codec.ACCEPTED,
             codec.REJECTED_CONGESTION,
