@@ -13,7 +13,7 @@ from iotsecbench_agent.errors import UnsupportedJob
 from iotsecbench_agent.mqttsn import codec
 from iotsecbench_agent.mqttsn.gateway import Gateway
 from iotsecbench_agent.runners.mqttsn_ack import MqttSnAckRunner
-from iotsecbench_agent.storage.recordlog import LOST, OK, Record
+from iotsecbench_agent.storage.recordlog import LOST, OK
 from mqttsn_kit import UdpTap, run_sn_broker
 from test_mqttsn_roundtrip import context, publishes, run, spec
 from testkit import Broker, Observer
@@ -41,10 +41,6 @@ def ack_spec(broker: Broker, **overrides: Any) -> dict[str, Any]:
     return spec(broker, **{**ack, **overrides})
 
 
-def fastest_ns(records: list[Record]) -> int:
-    return min(r.t_recv_ns - r.t_send_ns for r in records if r.t_recv_ns)
-
-
 def test_mqttsn_ack_times_each_publish_until_its_puback_below_the_round_trip(
     sn_broker: Broker,
 ) -> None:
@@ -60,9 +56,12 @@ def test_mqttsn_ack_times_each_publish_until_its_puback_below_the_round_trip(
     # aes-128-cbc: 16-byte IV + 80 bytes of PKCS#7-padded ciphertext; PUBLISH header 7.
     assert {r.wire_bytes for r in acks} == {7 + 16 + 80}
     assert {r.outcome for r in round_trips} == {OK}
-    # The PUBACK ends at the gateway once the broker acknowledged; the round trip goes on
-    # to the broker's copy coming back through the gateway.
-    assert fastest_ns(acks) < fastest_ns(round_trips)
+    # Not asserted: which of the two is faster. The gateway relays the broker's PUBACK and
+    # the broker's copy of the message in whichever order Mosquitto sends them, so on
+    # loopback the two are within microseconds of each other: in one of four runs of the
+    # agent suite (2026-11-29) the fastest round trip (313 µs) beat the fastest ack
+    # (318 µs). A timing race, not a property. That the ack run waits for no copy is
+    # test_mqttsn_ack_sends_qos_1_publishes_that_reach_the_broker_and_subscribes_nothing.
 
 
 def test_mqttsn_ack_sends_qos_1_publishes_that_reach_the_broker_and_subscribes_nothing(
